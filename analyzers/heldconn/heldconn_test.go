@@ -1,0 +1,14 @@
+package heldconn_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/bhlint/bhlint/analyzers/heldconn"
+)
+
+func TestHeldConn(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer,
+		"sqlcase", "pgxcase", "generic", "txhelper")
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// finding is one diagnostic as bhlint prints it.
+type finding struct {
+	Analyzer string     `json:"analyzer"`
+	Code     string     `json:"code"`
+	Message  string     `json:"message"` // without the leading code
+	Location location   `json:"location"`
+	Related  []location `json:"related,omitempty"`
+}
+
+type location struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message,omitempty"`
+}
+
+func newFinding(analyzer, posn, message string) finding {
+	code, rest, ok := strings.Cut(message, ": ")
+	if !ok || !strings.HasPrefix(code, "ERR_") {
+		code, rest = "", message
+	}
+	return finding{Analyzer: analyzer, Code: code, Message: rest, Location: newLocation(posn, "")}
+}
+
+// newLocation parses "file:line:col" as unitchecker prints positions.
+func newLocation(posn, message string) location {
+	loc := location{File: posn, Message: message}
+	rest, col, ok := cutLastNumber(posn)
+	if !ok {
+		return loc
+	}
+	file, line, ok := cutLastNumber(rest)
+	if !ok {
+		loc.File, loc.Line = rest, col
+		return loc
+	}
+	loc.File, loc.Line, loc.Column = relPath(file), line, col
+	return loc
+}
+
+func cutLastNumber(s string) (string, int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil {
+		return s, 0, false
+	}
+	return s[:i], n, true
+}
+
+func (l location) String() string { return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Column) }
+
+// sortFindings gives the same order for the same input, whatever order the
+// go command finished packages in.
+func sortFindings(fs []finding) []finding {
+	slices.SortFunc(fs, func(a, b finding) int {
+		return cmp.Or(
+			cmp.Compare(a.Location.File, b.Location.File),
+			cmp.Compare(a.Location.Line, b.Location.Line),
+			cmp.Compare(a.Location.Column, b.Location.Column),
+			cmp.Compare(a.Analyzer, b.Analyzer),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	// The same finding may come from a package and from its test variant.
+	return slices.CompactFunc(fs, func(a, b finding) bool {
+		return a.Location == b.Location && a.Message == b.Message && a.Analyzer == b.Analyzer
+	})
+}
+
+func write(format string, fs []finding, w io.Writer) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if fs == nil {
+			fs = []finding{}
+		}
+		return enc.Encode(fs)
+	default:
+		for _, f := range fs {
+			if _, err := fmt.Fprintf(w, "%s: %s: %s (%s)\n", f.Location, f.Code, f.Message, f.Analyzer); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,174 @@
+// Package catalog is bhlint's one table of what counts as a network call,
+// a pool acquire, a held connection and its release. Analyzers ask it; none
+// keeps a list of its own. Keys are the fully-qualified names that
+// (*types.Func).FullName prints, for the generic origin of instantiated
+// functions: "net/http.Get", "(*net/http.Client).Do",
+// "(github.com/jackc/pgx/v5.Tx).Commit". A key ending in ".*" matches every
+// method of that receiver type.
+package catalog
+
+import (
+	"go/types"
+	"strings"
+)
+
+// NetworkCalls are calls that leave the process and wait on the network.
+var NetworkCalls = newTable(
+	// net/http: client methods and the package-level helpers.
+	"(*net/http.Client).Do", "(*net/http.Client).Get", "(*net/http.Client).Post",
+	"(*net/http.Client).PostForm", "(*net/http.Client).Head",
+	"net/http.Get", "net/http.Post", "net/http.PostForm", "net/http.Head",
+	"(*net/http.Transport).RoundTrip", "(net/http.RoundTripper).RoundTrip",
+	// raw sockets and name resolution.
+	"net.Dial", "net.DialTimeout", "net.DialTCP", "net.DialUDP", "net.DialIP", "net.DialUnix",
+	"(*net.Dialer).Dial", "(*net.Dialer).DialContext",
+	"net.LookupHost", "net.LookupIP", "net.LookupAddr", "net.LookupCNAME", "net.LookupMX",
+	"(*net.Resolver).LookupHost", "(*net.Resolver).LookupIPAddr", "(*net.Resolver).LookupIP",
+	"(*crypto/tls.Dialer).DialContext", "crypto/tls.Dial", "crypto/tls.DialWithDialer",
+	// mail.
+	"net/smtp.SendMail", "net/smtp.Dial", "(*net/smtp.Client).*",
+	// gRPC: the connection and the interface generated clients call through.
+	"(*google.golang.org/grpc.ClientConn).Invoke", "(*google.golang.org/grpc.ClientConn).NewStream",
+	"(google.golang.org/grpc.ClientConnInterface).Invoke", "(google.golang.org/grpc.ClientConnInterface).NewStream",
+	"google.golang.org/grpc.Invoke", "google.golang.org/grpc.NewClientStream",
+	// go-redis v9: every command, whichever client type carries it.
+	"(github.com/redis/go-redis/v9.cmdable).*", "(github.com/redis/go-redis/v9.statefulCmdable).*",
+	"(github.com/redis/go-redis/v9.Cmdable).*", "(github.com/redis/go-redis/v9.StatefulCmdable).*",
+	"(github.com/redis/go-redis/v9.UniversalClient).*",
+	"(*github.com/redis/go-redis/v9.Client).Do", "(*github.com/redis/go-redis/v9.Client).Process",
+	"(*github.com/redis/go-redis/v9.ClusterClient).Do", "(*github.com/redis/go-redis/v9.ClusterClient).Process",
+	"(*github.com/redis/go-redis/v9.Ring).Do", "(*github.com/redis/go-redis/v9.Ring).Process",
+)
+
+// NetworkPackages are import paths through which a package can reach a
+// network call. A package that imports none of them, directly or not,
+// cannot contain one, and analyzers skip it.
+var NetworkPackages = []string{
+	"net", "net/http", "net/smtp", "crypto/tls",
+	"google.golang.org/grpc", "github.com/redis/go-redis/v9",
+	"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool",
+}
+
+// DBPackages are the import paths a package must reach to hold a database
+// connection at all.
+var DBPackages = []string{"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool"}
+
+// PoolAcquires are calls that take a connection from a pool, and so may wait
+// for one. Holding a connection of one pool while calling these on another
+// is holding a connection across a network call.
+var PoolAcquires = newTable(
+	"(*database/sql.DB).Query", "(*database/sql.DB).QueryContext",
+	"(*database/sql.DB).QueryRow", "(*database/sql.DB).QueryRowContext",
+	"(*database/sql.DB).Exec", "(*database/sql.DB).ExecContext",
+	"(*database/sql.DB).Begin", "(*database/sql.DB).BeginTx",
+	"(*database/sql.DB).Conn", "(*database/sql.DB).Ping", "(*database/sql.DB).PingContext",
+	"(*database/sql.DB).Prepare", "(*database/sql.DB).PrepareContext",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Acquire", "(*github.com/jackc/pgx/v5/pgxpool.Pool).AcquireFunc",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Begin", "(*github.com/jackc/pgx/v5/pgxpool.Pool).BeginTx",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Query", "(*github.com/jackc/pgx/v5/pgxpool.Pool).QueryRow",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Exec", "(*github.com/jackc/pgx/v5/pgxpool.Pool).SendBatch",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).CopyFrom", "(*github.com/jackc/pgx/v5/pgxpool.Pool).Ping",
+	"(*github.com/jmoiron/sqlx.DB).Beginx", "(*github.com/jmoiron/sqlx.DB).BeginTxx",
+	"(*github.com/jmoiron/sqlx.DB).Get", "(*github.com/jmoiron/sqlx.DB).GetContext",
+	"(*github.com/jmoiron/sqlx.DB).Select", "(*github.com/jmoiron/sqlx.DB).SelectContext",
+	"(*github.com/jmoiron/sqlx.DB).Queryx", "(*github.com/jmoiron/sqlx.DB).QueryxContext",
+	"(*github.com/jmoiron/sqlx.DB).NamedExec", "(*github.com/jmoiron/sqlx.DB).NamedExecContext",
+)
+
+// HeldKind describes one type of pooled connection that a caller holds from
+// acquisition until a release.
+type HeldKind struct {
+	Type    string   // the type as types.TypeString prints it
+	Noun    string   // what to call it in a message
+	Release []string // method names that give the connection back
+	// NextReleases says the connection is released once Next returns false,
+	// as database/sql and pgx rows close themselves after the last row.
+	NextReleases bool
+}
+
+// HeldKinds are the connection-holding types bhlint knows. Types that embed
+// one of them (sqlx's *sqlx.Tx) are held the same way.
+var HeldKinds = []HeldKind{
+	{Type: "*database/sql.Tx", Noun: "transaction", Release: []string{"Commit", "Rollback"}},
+	{Type: "*database/sql.Conn", Noun: "connection", Release: []string{"Close"}},
+	{Type: "*database/sql.Rows", Noun: "open rows", Release: []string{"Close"}, NextReleases: true},
+	{Type: "github.com/jackc/pgx/v5.Tx", Noun: "transaction", Release: []string{"Commit", "Rollback"}},
+	{Type: "*github.com/jackc/pgx/v5/pgxpool.Tx", Noun: "transaction", Release: []string{"Commit", "Rollback"}},
+	{Type: "*github.com/jackc/pgx/v5/pgxpool.Conn", Noun: "connection", Release: []string{"Release", "Hijack"}},
+	{Type: "github.com/jackc/pgx/v5.Rows", Noun: "open rows", Release: []string{"Close"}, NextReleases: true},
+}
+
+// ReleasingFuncs are functions that release the held value passed as the
+// given argument, as pgx.CollectRows closes the rows it reads.
+var ReleasingFuncs = map[string]int{
+	"github.com/jackc/pgx/v5.CollectRows":          0,
+	"github.com/jackc/pgx/v5.CollectOneRow":        0,
+	"github.com/jackc/pgx/v5.CollectExactlyOneRow": 0,
+	"github.com/jackc/pgx/v5.ForEachRow":           0,
+	"github.com/jackc/pgx/v5.AppendRows":           1,
+}
+
+// TxCallbacks are functions that begin a transaction or take a connection,
+// call the function passed as the given argument while holding it, and then
+// release it. Receivers count as argument 0.
+var TxCallbacks = map[string]int{
+	"github.com/jackc/pgx/v5.BeginFunc":                   2,
+	"github.com/jackc/pgx/v5.BeginTxFunc":                 3,
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).AcquireFunc": 2,
+}
+
+// Table is a set of function keys with ".*" receiver wildcards.
+type Table struct {
+	exact     map[string]bool
+	receivers map[string]bool
+}
+
+func newTable(keys ...string) *Table {
+	t := &Table{exact: map[string]bool{}, receivers: map[string]bool{}}
+	t.Add(keys...)
+	return t
+}
+
+// Add extends the table, as a user's configuration does.
+func (t *Table) Add(keys ...string) {
+	for _, k := range keys {
+		if recv, ok := strings.CutSuffix(k, ".*"); ok {
+			t.receivers[recv] = true
+			continue
+		}
+		t.exact[k] = true
+	}
+}
+
+// Has reports whether fn, or its generic origin, is in the table.
+func (t *Table) Has(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	if t.exact[fn.FullName()] {
+		return true
+	}
+	if len(t.receivers) == 0 {
+		return false
+	}
+	recv := ReceiverKey(fn)
+	return recv != "" && t.receivers[recv]
+}
+
+// ReceiverKey is the "(T)" or "(*T)" part of a method's full name, or "" for
+// a function.
+func ReceiverKey(fn *types.Func) string {
+	full := fn.FullName()
+	if !strings.HasPrefix(full, "(") {
+		return ""
+	}
+	end := strings.LastIndex(full, ").")
+	if end < 0 {
+		return ""
+	}
+	return full[:end+1]
+}
+
+// Key is the name a table looks fn up by.
+func Key(fn *types.Func) string { return fn.Origin().FullName() }

@@ -1,0 +1,174 @@
+// Package netio computes which functions may do network I/O: those that call
+// an entry of the network catalogue, directly or through static calls, in
+// this package or, by facts, in the packages it imports.
+//
+// It is a fact-producing helper pass in the style of ctrlflow: bhlint's
+// analyzers Require it and ask its Result whether a call reaches the network
+// and by what path. Calls through interfaces and function values are not
+// followed, except for interface methods that are themselves in the
+// catalogue (grpc.ClientConnInterface.Invoke, redis.Cmdable commands).
+package netio
+
+import (
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+)
+
+// Analyzer exports a MayNetwork fact for every function that may do network
+// I/O and returns a *Result for the current package.
+var Analyzer = &analysis.Analyzer{
+	Name:       "bhlintnetio",
+	Doc:        "find functions that may do network I/O, for bhlint's passes",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
+	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(MayNetwork)},
+}
+
+// maxPath bounds the call path a fact carries, to keep facts small.
+const maxPath = 4
+
+// MayNetwork marks a function that may make a network call. Path is the call
+// chain from the function to the catalogue entry, shortened to its last hops.
+type MayNetwork struct{ Path []string }
+
+// AFact marks MayNetwork as an analysis fact.
+func (*MayNetwork) AFact() {}
+
+func (f *MayNetwork) String() string { return "mayNetwork(" + strings.Join(f.Path, " → ") + ")" }
+
+// Result answers, for calls in the current package, whether they reach the
+// network.
+type Result struct {
+	pass  *analysis.Pass
+	local map[*ssa.Function][]string
+}
+
+// CallReaches returns the path by which the call reaches a network call, or
+// nil if it does not (as far as static calls show).
+func (r *Result) CallReaches(call *ssa.CallCommon) []string {
+	if call.IsInvoke() {
+		if catalog.NetworkCalls.Has(call.Method) {
+			return []string{Name(call.Method)}
+		}
+		return nil
+	}
+	callee := call.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	return r.FuncReaches(callee)
+}
+
+// FuncReaches returns the path by which fn reaches a network call, or nil.
+func (r *Result) FuncReaches(fn *ssa.Function) []string {
+	if origin := fn.Origin(); origin != nil {
+		fn = origin
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		if catalog.NetworkCalls.Has(obj) {
+			return []string{Name(obj)}
+		}
+		if obj.Pkg() != nil && obj.Pkg() != r.pass.Pkg {
+			var fact MayNetwork
+			if r.pass.ImportObjectFact(obj, &fact) {
+				return prepend(Name(obj), fact.Path)
+			}
+			return nil
+		}
+	}
+	if path, ok := r.local[fn]; ok {
+		return prepend(displayName(fn), path)
+	}
+	return nil
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{pass: pass, local: map[*ssa.Function][]string{}}
+	if !pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages) {
+		return res, nil
+	}
+	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
+	// Propagate to a fixed point: each round may add callers of functions
+	// found in the previous one (recursion, calls to later declarations).
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range funcs {
+			if _, done := res.local[fn]; done {
+				continue
+			}
+			if path := res.directReach(fn); path != nil {
+				res.local[fn] = path
+				changed = true
+			}
+		}
+	}
+	for fn, path := range res.local {
+		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
+			pass.ExportObjectFact(obj, &MayNetwork{Path: path})
+		}
+	}
+	return res, nil
+}
+
+// directReach returns the path of the first call in fn that reaches the
+// network. Calls in a goroutine do not make fn wait, so they do not count.
+func (r *Result) directReach(fn *ssa.Function) []string {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var call *ssa.CallCommon
+			switch instr := instr.(type) {
+			case *ssa.Call:
+				call = instr.Common()
+			case *ssa.Defer:
+				call = instr.Common()
+			default:
+				continue
+			}
+			if path := r.CallReaches(call); path != nil {
+				return path
+			}
+		}
+	}
+	return nil
+}
+
+func prepend(name string, path []string) []string {
+	out := append([]string{name}, path...)
+	if len(out) > maxPath {
+		out = append(out[:1], out[len(out)-maxPath+1:]...)
+	}
+	return out
+}
+
+// Name is the short name users read in a message: "http.Get",
+// "(*http.Client).Do", "vendors.Score".
+func Name(fn *types.Func) string {
+	sig := fn.Signature()
+	if recv := sig.Recv(); recv != nil {
+		return "(" + types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }) + ")." + fn.Name()
+	}
+	if fn.Pkg() == nil {
+		return fn.Name()
+	}
+	return fn.Pkg().Name() + "." + fn.Name()
+}
+
+// displayName names an SSA function, including function literals.
+func displayName(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return Name(obj)
+	}
+	if parent := fn.Parent(); parent != nil {
+		return "func literal in " + displayName(parent)
+	}
+	return fn.Name()
+}

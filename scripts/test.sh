@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The repository's one test command: every module, the end-to-end tests, and
+# the tests that talk to the real PostgreSQL and Redis on this machine.
+#
+# Environment (defaults in brackets):
+#   BHLINT_PG_DSN    [postgres://postgres@127.0.0.1:5432/test?sslmode=disable]
+#   BHLINT_REDIS_ADDR [127.0.0.1:6379]
+#   BHLINT_REQUIRE_SERVICES=1  a missing server fails the tests instead of skipping them (CI sets it)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== vet and format"
+unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '/testdata/') 2>/dev/null || true)
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+go vet ./...
+
+echo "== linter module (analyzers, driver, end-to-end)"
+go test -count=1 ./...
+
+if [ -f bulkhead/go.mod ]; then
+	echo "== runtime module (bulkhead)"
+	(cd bulkhead && go vet ./... && go test -race -count=1 ./...)
+fi
+
+echo "== example builds"
+(cd examples/payment-core && go build ./... && go vet ./...)

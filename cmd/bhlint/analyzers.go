@@ -3,6 +3,7 @@ package main
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/bhlint/bhlint/analyzers/directives"
 	"github.com/bhlint/bhlint/analyzers/heldconn"
 )
 
@@ -11,6 +12,7 @@ var suite = []struct {
 	analyzer *analysis.Analyzer
 	code     string
 }{
+	{directives.Analyzer, directives.Code},
 	{heldconn.Analyzer, heldconn.Code},
 }
 

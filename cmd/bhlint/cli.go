@@ -59,7 +59,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("bhlint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	opts := &options{disabled: map[string]bool{}}
-	fs.StringVar(&opts.format, "format", "text", "output format: text or json")
+	fs.StringVar(&opts.format, "format", "text", "output format: text, json or sarif")
 	fs.StringVar(&opts.explain, "explain", "", "print the documentation of an analyzer or diagnostic code, and exit")
 	disable := fs.String("disable", "", "comma-separated analyzers not to run")
 	dir := fs.String("C", "", "change to `dir` before doing anything else, as go -C does")
@@ -71,8 +71,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	if opts.format != "text" && opts.format != "json" {
-		return nil, fmt.Errorf("unknown -format %q (want text or json)", opts.format)
+	if !slices.Contains([]string{"text", "json", "sarif"}, opts.format) {
+		return nil, fmt.Errorf("unknown -format %q (want text, json or sarif)", opts.format)
 	}
 	for _, name := range splitList(*disable) {
 		if !knownAnalyzer(name) {
@@ -189,6 +189,7 @@ type jsonDiagnostic struct {
 		Posn    string `json:"posn"`
 		Message string `json:"message"`
 	} `json:"related"`
+	SuggestedFixes []fix `json:"suggested_fixes"`
 }
 
 func parseVetJSON(data []byte) ([]finding, []string, error) {
@@ -236,6 +237,12 @@ func decodeAnalyzerResult(analyzer string, raw json.RawMessage) ([]finding, stri
 		f := newFinding(analyzer, d.Posn, d.Message)
 		for _, r := range d.Related {
 			f.Related = append(f.Related, newLocation(r.Posn, r.Message))
+		}
+		for _, fx := range d.SuggestedFixes {
+			for i := range fx.Edits {
+				fx.Edits[i].File = relPath(fx.Edits[i].File)
+			}
+			f.Fixes = append(f.Fixes, fx)
 		}
 		out = append(out, f)
 	}

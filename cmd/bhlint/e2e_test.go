@@ -103,3 +103,29 @@ func checkEndToEnd(t *testing.T, bin, dir, expected string) {
 		}
 	}
 }
+
+func TestEndToEndSARIF(t *testing.T) {
+	bin := buildBhlint(t)
+	dir := filepath.Join("..", "..", "testdata", "e2e", "heldconn")
+	stdout, stderr, code := run(t, dir, bin, "-format=sarif", "./...")
+	if code != 1 {
+		t.Fatalf("bhlint -format=sarif: exit %d, want 1\n%s", code, stderr)
+	}
+	file := filepath.Join(t.TempDir(), "heldconn.sarif")
+	if err := os.WriteFile(file, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("node", filepath.Join("..", "..", "scripts", "sarif", "validate.js"), file).CombinedOutput()
+	if _, statErr := os.Stat(filepath.Join("..", "..", "scripts", "sarif", "node_modules")); statErr != nil {
+		if os.Getenv("BHLINT_REQUIRE_SERVICES") != "" {
+			t.Fatal("SARIF validator not installed: run `npm ci --prefix scripts/sarif`")
+		}
+		t.Skip("SARIF validator not installed: run `npm ci --prefix scripts/sarif`")
+	}
+	if err != nil {
+		t.Fatalf("bhlint's SARIF does not validate: %v\n%s", err, out)
+	}
+	if !strings.Contains(stdout, `"relatedLocations"`) {
+		t.Errorf("SARIF has no related locations; heldconn reports where the transaction began")
+	}
+}

@@ -17,6 +17,20 @@ type finding struct {
 	Message  string     `json:"message"` // without the leading code
 	Location location   `json:"location"`
 	Related  []location `json:"related,omitempty"`
+	Fixes    []fix      `json:"suggested_fixes,omitempty"`
+}
+
+// fix is a suggested fix as unitchecker's JSON gives it: byte offsets.
+type fix struct {
+	Message string `json:"message"`
+	Edits   []edit `json:"edits"`
+}
+
+type edit struct {
+	File  string `json:"filename"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	New   string `json:"new"`
 }
 
 type location struct {
@@ -84,6 +98,8 @@ func sortFindings(fs []finding) []finding {
 
 func write(format string, fs []finding, w io.Writer) error {
 	switch format {
+	case "sarif":
+		return writeSARIF(fs, w)
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -65,6 +65,10 @@ func Parse(c *ast.Comment) (d Directive, ok bool, err error) {
 	if !found {
 		return Directive{}, false, nil
 	}
+	// A trailing "// …" is a comment on the directive, not part of it.
+	if i := strings.Index(text, " //"); i >= 0 {
+		text = text[:i]
+	}
 	fields := strings.Fields(text)
 	if len(fields) == 0 {
 		return Directive{}, true, &Error{c.Pos(), "malformed //bhlint: directive: the verb is missing (want ignore, lane or verified-compensation)"}
@@ -124,4 +128,16 @@ func InGroup(g *ast.CommentGroup, verb string) []Directive {
 		}
 	}
 	return out
+}
+
+// KnownCodes are the diagnostic codes bhlint's analyzers report, the only
+// ones an ignore may name.
+var KnownCodes = []string{
+	"ERR_SHARED_FAILURE_DOMAIN_DETECTED",
+	"ERR_CONN_HELD_ACROSS_NETWORK_CALL",
+	"ERR_UNBOUNDED_QUEUE_DETECTED",
+	"ERR_UNTESTED_COMPENSATION_REJECTED",
+	"ERR_UNBOUNDED_RETRY_DETECTED",
+	"ERR_MISSING_RETRY_AFTER",
+	"ERR_MALFORMED_DIRECTIVE",
 }

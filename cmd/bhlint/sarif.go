@@ -1,0 +1,205 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// SARIF 2.1.0, the subset code-scanning services read: one rule per
+// diagnostic code with its help text, results with their locations, related
+// locations and fixes. Paths are relative to %SRCROOT%, the working directory.
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                   `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+	Results            []sarifResult               `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	Name             string       `json:"name"`
+	ShortDescription sarifText    `json:"shortDescription"`
+	FullDescription  sarifText    `json:"fullDescription"`
+	Help             sarifText    `json:"help"`
+	HelpURI          string       `json:"helpUri,omitempty"`
+	Default          sarifDefault `json:"defaultConfiguration"`
+}
+
+type sarifDefault struct {
+	Level string `json:"level"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID           string          `json:"ruleId"`
+	RuleIndex        int             `json:"ruleIndex"`
+	Level            string          `json:"level"`
+	Message          sarifText       `json:"message"`
+	Locations        []sarifLocation `json:"locations"`
+	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	Fixes            []sarifFix      `json:"fixes,omitempty"`
+}
+
+type sarifLocation struct {
+	ID               *int          `json:"id,omitempty"`
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+	Message          *sarifText    `json:"message,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
+	Region           sarifRegion      `json:"region"`
+}
+
+type sarifArtifactLoc struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int  `json:"startLine,omitempty"`
+	StartColumn int  `json:"startColumn,omitempty"`
+	CharOffset  *int `json:"charOffset,omitempty"`
+	CharLength  *int `json:"charLength,omitempty"`
+}
+
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifactLoc   `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion `json:"deletedRegion"`
+	InsertedContent sarifText   `json:"insertedContent"`
+}
+
+const srcRoot = "%SRCROOT%"
+
+func writeSARIF(fs []finding, w io.Writer) error {
+	rules, index := sarifRules()
+	run := sarifRun{
+		Tool:    sarifTool{Driver: sarifDriver{Name: "bhlint", InformationURI: "https://github.com/bhlint/bhlint", Rules: rules}},
+		Results: []sarifResult{},
+	}
+	if wd, err := os.Getwd(); err == nil {
+		root := url.URL{Scheme: "file", Path: filepath.ToSlash(wd) + "/"}
+		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: root.String()}}
+	}
+	for _, f := range fs {
+		run.Results = append(run.Results, sarifResultOf(f, index))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
+	})
+}
+
+func sarifRules() ([]sarifRule, map[string]int) {
+	var rules []sarifRule
+	index := map[string]int{}
+	for _, s := range suite {
+		summary, details, _ := strings.Cut(s.analyzer.Doc, "\n")
+		_, summary, _ = strings.Cut(summary, ": ")
+		index[s.code] = len(rules)
+		rules = append(rules, sarifRule{
+			ID:               s.code,
+			Name:             s.analyzer.Name,
+			ShortDescription: sarifText{summary},
+			FullDescription:  sarifText{strings.TrimSpace(details)},
+			Help:             sarifText{s.analyzer.Doc},
+			HelpURI:          s.analyzer.URL,
+			Default:          sarifDefault{"error"},
+		})
+	}
+	return rules, index
+}
+
+func sarifResultOf(f finding, index map[string]int) sarifResult {
+	r := sarifResult{
+		RuleID:    f.Code,
+		RuleIndex: index[f.Code],
+		Level:     "error",
+		Message:   sarifText{f.Code + ": " + f.Message},
+		Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalOf(f.Location)}},
+	}
+	for i, rel := range f.Related {
+		id := i + 1
+		r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
+			ID: &id, PhysicalLocation: sarifPhysicalOf(rel), Message: &sarifText{rel.Message},
+		})
+	}
+	for _, fx := range f.Fixes {
+		r.Fixes = append(r.Fixes, sarifFixOf(fx))
+	}
+	return r
+}
+
+func sarifPhysicalOf(l location) sarifPhysical {
+	return sarifPhysical{
+		ArtifactLocation: sarifArtifactOf(l.File),
+		Region:           sarifRegion{StartLine: max(l.Line, 1), StartColumn: max(l.Column, 1)},
+	}
+}
+
+// sarifArtifactOf names a file relative to %SRCROOT% when it lies below it,
+// as code-scanning services require.
+func sarifArtifactOf(file string) sarifArtifactLoc {
+	if filepath.IsAbs(file) {
+		return sarifArtifactLoc{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(file)}).String()}
+	}
+	return sarifArtifactLoc{URI: (&url.URL{Path: filepath.ToSlash(file)}).String(), URIBaseID: srcRoot}
+}
+
+func sarifFixOf(fx fix) sarifFix {
+	byFile := map[string]*sarifArtifactChange{}
+	var changes []sarifArtifactChange
+	order := []string{}
+	for _, e := range fx.Edits {
+		c, ok := byFile[e.File]
+		if !ok {
+			c = &sarifArtifactChange{ArtifactLocation: sarifArtifactOf(e.File)}
+			byFile[e.File] = c
+			order = append(order, e.File)
+		}
+		offset, length := e.Start, e.End-e.Start
+		c.Replacements = append(c.Replacements, sarifReplacement{
+			DeletedRegion:   sarifRegion{CharOffset: &offset, CharLength: &length},
+			InsertedContent: sarifText{e.New},
+		})
+	}
+	for _, file := range order {
+		changes = append(changes, *byFile[file])
+	}
+	return sarifFix{Description: sarifText{fx.Message}, ArtifactChanges: changes}
+}

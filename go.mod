@@ -2,7 +2,11 @@ module github.com/bhlint/bhlint
 
 go 1.26.0
 
-require golang.org/x/tools v0.52.0
+require (
+	github.com/golangci/plugin-module-register v0.1.2
+	github.com/sourcegraph/jsonrpc2 v0.2.3
+	golang.org/x/tools v0.52.0
+)
 
 require (
 	golang.org/x/mod v0.42.0 // indirect

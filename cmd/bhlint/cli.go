@@ -40,7 +40,8 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 	if opts.explain != "" {
 		return explain(opts.explain, stdout, stderr)
 	}
-	findings, runErr := analyze(opts)
+	findings, runErr := analyze("", opts)
+	relativize(findings)
 	if err := write(opts.format, findings, stdout); err != nil {
 		fmt.Fprintln(stderr, "bhlint:", err)
 		return exitError
@@ -126,7 +127,9 @@ func explain(what string, stdout, stderr io.Writer) int {
 // analyze runs the analyzers through `go vet -vettool=<this binary> -json`:
 // the go command loads and type-checks packages, runs dependencies for facts
 // in parallel, and caches results, so an unchanged tree re-checks quickly.
-func analyze(opts *options) ([]finding, error) {
+// dir is where to run, "" for the working directory. File names in the
+// findings are absolute.
+func analyze(dir string, opts *options) ([]finding, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("bhlint: cannot find its own executable to hand to go vet: %v", err)
@@ -137,6 +140,7 @@ func analyze(opts *options) ([]finding, error) {
 	}
 	args = append(args, opts.packages...)
 	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	vetErr := cmd.Run()
@@ -238,12 +242,7 @@ func decodeAnalyzerResult(analyzer string, raw json.RawMessage) ([]finding, stri
 		for _, r := range d.Related {
 			f.Related = append(f.Related, newLocation(r.Posn, r.Message))
 		}
-		for _, fx := range d.SuggestedFixes {
-			for i := range fx.Edits {
-				fx.Edits[i].File = relPath(fx.Edits[i].File)
-			}
-			f.Fixes = append(f.Fixes, fx)
-		}
+		f.Fixes = append(f.Fixes, d.SuggestedFixes...)
 		out = append(out, f)
 	}
 	return out, "", nil

@@ -60,7 +60,7 @@ func newLocation(posn, message string) location {
 		loc.File, loc.Line = rest, col
 		return loc
 	}
-	loc.File, loc.Line, loc.Column = relPath(file), line, col
+	loc.File, loc.Line, loc.Column = file, line, col
 	return loc
 }
 
@@ -114,5 +114,21 @@ func write(format string, fs []finding, w io.Writer) error {
 			}
 		}
 		return nil
+	}
+}
+
+// relativize shortens file names below the working directory, for printing.
+func relativize(fs []finding) {
+	for i := range fs {
+		f := &fs[i]
+		f.Location.File = relPath(f.Location.File)
+		for j := range f.Related {
+			f.Related[j].File = relPath(f.Related[j].File)
+		}
+		for j := range f.Fixes {
+			for k := range f.Fixes[j].Edits {
+				f.Fixes[j].Edits[k].File = relPath(f.Fixes[j].Edits[k].File)
+			}
+		}
 	}
 }

@@ -22,6 +22,9 @@ func main() {
 		unitchecker.Main(analyzers()...)
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "lsp" {
+		os.Exit(runLSP(os.Stdin, os.Stdout))
+	}
 	os.Exit(runCLI(os.Args[1:], os.Stdout, os.Stderr))
 }
 

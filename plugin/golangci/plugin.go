@@ -12,15 +12,13 @@
 //	        settings:
 //	          disable: [unboundedqueue]
 //
-// Every finding keeps its diagnostic code at the start of the message and
-// names its analyzer at the end, so one golangci-lint linter ("bhlint")
-// still shows which rule fired.
+// golangci-lint prints every finding as "analyzer: CODE: message (bhlint)",
+// so the analyzer and the diagnostic code stay visible under the one linter.
 package golangci
 
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
@@ -61,7 +59,7 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 		if slices.Contains(p.settings.Disable, e.Analyzer.Name) || slices.Contains(p.settings.Disable, e.Code) {
 			continue
 		}
-		out = append(out, named(e.Analyzer))
+		out = append(out, e.Analyzer)
 	}
 	return out, nil
 }
@@ -76,22 +74,4 @@ func known(name string) bool {
 		}
 	}
 	return false
-}
-
-// named returns a copy of a whose findings end with "[analyzer]", since
-// golangci-lint reports every module-plugin finding under the plugin's name.
-func named(a *analysis.Analyzer) *analysis.Analyzer {
-	wrapped := *a
-	run := a.Run
-	wrapped.Run = func(pass *analysis.Pass) (any, error) {
-		inner := *pass
-		inner.Report = func(d analysis.Diagnostic) {
-			if !strings.HasSuffix(d.Message, "]") {
-				d.Message += " [" + a.Name + "]"
-			}
-			pass.Report(d)
-		}
-		return run(&inner)
-	}
-	return &wrapped
 }

@@ -1,0 +1,68 @@
+package golangci
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+)
+
+func TestSettings(t *testing.T) {
+	if _, err := New(map[string]any{"disabel": []string{"heldconn"}}); err == nil || !strings.Contains(err.Error(), "disabel") {
+		t.Errorf("unknown settings key: err = %v, want an error naming it", err)
+	}
+	if _, err := New(map[string]any{"disable": []string{"nosuch"}}); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("unknown analyzer: err = %v, want an error naming it", err)
+	}
+	p, err := New(map[string]any{"disable": []string{"ERR_CONN_HELD_ACROSS_NETWORK_CALL"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyzers, _ := p.BuildAnalyzers()
+	for _, a := range analyzers {
+		if a.Name == "heldconn" {
+			t.Errorf("heldconn still enabled after disabling its code")
+		}
+	}
+	if p.GetLoadMode() != register.LoadModeTypesInfo {
+		t.Errorf("load mode %q, want typesinfo", p.GetLoadMode())
+	}
+	if _, err := register.GetPlugin("bhlint"); err != nil {
+		t.Errorf("plugin not registered as bhlint: %v", err)
+	}
+}
+
+// TestGolangciLintWithPlugin runs a real golangci-lint built with this plugin
+// (scripts/golangci/build.sh; .ci/run builds it and sets
+// BHLINT_GOLANGCI_LINT) on the end-to-end module and checks its findings.
+func TestGolangciLintWithPlugin(t *testing.T) {
+	bin := os.Getenv("BHLINT_GOLANGCI_LINT")
+	if bin == "" {
+		msg := "set BHLINT_GOLANGCI_LINT to a golangci-lint built with scripts/golangci/build.sh"
+		if os.Getenv("BHLINT_REQUIRE_SERVICES") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	cmd := exec.Command(bin, "run", "./...")
+	cmd.Dir = filepath.Join("..", "..", "testdata", "e2e", "heldconn")
+	out, err := cmd.CombinedOutput()
+	if exitErr, ok := err.(*exec.ExitError); !ok || exitErr.ExitCode() != 1 {
+		t.Fatalf("golangci-lint run: %v, want exit 1 (issues found)\n%s", err, out)
+	}
+	for _, want := range []string{
+		"store.go:30:15: heldconn: ERR_CONN_HELD_ACROSS_NETWORK_CALL: transaction from (*sql.DB).BeginTx is still held during (*http.Client).Do",
+		"store.go:53:13: heldconn: ERR_CONN_HELD_ACROSS_NETWORK_CALL: the function passed to pgx.BeginFunc calls http.Get",
+		"store.go:86:16: heldconn: ERR_CONN_HELD_ACROSS_NETWORK_CALL: open rows from (*pgxpool.Pool).Query",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("golangci-lint output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "clean.go") {
+		t.Errorf("golangci-lint reported the clean package:\n%s", out)
+	}
+}

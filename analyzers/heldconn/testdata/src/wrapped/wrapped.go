@@ -1,0 +1,75 @@
+// Package wrapped checks types that embed or wrap a held connection.
+package wrapped
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// ---- sqlx's *sqlx.Tx embeds *sql.Tx ----
+
+func sqlxTxAcrossCall(ctx context.Context, db *sqlx.DB) error {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := http.Get("https://tax.example"); err != nil { // want `transaction from \(\*sqlx.DB\).BeginTxx is still held during http.Get`
+		return err
+	}
+	return tx.Commit()
+}
+
+func sqlxTxCommittedFirst(ctx context.Context, db *sqlx.DB) error {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	_, err = http.Get("https://tax.example")
+	return err
+}
+
+// ---- a user wrapper with a named field and its own Done method ----
+
+type unitOfWork struct {
+	tx *sql.Tx
+}
+
+func begin(ctx context.Context, db *sql.DB) (*unitOfWork, error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &unitOfWork{tx: tx}, nil
+}
+
+// done releases the wrapped transaction: learned as a fact.
+func (u *unitOfWork) done() error { return u.tx.Commit() } // want done:"releasesParam\\(\\[0\\]\\)"
+
+func wrapperAcrossCall(ctx context.Context, db *sql.DB) error {
+	u, err := begin(ctx, db)
+	if err != nil {
+		return err
+	}
+	http.Get("https://fraud.example") // want `transaction from wrapped.begin is still held during http.Get`
+	return u.done()
+}
+
+func wrapperDoneFirst(ctx context.Context, db *sql.DB) error {
+	u, err := begin(ctx, db)
+	if err != nil {
+		return err
+	}
+	if err := u.done(); err != nil {
+		return err
+	}
+	_, err = http.Get("https://fraud.example")
+	return err
+}

@@ -24,5 +24,5 @@ if [ -f bulkhead/go.mod ]; then
 	(cd bulkhead && go vet ./... && go test -race -count=1 ./...)
 fi
 
-echo "== example builds"
-(cd examples/payment-core && go build ./... && go vet ./...)
+echo "== example (builds, its own tests)"
+(cd examples/payment-core && go vet ./... && go test -count=1 ./...)

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bhlint/bhlint/internal/suite"
 )
 
 // Exit codes: the CI gate's contract.
@@ -114,11 +116,9 @@ func analyzerNames() []string {
 func knownAnalyzer(name string) bool { return slices.Contains(analyzerNames(), name) }
 
 func explain(what string, stdout, stderr io.Writer) int {
-	for _, s := range suite {
-		if s.analyzer.Name == what || s.code == what {
-			fmt.Fprintf(stdout, "%s (%s)\n\n%s", s.analyzer.Name, s.code, s.analyzer.Doc)
-			return exitClean
-		}
+	if e, ok := suite.Lookup(what); ok {
+		fmt.Fprintf(stdout, "%s (%s)\n\n%s", e.Analyzer.Name, e.Code, e.Analyzer.Doc)
+		return exitClean
 	}
 	fmt.Fprintf(stderr, "bhlint: -explain: no analyzer or code named %q\n", what)
 	return exitError

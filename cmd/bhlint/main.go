@@ -22,8 +22,13 @@ func main() {
 		unitchecker.Main(analyzers()...)
 		return
 	}
-	if len(os.Args) > 1 && os.Args[1] == "lsp" {
-		os.Exit(runLSP(os.Stdin, os.Stdout))
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "lsp":
+			os.Exit(runLSP(os.Stdin, os.Stdout))
+		case "lanes":
+			os.Exit(runLanes(os.Args[2:], os.Stdout, os.Stderr))
+		}
 	}
 	os.Exit(runCLI(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bhlint/bhlint/internal/suite"
 )
 
 // SARIF 2.1.0, the subset code-scanning services read: one rule per
@@ -128,17 +130,17 @@ func writeSARIF(fs []finding, w io.Writer) error {
 func sarifRules() ([]sarifRule, map[string]int) {
 	var rules []sarifRule
 	index := map[string]int{}
-	for _, s := range suite {
-		summary, details, _ := strings.Cut(s.analyzer.Doc, "\n")
+	for _, e := range suite.All {
+		summary, details, _ := strings.Cut(e.Analyzer.Doc, "\n")
 		_, summary, _ = strings.Cut(summary, ": ")
-		index[s.code] = len(rules)
+		index[e.Code] = len(rules)
 		rules = append(rules, sarifRule{
-			ID:               s.code,
-			Name:             s.analyzer.Name,
+			ID:               e.Code,
+			Name:             e.Analyzer.Name,
 			ShortDescription: sarifText{summary},
 			FullDescription:  sarifText{strings.TrimSpace(details)},
-			Help:             sarifText{s.analyzer.Doc},
-			HelpURI:          s.analyzer.URL,
+			Help:             sarifText{e.Analyzer.Doc},
+			HelpURI:          e.Analyzer.URL,
 			Default:          sarifDefault{"error"},
 		})
 	}

@@ -7,6 +7,11 @@ import (
 
 	"github.com/bhlint/bhlint/analyzers/directives"
 	"github.com/bhlint/bhlint/analyzers/heldconn"
+	"github.com/bhlint/bhlint/analyzers/retryafter"
+	"github.com/bhlint/bhlint/analyzers/retrystorm"
+	"github.com/bhlint/bhlint/analyzers/sharedpool"
+	"github.com/bhlint/bhlint/analyzers/unboundedqueue"
+	"github.com/bhlint/bhlint/analyzers/zerofallback"
 )
 
 // Entry is one analyzer and the code that starts its messages.
@@ -19,6 +24,11 @@ type Entry struct {
 var All = []Entry{
 	{directives.Analyzer, directives.Code},
 	{heldconn.Analyzer, heldconn.Code},
+	{retryafter.Analyzer, retryafter.Code},
+	{retrystorm.Analyzer, retrystorm.Code},
+	{sharedpool.Analyzer, sharedpool.Code},
+	{unboundedqueue.Analyzer, unboundedqueue.Code},
+	{zerofallback.Analyzer, zerofallback.Code},
 }
 
 // Analyzers returns the analyzers of All.
@@ -28,4 +38,14 @@ func Analyzers() []*analysis.Analyzer {
 		out[i] = e.Analyzer
 	}
 	return out
+}
+
+// Lookup finds an analyzer by its name or its diagnostic code.
+func Lookup(nameOrCode string) (Entry, bool) {
+	for _, e := range All {
+		if e.Analyzer.Name == nameOrCode || e.Code == nameOrCode {
+			return e, true
+		}
+	}
+	return Entry{}, false
 }

@@ -68,10 +68,6 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 func (p *plugin) GetLoadMode() string { return register.LoadModeTypesInfo }
 
 func known(name string) bool {
-	for _, e := range suite.All {
-		if e.Analyzer.Name == name || e.Code == name {
-			return true
-		}
-	}
-	return false
+	_, ok := suite.Lookup(name)
+	return ok
 }

@@ -48,6 +48,8 @@ func useGeneric() { // want useGeneric:`mayNetwork\(\(misc.Fetcher\[T\]\).Fetch 
 }
 
 // throughInterface is not followed: a Doer may be anything.
-type Doer interface{ Do(*http.Request) (*http.Response, error) }
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
 
 func throughInterface(d Doer, r *http.Request) { d.Do(r) }

@@ -1,0 +1,501 @@
+package retryafter
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"net/textproto"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/docs"
+	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+)
+
+// Code starts every message of this analyzer.
+const Code = "ERR_MISSING_RETRY_AFTER"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports 429 and 503 responses written without Retry-After.
+var Analyzer = guard.Wrap(&analysis.Analyzer{
+	Name:      "retryafter",
+	Doc:       docs.Extract(doc, "retryafter"),
+	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retryafter",
+	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
+	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus)},
+	Run:       run,
+}, Code)
+
+// SetsRetryAfter marks a function that sets the Retry-After header on the
+// ResponseWriter or http.Header it is passed.
+type SetsRetryAfter struct{}
+
+// AFact marks SetsRetryAfter as an analysis fact.
+func (*SetsRetryAfter) AFact()         {}
+func (*SetsRetryAfter) String() string { return "setsRetryAfter" }
+
+// WritesStatus marks a function that writes a response status on the
+// ResponseWriter it is passed, without setting Retry-After first: the status
+// passed as parameter StatusParam (-1 if none), or Shed, a 429 or 503 of its
+// own.
+type WritesStatus struct {
+	StatusParam int
+	Shed        string
+}
+
+// AFact marks WritesStatus as an analysis fact.
+func (*WritesStatus) AFact() {}
+
+func (f *WritesStatus) String() string {
+	if f.Shed != "" {
+		return "writesStatus(" + f.Shed + ")"
+	}
+	return fmt.Sprintf("writesStatus(param %d)", f.StatusParam)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !pkgscope.Reaches(pass.Pkg, []string{"net/http"}) {
+		return nil, nil
+	}
+	c := &checker{
+		pass:     pass,
+		sets:     map[*ssa.Function]bool{},
+		writes:   map[*ssa.Function]*WritesStatus{},
+		visiting: map[*ssa.Function]bool{},
+	}
+	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
+	for _, fn := range funcs {
+		guard.At(fn.Pos(), func() { c.exportFacts(fn) })
+	}
+	for _, fn := range funcs {
+		if isHandler(fn) {
+			guard.At(fn.Pos(), func() { c.checkHandler(fn) })
+		}
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass     *analysis.Pass
+	sets     map[*ssa.Function]bool
+	writes   map[*ssa.Function]*WritesStatus
+	visiting map[*ssa.Function]bool
+	starts   map[token.Pos]token.Pos
+}
+
+// ---- handlers ----
+
+// isHandler reports whether fn has the net/http handler signature, as a
+// function, a method or a function literal.
+func isHandler(fn *ssa.Function) bool {
+	params := fn.Signature.Params()
+	return params.Len() == 2 && isResponseWriter(params.At(0).Type()) &&
+		types.TypeString(params.At(1).Type(), nil) == "*net/http.Request"
+}
+
+func isResponseWriter(t types.Type) bool {
+	return types.TypeString(t, nil) == "net/http.ResponseWriter"
+}
+
+func isHeader(t types.Type) bool { return types.TypeString(t, nil) == "net/http.Header" }
+
+// isProbe reports whether fn serves a health, liveness or readiness probe,
+// by its name, its receiver's, its enclosing function's, or the route it is
+// registered on.
+func isProbe(fn *ssa.Function) bool {
+	var names []string
+	for f := fn; f != nil; f = f.Parent() {
+		names = append(names, f.Name())
+		if recv := f.Signature.Recv(); recv != nil {
+			names = append(names, types.TypeString(recv.Type(), nil))
+		}
+	}
+	for _, user := range registrations(fn) {
+		for _, a := range user.Common().Args {
+			names = append(names, constString(a))
+		}
+	}
+	for _, n := range names {
+		n = strings.ToLower(n)
+		for _, w := range catalog.ProbeWords {
+			if strings.Contains(n, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// registrations returns the calls that take the function literal fn as an
+// argument: mux.HandleFunc("/healthz", func…).
+func registrations(fn *ssa.Function) []ssa.CallInstruction {
+	var vals []ssa.Value
+	if parent := fn.Parent(); parent != nil {
+		for _, b := range parent.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+					vals = append(vals, mc)
+				}
+			}
+		}
+		vals = append(vals, fn)
+	}
+	var out []ssa.CallInstruction
+	for len(vals) > 0 {
+		v := vals[0]
+		vals = vals[1:]
+		for _, r := range referrersOf(v) {
+			switch r := r.(type) {
+			case ssa.CallInstruction:
+				out = append(out, r)
+			case *ssa.ChangeType: // http.HandlerFunc(func…)
+				vals = append(vals, r)
+			case *ssa.MakeInterface: // mux.Handle("/readyz", http.HandlerFunc(func…))
+				vals = append(vals, r)
+			}
+		}
+	}
+	return out
+}
+
+func referrersOf(v ssa.Value) []ssa.Instruction {
+	if refs := v.Referrers(); refs != nil {
+		return *refs
+	}
+	return nil
+}
+
+// ---- Retry-After set, status written ----
+
+// setsHere reports whether instr sets Retry-After: Header().Set/Add, a map
+// assignment to the canonical key, or a call to a function that does.
+func (c *checker) setsHere(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.MapUpdate:
+		return isHeader(instr.Map.Type()) && constString(instr.Key) == catalog.RetryAfterHeader
+	case *ssa.Call:
+		callee := instr.Common().StaticCallee()
+		if callee == nil {
+			return false
+		}
+		if obj := funcObject(callee); obj != nil {
+			switch catalog.Key(obj) {
+			case "(net/http.Header).Set", "(net/http.Header).Add":
+				args := instr.Common().Args
+				return len(args) > 1 && textproto.CanonicalMIMEHeaderKey(constString(args[1])) == catalog.RetryAfterHeader
+			}
+		}
+		return c.setsRetryAfter(callee)
+	}
+	return false
+}
+
+func (c *checker) setsRetryAfter(fn *ssa.Function) bool {
+	fn = origin(fn)
+	if obj := funcObject(fn); obj != nil && obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
+		return c.pass.ImportObjectFact(obj, new(SetsRetryAfter))
+	}
+	if done, ok := c.sets[fn]; ok {
+		return done
+	}
+	if c.visiting[fn] || !takesWriter(fn) || isHandler(fn) {
+		return false // a handler that sets the header is judged on its own
+	}
+	c.visiting[fn] = true
+	defer delete(c.visiting, fn)
+	found := false
+	for _, b := range fn.Blocks {
+		found = found || slices.ContainsFunc(b.Instrs, c.setsHere)
+	}
+	c.sets[fn] = found
+	return found
+}
+
+func takesWriter(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if isResponseWriter(p.Type()) || isHeader(p.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusWrite is an instruction that writes a response status.
+type statusWrite struct {
+	call   *ssa.Call
+	status ssa.Value // nil when shed says what is written
+	shed   string
+}
+
+// writeAt returns the status that instr writes, if it writes one.
+func (c *checker) writeAt(instr ssa.Instruction) (statusWrite, bool) {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return statusWrite{}, false
+	}
+	common := call.Common()
+	if common.IsInvoke() {
+		if isWriteHeader(common.Method) && len(common.Args) == 1 {
+			return statusWrite{call: call, status: common.Args[0]}, true
+		}
+		return statusWrite{}, false
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return statusWrite{}, false
+	}
+	obj := funcObject(callee)
+	switch {
+	case obj != nil && catalog.Key(obj) == "net/http.Error" && len(common.Args) == 3:
+		return statusWrite{call: call, status: common.Args[2]}, true
+	case obj != nil && isWriteHeader(obj) && len(common.Args) == 2:
+		return statusWrite{call: call, status: common.Args[1]}, true
+	}
+	if f := c.writesStatus(callee); f != nil {
+		if f.Shed != "" {
+			return statusWrite{call: call, shed: f.Shed}, true
+		}
+		if f.StatusParam < len(common.Args) {
+			return statusWrite{call: call, status: common.Args[f.StatusParam]}, true
+		}
+	}
+	return statusWrite{}, false
+}
+
+func isWriteHeader(fn *types.Func) bool {
+	sig := fn.Signature()
+	return fn.Name() == "WriteHeader" && sig.Params().Len() == 1 && types.TypeString(sig.Params().At(0).Type(), nil) == "int"
+}
+
+// writesStatus returns what fn writes without setting Retry-After first.
+func (c *checker) writesStatus(fn *ssa.Function) *WritesStatus {
+	fn = origin(fn)
+	if obj := funcObject(fn); obj != nil && obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
+		var fact WritesStatus
+		if c.pass.ImportObjectFact(obj, &fact) {
+			return &fact
+		}
+		return nil
+	}
+	if f, ok := c.writes[fn]; ok {
+		return f
+	}
+	if c.visiting[fn] || !takesWriter(fn) || isHandler(fn) || len(fn.Blocks) == 0 {
+		return nil // a handler is checked, and reported, on its own
+	}
+	c.visiting[fn] = true
+	defer delete(c.visiting, fn)
+	var fact *WritesStatus
+	c.eachUnsetWrite(fn, func(w statusWrite, status string) {
+		if fact != nil {
+			return
+		}
+		if status != "" {
+			fact = &WritesStatus{StatusParam: -1, Shed: status}
+		} else if p, ok := w.status.(*ssa.Parameter); ok {
+			fact = &WritesStatus{StatusParam: slices.Index(fn.Params, p)}
+		}
+	})
+	c.writes[fn] = fact
+	return fact
+}
+
+func (c *checker) exportFacts(fn *ssa.Function) {
+	obj := funcObject(fn)
+	if obj == nil || fn.Parent() != nil {
+		return
+	}
+	if c.setsRetryAfter(fn) {
+		c.pass.ExportObjectFact(obj, new(SetsRetryAfter))
+	}
+	if f := c.writesStatus(fn); f != nil {
+		c.pass.ExportObjectFact(obj, f)
+	}
+}
+
+// ---- paths ----
+
+// eachUnsetWrite calls report for each status write in fn reached on a path
+// where Retry-After was not set before it, with the shed status written (""
+// when the status is fn's parameter or not a shed status).
+func (c *checker) eachUnsetWrite(fn *ssa.Function, report func(statusWrite, string)) {
+	if len(fn.Blocks) == 0 {
+		return
+	}
+	setIn := map[*ssa.BasicBlock]int{} // index of the first set in the block
+	for _, b := range fn.Blocks {
+		setIn[b] = slices.IndexFunc(b.Instrs, c.setsHere)
+	}
+	unsetOut := unsetAtExit(fn, setIn)
+	unsetAtEntry := func(b *ssa.BasicBlock) bool {
+		if b == fn.Blocks[0] {
+			return true
+		}
+		return slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return unsetOut[p] })
+	}
+	for _, b := range fn.Blocks {
+		for i, instr := range b.Instrs {
+			w, ok := c.writeAt(instr)
+			if !ok || (setIn[b] >= 0 && setIn[b] <= i) { // a helper that sets the header and writes counts as setting first
+				continue
+			}
+			if w.shed != "" {
+				if unsetAtEntry(b) {
+					report(w, w.shed)
+				}
+				continue
+			}
+			if _, isParam := w.status.(*ssa.Parameter); isParam && unsetAtEntry(b) {
+				report(w, "")
+				continue
+			}
+			if status := shedOnUnsetPath(w.status, b, unsetOut, unsetAtEntry); status != "" {
+				report(w, status)
+			}
+		}
+	}
+}
+
+// unsetAtExit computes, for each block, whether some path from the entry
+// leaves it without Retry-After having been set.
+func unsetAtExit(fn *ssa.Function, setIn map[*ssa.BasicBlock]int) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	entry := fn.Blocks[0]
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		in := b == entry || slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return out[p] })
+		if in && setIn[b] < 0 && !out[b] {
+			out[b] = true
+			work = append(work, b.Succs...)
+		}
+	}
+	return out
+}
+
+// shedOnUnsetPath returns the shed status v can hold on a path where
+// Retry-After was not set, or "". A status chosen by a phi in the writing
+// block is followed edge by edge, so `status = 503` set together with the
+// header on one branch is not blamed for the other branch's missing header.
+func shedOnUnsetPath(v ssa.Value, b *ssa.BasicBlock, unsetOut map[*ssa.BasicBlock]bool, unsetAtEntry func(*ssa.BasicBlock) bool) string {
+	if phi, ok := v.(*ssa.Phi); ok && phi.Block() == b {
+		for k, e := range phi.Edges {
+			if s := shedStatus(e, map[ssa.Value]bool{}); s != "" && unsetOut[b.Preds[k]] {
+				return s
+			}
+		}
+		return ""
+	}
+	if !unsetAtEntry(b) {
+		return ""
+	}
+	return shedStatus(v, map[ssa.Value]bool{})
+}
+
+// shedStatus returns the 429 or 503 that v can hold, or "".
+func shedStatus(v ssa.Value, seen map[ssa.Value]bool) string {
+	if seen[v] {
+		return ""
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Const:
+		if v.Value != nil && v.Value.Kind() == constant.Int {
+			if n, ok := constant.Int64Val(v.Value); ok {
+				return catalog.ShedStatuses[n]
+			}
+		}
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if s := shedStatus(e, seen); s != "" {
+				return s
+			}
+		}
+	case *ssa.Convert:
+		return shedStatus(v.X, seen)
+	}
+	return ""
+}
+
+// ---- reporting ----
+
+func (c *checker) checkHandler(fn *ssa.Function) {
+	if isProbe(fn) {
+		return
+	}
+	c.eachUnsetWrite(fn, func(w statusWrite, status string) {
+		if status == "" {
+			return
+		}
+		pos := c.callStart(w.call.Pos())
+		if !pos.IsValid() {
+			return
+		}
+		c.pass.Report(analysis.Diagnostic{
+			Pos: pos,
+			Message: fmt.Sprintf("%s: %s writes %s on a path where Retry-After was not set; set w.Header().Set(\"Retry-After\", \"5\") before writing it, so clients wait before retrying instead of retrying at once",
+				Code, handlerName(fn), status),
+		})
+	})
+}
+
+func handlerName(fn *ssa.Function) string {
+	if fn.Parent() != nil {
+		return "the handler literal in " + strings.TrimPrefix(handlerName(fn.Parent()), "handler ")
+	}
+	if recv := fn.Signature.Recv(); recv != nil {
+		return "handler (" + types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }) + ")." + fn.Name()
+	}
+	return "handler " + fn.Name()
+}
+
+func (c *checker) callStart(lparen token.Pos) token.Pos {
+	if c.starts == nil {
+		c.starts = map[token.Pos]token.Pos{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					c.starts[call.Lparen] = call.Pos()
+				}
+				return true
+			})
+		}
+	}
+	if start, ok := c.starts[lparen]; ok {
+		return start
+	}
+	return lparen
+}
+
+// ---- small helpers ----
+
+func origin(fn *ssa.Function) *ssa.Function {
+	if o := fn.Origin(); o != nil {
+		return o
+	}
+	return fn
+}
+
+func funcObject(fn *ssa.Function) *types.Func {
+	obj, _ := origin(fn).Object().(*types.Func)
+	return obj
+}
+
+func constString(v ssa.Value) string {
+	if k, ok := v.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String {
+		return constant.StringVal(k.Value)
+	}
+	return ""
+}

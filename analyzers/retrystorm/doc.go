@@ -1,0 +1,76 @@
+/*
+Package retrystorm defines an Analyzer that reports retry loops with no
+bound on attempts, or with no backoff and jitter between them.
+
+# Analyzer retrystorm
+
+retrystorm: report a retry loop with no attempt bound, or with no backoff and jitter between attempts
+
+ERR_UNBOUNDED_RETRY_DETECTED. When a dependency fails, every caller that
+retries at once, forever, or in step with the others multiplies the load on
+it exactly when it can least take it. In INC-4491 the checkout service
+retried failed tax calls every 50 ms, with no bound, no backoff and no
+jitter, and turned 150 req/s into 1,800 req/s.
+
+What counts as a retry loop: a loop (for, or goto; a range over an integer
+counts, a range over a slice, map, string, channel or iterator does not)
+around a call whose error decides whether the loop goes round again: every
+way round passes the check of that error, on the error branch the loop can
+come back to its head, and on the success branch it always leaves — unless
+it comes back on the response's StatusCode (a retry on 503 or 429). Loops
+that leave on the error (a stream Recv loop, pagination, a poll that
+returns its error), loops that go round again after a success (a read
+loop), and loops whose call changes each time round (the next endpoint, a
+received message, an argument carried round the loop such as a cursor) are
+not retries. Loops in _test.go files are not checked.
+
+It is reported when
+  - nothing but the call's own result can end it: no attempt counter, no
+    deadline or context check, no retry policy or other condition tested
+    to leave (errors.Is on the call's error does not count); or
+  - the call reaches the network (directly, or through functions that do,
+    in any package) and the loop does not wait between attempts at all (a
+    loop bounded only by its context's deadline, with no pause, hammers
+    until the deadline); or
+  - the call reaches the network and the loop waits a constant time
+    (time.Sleep(50 * time.Millisecond), a fixed ticker or time.After) with
+    no growth and no jitter, so every caller retries in step.
+
+A bounded loop that retries a local operation at once (a compare-and-swap
+conflict, a bad pooled connection) adds no load to a dependency and is
+not reported.
+
+A wait counts wherever it happens in the loop: time.Sleep, a receive from
+time.After, a timer or a ticker (also in a select; creating a timer is not
+a wait, re-arming it with a growing delay is backing off), a backoff or
+retry library (cenkalti/backoff, failsafe-go, a rate.Limiter), or a call to
+a function that waits — in this package or another (the Sleeps fact:
+"sleeps(growing)", "sleeps(param [N])" when the wait is the duration passed
+as parameter N, "sleeps(constant)"). A function waits when it sleeps or
+receives from a timer itself, outside a loop (a sleep helper that returns
+early when its context ends still counts), or when every path through it
+calls a function that waits; a client whose internals wait on timers for
+their timeouts is not a pause. A wait grows when its duration changes from
+one attempt to the next: a loop variable (delay *= 2), a call (rand,
+b.NextBackOff()), a field the loop updates. A call through a func-typed
+struct field is resolved to the functions this package stores in that
+field; when it cannot be resolved (the field is set in another package, or
+the function is a parameter), a function value that takes a time.Duration
+is taken to be an injected sleep.
+
+Fix: bound the attempts (3 is the payment core's budget) or the total time,
+and wait with exponential backoff and full jitter between attempts —
+backoff.Retry(op, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))
+— or return the error and let the caller's own policy decide. A bounded
+loop with backoff and jitter is silent.
+
+Escape policy: only waits and exits inside the loop count; what a callee
+does is known through static calls and facts. A bound or an exit whose
+condition the analyzer cannot read (a flag, a call other than the retried
+one) is taken as a bound, so a loop is reported only when it is clearly
+unbounded or clearly unpaced.
+
+Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_RETRY_DETECTED
+reason, on the line or in the doc comment of the enclosing function.
+*/
+package retrystorm

@@ -1,0 +1,83 @@
+/*
+Package sharedpool defines an Analyzer that reports a lane reaching another
+lane's pool or client, and a pool or client shared between lanes.
+
+# Analyzer sharedpool
+
+sharedpool: report a lane that reaches another lane's resource, and a pool or client shared between lanes
+
+ERR_SHARED_FAILURE_DOMAIN_DETECTED. A lane is a class of work with its own
+share of every fixed-size resource: workers, queue slots, DB connections,
+outbound sockets. The isolation holds only if no code path of one lane
+touches another lane's resource: when the tax handler calls a helper that
+queries the card-auth pool, a tax API at 8,000 ms holds card-auth
+connections, and card authorisation goes down with tax.
+
+Lanes come from two sources:
+
+  - //bhlint:lane NAME in the doc comment of a func or method makes it an
+    entry point of lane NAME; on a package-level var, or as the line
+    comment (or doc) of a struct field, of a pool or client type (*sql.DB,
+    *sqlx.DB, *pgxpool.Pool, *http.Client, *http.Transport,
+    http.RoundTripper, *redis.Client, *grpc.ClientConn) it assigns that
+    resource to lane NAME;
+  - the bulkhead runtime's lane-typed types: a function handed to
+    Executor[L].Do, Executor[L].Handler or bulkhead.Call with an
+    Executor[L] runs in lane L, and a DB[L] (and the other lane-typed pools
+    and clients) belongs to lane L. A lane type's name is turned into the
+    lane's name as the runtime does: CardAuth is card_auth.
+
+Membership flows down the static call graph: whatever an entry point of
+lane L calls, directly, in a goroutine, through closures it creates, or
+through functions of other packages (facts), runs in lane L. A function
+handed to an executor runs in the executor's lane, not the caller's; so
+does one handed to a user's wrapper that passes its func parameter on to
+Executor.Do (learned as a fact, across packages).
+
+Reported:
+
+ 1. code reachable from an entry point of lane L that uses a resource of
+    lane M ≠ L, at the call in the entry point that leads there, with the
+    call path (QuoteHandler → ledger.MerchantOf → ledger.CardDB);
+ 2. a package-level pool with no lane reached from entry points of two or
+    more lanes (the shared pool);
+ 3. one underlying pool wrapped into two lanes (bulkhead.NewDB[Tax](db) and
+    bulkhead.NewDB[CardAuth](db), or two laned vars built from one
+    *sql.DB);
+ 4. the same for outbound HTTP clients and transports: http.DefaultClient
+    used from two lanes, two laned clients over one transport.
+
+Cases 2–4 are reported in the first package that sees both lanes (often
+main), at the entry point or wrap of this package, or else at its package
+clause. Misplaced lane directives are reported too: one attached to nothing
+bhlint reads (a type, a local variable, a statement), and a lane on a
+variable or field that is not a pool or client. A directive with a missing
+or malformed name is reported by the directives analyzer
+(ERR_MALFORMED_DIRECTIVE).
+
+Fix: give each lane its own pool or client and pass it down, declare it
+with //bhlint:lane NAME (or use bulkhead.DB[L]), and move work that needs
+another lane's data into that lane (through its executor).
+
+Escape policy: a resource is identified by the package-level variable or
+struct field it is loaded from, or by its lane-typed type. Only explicit
+uses count: http.DefaultClient.Do does, http.Get (which uses it inside
+net/http) does not, and the internals of database/sql, pgx, net/http and
+the runtime are never resources of their own. A struct field with no lane
+is not treated as shared, since each lane may fill its own instance; a
+laned field is that lane's wherever it is read. A pool passed as a
+parameter is attributed at the load that produced it, in the caller; one
+a function stores into laned variables or fields (NewDeps(db) filling Card
+and Tax with db) is wrapped into those lanes. Calls through interfaces and
+function values stored elsewhere are not followed, so a resource reached
+only that way is missed rather than guessed at. Test files are not read: a
+test is no lane's entry point.
+
+The lane map (bhlint lanes [-format=text|json|dot] [packages]) prints what
+this analyzer learns: each lane's entry points, the resources each lane
+reaches, and the resources lanes share.
+
+Suppress a finding with //bhlint:ignore ERR_SHARED_FAILURE_DOMAIN_DETECTED
+reason, on the line or in the doc comment of the enclosing function.
+*/
+package sharedpool

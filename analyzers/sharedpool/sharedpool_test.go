@@ -1,0 +1,47 @@
+package sharedpool_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/bhlint/bhlint/analyzers/sharedpool"
+)
+
+func TestSharedPool(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
+		"ledger", "handlers", "server", "server2", "wiring", "clients", "directives", "dispatch")
+}
+
+// TestRelated checks that a finding points along its path: the entry
+// point, the functions on the way that another package can name (export
+// data has no unexported functions), and the resource's declaration.
+func TestRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "handlers")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.Contains(d.Message, "by QuoteHandler → ") {
+				continue
+			}
+			var related []string
+			for _, rel := range d.Related {
+				p := r.Pass.Fset.Position(rel.Pos)
+				related = append(related, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
+			}
+			want := []string{
+				"handlers.go:10 lane tax enters at QuoteHandler",
+				"ledger.go:23 through ledger.MerchantOf",
+				"ledger.go:9 ledger.CardDB belongs to lane card_auth",
+			}
+			if !slices.Equal(related, want) {
+				t.Errorf("related = %q\nwant %q", related, want)
+			}
+			return
+		}
+	}
+	t.Error("no finding for QuoteHandler")
+}

@@ -1,0 +1,87 @@
+/*
+Package unboundedqueue defines an Analyzer that reports work queued with no
+bound on its length or its wait.
+
+# Analyzer unboundedqueue
+
+unboundedqueue: report work queued with no bound on its length or its wait
+
+ERR_UNBOUNDED_QUEUE_DETECTED. A limit on active calls with an unlimited
+pending queue only moves the overload into memory and latency, and a queue
+with no timeout is a waiting room that never closes: when a dependency
+slows, the queue grows until the process runs out of memory or every caller
+has timed out. Go makes such queues easy to write by accident. Each finding
+names its shape and the fix, and is reported where the unbounded thing is
+created or started.
+
+ 1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
+    over a slice, map, channel or query rows (for rows.Next()). Silent when
+    a slot is taken before it in the loop body or in a top-level statement
+    of the goroutine's body; when the loop is counted (for i := 0; i < n;
+    i++, range over an int: a worker pool) or ranges over an array or a
+    literal list or a list of funcs (hooks the code registered); or when the
+    code compares len(collection) with something before the loop, or the
+    loop waits for what it started (a receive, a Wait) after the start. Fix: take a slot first, or start a fixed number of
+    workers that read from a channel.
+ 2. errgroup without a limit: (*errgroup.Group).Go in such a loop, on a group
+    created in the function (var g errgroup.Group, new, &errgroup.Group{},
+    errgroup.WithContext) with no g.SetLimit(n), n >= 0, in a block around
+    the loop and before it (so on every path). Fixed g.Go calls outside
+    loops are fine. Fix: g.SetLimit(n) right after creating the group.
+ 3. pool without a maximum: a *sql.DB from sql.Open or sql.OpenDB that is
+    stored (a field, a global, a struct literal), passed to a function, or
+    used by a function literal, with no SetMaxOpenConns(n > 0) on it in the
+    function. A function that returns the pool unbounded exports a fact
+    (opensUnboundedDB), and its callers, in any package, are checked in its
+    place; a function that calls SetMaxOpenConns on a *sql.DB parameter
+    exports boundsDBParam, and passing the pool to it bounds it.
+    SetMaxOpenConns(0) is no maximum. pgxpool is not reported: its pool
+    always has a maximum (pool_max_conns, by default the larger of 4 and the
+    number of CPUs). Fix: db.SetMaxOpenConns(n) with the lane's share.
+ 4. wait with no deadline: a call that waits for a slot (the catalogue's
+    SlotWaits: semaphore.Weighted.Acquire, (*sql.DB).Conn, BeginTx,
+    QueryContext and the other context methods of a pool, pgxpool's Acquire,
+    Begin, Query, Exec…) whose context is context.Background() or TODO(),
+    directly or through WithCancel, WithValue or WithoutCancel, with no
+    WithTimeout or WithDeadline. Fix: derive the context with a timeout, or
+    pass the caller's. The runtime's executors are not waits of this kind:
+    a lane's queue wait is bounded by its QueueTimeout (shape 6).
+ 5. slice used as a queue: a struct field of slice type that a method
+    appends to on its receiver (r.f = append(r.f, …)) while holding a
+    sync.Mutex or RWMutex (so producers and a consumer share it), with no
+    comparison of len(r.f) in that method, and that another function drains
+    (f = f[1:], f[n:], f[:0], nil, make(T, 0)) other than in a Close, Stop,
+    Shutdown, Reset or Clear, which is teardown. A slice one goroutine fills
+    and resets (a builder, a reused buffer) and an empty literal that only
+    replaces nil are not queues. Fix: check the length against a bound and
+    reject or drop when full, or use a buffered channel.
+ 6. runtime configuration: a bulkhead.LaneSpec literal (the runtime's
+    github.com/bhlint/bhlint/bulkhead, known by import path) with a
+    constant MaxQueued below zero or at least math.MaxInt32 (an unlimited
+    queue), or a positive MaxQueued with no positive QueueTimeout. Fix: a
+    small MaxQueued with a QueueTimeout, or MaxQueued 0 to fail fast.
+
+What counts as a limiter (shapes 1 and 2): a channel send (a buffered
+channel used as a semaphore), a channel receive (a token), and the
+catalogue's Limiters: semaphore.Weighted Acquire and TryAcquire, the
+runtime's (*bulkhead.Executor).Do and bulkhead.Call, and rate.Limiter Wait
+and Allow.
+
+Scope: shapes 3 and 4 apply to code that serves requests or runs long:
+every library package, and a main package that listens (http.ListenAndServe,
+net.Listen, grpc Serve…). A main package that never listens is a one-shot
+command, and main and init themselves run once; neither is checked for
+shape 4, nor a one-shot command for shape 3. Test files are not checked for
+shapes 3, 4 and 6.
+
+Escape policy: a group, a pool or a context that comes from elsewhere (a
+parameter, a field, a package variable, a request) is the creator's to
+bound and is trusted; a group passed to another function may be limited
+there and is trusted too. A pool returned from the function that opened it
+is the caller's to bound (the fact above). A goroutine that runs a function
+of another package, or a function value, is not looked into.
+
+Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_QUEUE_DETECTED
+reason, on the line or in the doc comment of the enclosing function.
+*/
+package unboundedqueue

@@ -1,0 +1,386 @@
+package unboundedqueue
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+)
+
+// perItemLoop is a loop that runs once per item of something whose length
+// the code does not bound: a slice or map, a channel, query rows.
+type perItemLoop struct {
+	node ast.Stmt
+	body *ast.BlockStmt
+	what string // "element of orders", "row of rows", "value received from jobs"
+}
+
+// checkFanOut finds goroutines started once per item (shape 1) and errgroup
+// Go calls in such loops on a group without SetLimit (shape 2).
+func (c *checker) checkFanOut(fd *ast.FuncDecl) {
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if loop := c.enclosingPerItemLoop(fd, stack); loop != nil {
+				c.checkGoroutine(loop, n, c.workBody(n.Call.Fun), "go statement")
+			}
+		case *ast.CallExpr:
+			fn := c.callee(n)
+			starter, group := catalog.GoroutineStarters.Has(fn), catalog.LimitedGroups.Has(fn)
+			if !starter && !group || len(n.Args) == 0 {
+				return true
+			}
+			loop := c.enclosingPerItemLoop(fd, stack)
+			if loop == nil {
+				return true
+			}
+			if starter {
+				c.checkGoroutine(loop, n, c.workBody(n.Args[0]), c.calleeName(n))
+			} else {
+				c.checkGroupGo(fd, loop, n)
+			}
+		}
+		return true
+	})
+}
+
+// enclosingPerItemLoop is the innermost per-item loop around the node whose
+// ancestors are stack, within the same function.
+func (c *checker) enclosingPerItemLoop(fd *ast.FuncDecl, stack []ast.Node) *perItemLoop {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch s := stack[i].(type) {
+		case *ast.FuncLit:
+			return nil
+		case *ast.RangeStmt, *ast.ForStmt:
+			if loop := c.perItem(fd, s.(ast.Stmt)); loop != nil {
+				return loop
+			}
+		}
+	}
+	return nil
+}
+
+func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
+	switch s := s.(type) {
+	case *ast.RangeStmt:
+		tv, ok := c.pass.TypesInfo.Types[s.X]
+		if !ok || tv.Type == nil {
+			return nil
+		}
+		name := types.ExprString(s.X)
+		switch t := tv.Type.Underlying().(type) {
+		case *types.Slice, *types.Map:
+			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.lenChecked(fd.Body, s.X, s.Pos()) {
+				return nil // a fixed list, or a length the code checked
+			}
+			if isFuncList(t) {
+				return nil // registered hooks, as many as the code registers: not data
+			}
+			return &perItemLoop{s, s.Body, "element of " + name}
+		case *types.Chan:
+			return &perItemLoop{s, s.Body, "value received from " + name}
+		}
+	case *ast.ForStmt:
+		if s.Init != nil || s.Post != nil {
+			return nil // a counted loop: a worker pool, not a fan-out
+		}
+		call, ok := ast.Unparen(s.Cond).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Next" || !c.isRows(sel.X) {
+			return nil
+		}
+		return &perItemLoop{s, s.Body, "row of " + types.ExprString(sel.X)}
+	}
+	return nil
+}
+
+func isFuncList(t types.Type) bool {
+	var elem types.Type
+	switch t := t.(type) {
+	case *types.Slice:
+		elem = t.Elem()
+	case *types.Map:
+		elem = t.Elem()
+	}
+	_, ok := elem.Underlying().(*types.Signature)
+	return ok
+}
+
+func (c *checker) isRows(e ast.Expr) bool {
+	t := c.pass.TypesInfo.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	return isNamed(t, "database/sql", "Rows") || isNamed(t, "github.com/jackc/pgx/v5", "Rows")
+}
+
+// lenChecked reports whether len(x) is compared with something before pos:
+// the code bounds the collection before it fans out over it.
+func (c *checker) lenChecked(body ast.Node, x ast.Expr, before token.Pos) bool {
+	want := types.ExprString(x)
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		bin, ok := n.(*ast.BinaryExpr)
+		if found || !ok || bin.Pos() >= before {
+			return !found
+		}
+		switch bin.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ:
+			found = c.isLenOf(bin.X, want) || c.isLenOf(bin.Y, want)
+		}
+		return !found
+	})
+	return found
+}
+
+func (c *checker) isLenOf(e ast.Expr, want string) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if _, builtin := c.pass.TypesInfo.ObjectOf(id).(*types.Builtin); !builtin || id.Name != "len" {
+		return false
+	}
+	return types.ExprString(call.Args[0]) == want
+}
+
+// workBody is the body of the function a goroutine runs, when it is a
+// literal or a function declared in this package.
+func (c *checker) workBody(fun ast.Expr) *ast.BlockStmt {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.FuncLit:
+		return f.Body
+	case *ast.Ident, *ast.SelectorExpr:
+		var id *ast.Ident
+		if sel, ok := f.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		} else {
+			id = f.(*ast.Ident)
+		}
+		fn, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Func)
+		if !ok || fn.Pkg() != c.pass.Pkg {
+			return nil
+		}
+		for _, file := range c.pass.Files {
+			for _, d := range file.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && c.pass.TypesInfo.Defs[fd.Name] == fn {
+					return fd.Body
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// takesSlot reports whether n, outside nested function literals and before
+// pos, takes a slot of a limiter: a channel send (a semaphore), a receive
+// (a token), or a call of the catalogue's limiters.
+func (c *checker) takesSlot(n ast.Node, before token.Pos) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found || n == nil || n.Pos() >= before {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			found = true
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW
+		case *ast.CallExpr:
+			found = catalog.Limiters.Has(c.callee(n))
+		}
+		return !found
+	})
+	return found
+}
+
+// slotTakenInside reports whether the goroutine body takes a slot in one of
+// its top-level statements, before it does its work.
+func (c *checker) slotTakenInside(body *ast.BlockStmt) bool {
+	if body == nil {
+		return false
+	}
+	for _, s := range body.List {
+		if _, ok := s.(*ast.DeferStmt); ok {
+			continue
+		}
+		if c.takesSlot(s, body.End()) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsAfter reports whether the loop body, after pos, waits for what it
+// started: a receive, or a WaitGroup or errgroup Wait (a batch, or one item
+// at a time).
+func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if n.End() <= pos {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW && n.Pos() >= pos
+		case *ast.CallExpr:
+			fn := c.callee(n)
+			found = n.Pos() >= pos && fn != nil && fn.Name() == "Wait" &&
+				(catalog.Key(fn) == "(*sync.WaitGroup).Wait" || catalog.Key(fn) == "(*golang.org/x/sync/errgroup.Group).Wait")
+		}
+		return !found
+	})
+	return found
+}
+
+func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, body *ast.BlockStmt, how string) {
+	start := starter.Pos()
+	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) {
+		return
+	}
+	c.report(start, loop.node.Pos(), "the loop over each "+loop.what+" starts here",
+		"goroutine per item: this %s starts one goroutine for every %s, with nothing bounding how many run at once; "+
+			"take a slot before the work (a buffered-channel semaphore, semaphore.Acquire, a bulkhead executor) "+
+			"or start a fixed number of workers that read from a channel", how, loop.what)
+}
+
+// checkGroupGo reports g.Go in a per-item loop when g is a group created in
+// this function with no SetLimit before the loop on every path.
+func (c *checker) checkGroupGo(fd *ast.FuncDecl, loop *perItemLoop, call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	g := c.localVar(sel.X)
+	if g == nil || !c.createsGroup(fd, g) || c.groupEscapes(fd, g) || c.limitSetBefore(fd, g, loop.node) {
+		return // a group from elsewhere is the creator's to limit
+	}
+	if c.takesSlot(loop.body, call.Pos()) || c.slotTakenInside(c.workBody(call.Args[0])) || c.waitsAfter(loop.body, call.End()) {
+		return
+	}
+	c.report(call.Pos(), g.Pos(), "group "+g.Name()+" created here with no limit",
+		"errgroup without a limit: %s.Go runs once for every %s and %s has no SetLimit before the loop, "+
+			"so every item runs at once; call %s.SetLimit(n) with n > 0 right after creating the group",
+		g.Name(), loop.what, g.Name(), g.Name())
+}
+
+// createsGroup reports whether g is declared in fd as a new errgroup: a
+// zero Group, new(errgroup.Group), &errgroup.Group{} or errgroup.WithContext.
+func (c *checker) createsGroup(fd *ast.FuncDecl, g *types.Var) bool {
+	if g.Pos() < fd.Body.Pos() || g.Pos() >= fd.Body.End() {
+		return false
+	}
+	creates := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if c.pass.TypesInfo.Defs[name] == g {
+					creates = len(n.Values) == 0 || i < len(n.Values) && c.isNewGroup(n.Values[i])
+				}
+			}
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := lhs.(*ast.Ident)
+				if !ok || c.pass.TypesInfo.Defs[id] != g {
+					continue
+				}
+				if len(n.Rhs) == len(n.Lhs) {
+					creates = c.isNewGroup(n.Rhs[i])
+				} else if len(n.Rhs) == 1 {
+					creates = c.isNewGroup(n.Rhs[0])
+				}
+			}
+		}
+		return true
+	})
+	return creates
+}
+
+func (c *checker) isNewGroup(e ast.Expr) bool {
+	const errgroup = "golang.org/x/sync/errgroup"
+	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		return e.Op == token.AND && c.isNewGroup(e.X)
+	case *ast.CompositeLit:
+		return isNamed(c.pass.TypesInfo.TypeOf(e), errgroup, "Group")
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
+			return isNamed(c.pass.TypesInfo.TypeOf(e.Args[0]), errgroup, "Group")
+		}
+		fn := c.callee(e)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == errgroup && fn.Name() == "WithContext"
+	}
+	return false
+}
+
+// groupEscapes reports whether g is passed to a function or stored, where
+// someone else may set its limit.
+func (c *checker) groupEscapes(fd *ast.FuncDecl, g *types.Var) bool {
+	escapes := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				if u, ok := ast.Unparen(a).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					a = u.X
+				}
+				if c.localVar(a) == g {
+					escapes = true
+				}
+			}
+		case *ast.AssignStmt:
+			for _, r := range n.Rhs {
+				if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.AND {
+					r = u.X
+				}
+				if c.localVar(r) == g {
+					escapes = true
+				}
+			}
+		}
+		return !escapes
+	})
+	return escapes
+}
+
+// limitSetBefore reports whether g.SetLimit(n), n not a negative constant,
+// is a statement of a block around loop, before it: on every path to it.
+func (c *checker) limitSetBefore(fd *ast.FuncDecl, g *types.Var, loop ast.Stmt) bool {
+	set := false
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if set || !ok || len(stack) < 2 || call.Pos() >= loop.Pos() {
+			return !set
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "SetLimit" || c.localVar(sel.X) != g || len(call.Args) != 1 {
+			return true
+		}
+		if n, ok := c.constInt(call.Args[0]); ok && n < 0 {
+			return true // SetLimit(-1) removes the limit
+		}
+		if _, ok := stack[len(stack)-1].(*ast.ExprStmt); !ok {
+			return true
+		}
+		block, ok := stack[len(stack)-2].(*ast.BlockStmt)
+		set = ok && block.Pos() <= loop.Pos() && loop.End() <= block.End()
+		return !set
+	})
+	return set
+}

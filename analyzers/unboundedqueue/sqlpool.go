@@ -1,0 +1,396 @@
+package unboundedqueue
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+)
+
+// openSite is a call that hands this function a *sql.DB with no maximum:
+// sql.Open, sql.OpenDB, or a function that returns one (a fact).
+type openSite struct {
+	call     *ast.CallExpr
+	opener   string    // "sql.Open", "store.Open"
+	origin   token.Pos // the sql.Open this package can point at, if any
+	bounded  bool      // SetMaxOpenConns(n > 0) on it, here or in a callee
+	zeroed   bool      // SetMaxOpenConns(n <= 0) on it
+	returned int       // the result index it is returned as, or -1
+	escape   string    // how it escapes: "stored", "passed on", "used by a closure"
+}
+
+// checkSQLPools finds *sql.DB pools that escape without SetMaxOpenConns
+// (shape 3). A function that returns one exports opensUnboundedDB so that
+// its callers, in any package, check instead.
+func (c *checker) checkSQLPools() {
+	c.learnBounders()
+	c.openers = map[*types.Func]*opensUnboundedDB{}
+	var funcs []*ast.FuncDecl
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				funcs = append(funcs, fd)
+			}
+		}
+	}
+	// Openers first, to a fixed point: a helper that returns what another
+	// helper opened is an opener too.
+	for changed := true; changed; {
+		changed = false
+		for _, fd := range funcs {
+			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil || c.openers[fn] != nil {
+				continue
+			}
+			for _, site := range c.openSites(fd) {
+				if site.returned >= 0 && site.escape == "" && !site.bounded && !site.zeroed {
+					c.openers[fn] = &opensUnboundedDB{Result: site.returned, Opener: site.opener}
+					c.pass.ExportObjectFact(fn, c.openers[fn])
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	if !c.serving {
+		return // a one-shot command's pool ends with it
+	}
+	for _, fd := range funcs {
+		if c.isTest(c.fileOf(fd)) {
+			continue
+		}
+		for _, site := range c.openSites(fd) {
+			c.reportOpen(site)
+		}
+	}
+}
+
+func (c *checker) fileOf(n ast.Node) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.Pos() <= n.Pos() && n.Pos() < f.End() {
+			return f
+		}
+	}
+	return nil
+}
+
+func (c *checker) reportOpen(site openSite) {
+	if site.bounded || site.escape == "" && !site.zeroed {
+		return
+	}
+	how := site.escape + " without SetMaxOpenConns"
+	if site.zeroed {
+		how = "given SetMaxOpenConns(0), which means no maximum"
+	}
+	subject := "the *sql.DB from " + site.opener
+	if site.origin.IsValid() {
+		subject = "the *sql.DB that " + site.opener + " returns"
+	}
+	c.report(site.call.Pos(), site.origin, "opened here by sql.Open",
+		"pool without a maximum: %s is %s, so when the database slows every waiting request opens one more "+
+			"connection until the database refuses them all; call SetMaxOpenConns(n) with n > 0 (the lane's share "+
+			"of connections) before it is used", subject, how)
+}
+
+// learnBounders finds the functions that call SetMaxOpenConns(n > 0) on a
+// *sql.DB parameter, and exports boundsDBParam for them.
+func (c *checker) learnBounders() {
+	c.bounders = map[*types.Func][]int{}
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			var params []int
+			sig := fn.Signature()
+			for i := range sig.Params().Len() {
+				p := sig.Params().At(i)
+				if isNamed(p.Type(), "database/sql", "DB") && c.boundsIn(fd.Body, map[string]bool{p.Name(): true}, p) {
+					params = append(params, i)
+				}
+			}
+			if params != nil {
+				c.bounders[fn] = params
+				c.pass.ExportObjectFact(fn, &boundsDBParam{Params: params})
+			}
+		}
+	}
+}
+
+// boundsIn reports whether body calls X.SetMaxOpenConns(n > 0) where X is
+// v or one of the expressions in names.
+func (c *checker) boundsIn(body ast.Node, names map[string]bool, v *types.Var) bool {
+	bounded, _ := c.maxOpenCalls(body, names, v)
+	return bounded
+}
+
+// maxOpenCalls reports whether body bounds the pool named by v or names,
+// and whether it explicitly unbounds it with SetMaxOpenConns(n <= 0).
+func (c *checker) maxOpenCalls(body ast.Node, names map[string]bool, v *types.Var) (bounded, zeroed bool) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		fn := c.callee(call)
+		if fn == nil || fn.FullName() != catalog.SQLBound {
+			return true
+		}
+		recv := ast.Unparen(call.Fun.(*ast.SelectorExpr).X)
+		if (v == nil || c.localVarOrParam(recv) != v) && !names[types.ExprString(recv)] {
+			return true
+		}
+		if k, ok := c.constInt(call.Args[0]); ok && k <= 0 {
+			zeroed = true
+		} else {
+			bounded = true
+		}
+		return true
+	})
+	return bounded, zeroed
+}
+
+func (c *checker) localVarOrParam(e ast.Expr) *types.Var {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	return v
+}
+
+// openerOf says whether call opens an unbounded *sql.DB, and which result
+// it is.
+func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin token.Pos, ok bool) {
+	fn := c.callee(call)
+	if fn == nil {
+		return 0, "", token.NoPos, false
+	}
+	if catalog.SQLOpeners.Has(fn) {
+		return 0, c.calleeName(call), token.NoPos, true
+	}
+	fact := c.openers[fn]
+	if fact == nil && fn.Pkg() != c.pass.Pkg {
+		var imported opensUnboundedDB
+		if c.pass.ImportObjectFact(fn, &imported) {
+			fact = &imported
+		}
+	}
+	if fact == nil {
+		return 0, "", token.NoPos, false
+	}
+	if fn.Pkg() == c.pass.Pkg {
+		origin = c.originOf(fn)
+	}
+	return fact.Result, c.calleeName(call), origin, true
+}
+
+// originOf is the sql.Open call inside an opener of this package.
+func (c *checker) originOf(fn *types.Func) token.Pos {
+	pos := token.NoPos
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || c.pass.TypesInfo.Defs[fd.Name] != fn {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok && !pos.IsValid() && catalog.SQLOpeners.Has(c.callee(call)) {
+					pos = call.Pos()
+				}
+				return !pos.IsValid()
+			})
+		}
+	}
+	return pos
+}
+
+// openSites follows every pool opened in fd's own body (not in nested
+// function literals) to where it goes.
+func (c *checker) openSites(fd *ast.FuncDecl) []openSite {
+	var sites []openSite
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		result, name, origin, ok := c.openerOf(call)
+		if !ok {
+			return true
+		}
+		site := openSite{call: call, opener: name, origin: origin, returned: -1}
+		c.follow(fd, &site, result, stack[len(stack)-1])
+		sites = append(sites, site)
+		return true
+	})
+	return sites
+}
+
+// follow classifies where the pool goes from the expression that received
+// the call's result.
+func (c *checker) follow(fd *ast.FuncDecl, site *openSite, result int, parent ast.Node) {
+	names := map[string]bool{}
+	var vars []*types.Var
+	switch p := parent.(type) {
+	case *ast.ReturnStmt:
+		site.returned = result
+		if len(p.Results) > 1 {
+			site.returned = indexOf(p.Results, site.call)
+		}
+		return
+	case *ast.AssignStmt:
+		lhs := pick(p.Lhs, p.Rhs, site.call, result)
+		if lhs == nil {
+			return
+		}
+		if v := c.localVar(lhs); v != nil {
+			vars = append(vars, v)
+		} else if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
+			return
+		} else {
+			site.escape = "stored in " + types.ExprString(lhs)
+			names[types.ExprString(lhs)] = true
+		}
+	case *ast.ValueSpec:
+		if result < len(p.Names) {
+			if v, ok := c.pass.TypesInfo.Defs[p.Names[result]].(*types.Var); ok {
+				vars = append(vars, v)
+			}
+		}
+	default:
+		site.escape = "passed on"
+	}
+	for i := 0; i < len(vars); i++ {
+		c.followVar(fd, site, vars[i], names, &vars)
+	}
+	var vs []*types.Var
+	vs = append(vs, vars...)
+	for _, v := range vs {
+		b, z := c.maxOpenCalls(fd.Body, names, v)
+		site.bounded = site.bounded || b
+		site.zeroed = site.zeroed || z
+	}
+	if len(vs) == 0 {
+		b, z := c.maxOpenCalls(fd.Body, names, nil)
+		site.bounded, site.zeroed = b, z
+	}
+}
+
+func (c *checker) followVar(fd *ast.FuncDecl, site *openSite, v *types.Var, names map[string]bool, vars *[]*types.Var) {
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || c.pass.TypesInfo.Uses[id] != v || len(stack) == 0 {
+			return true
+		}
+		if inLit(stack) {
+			site.setEscape("used by a function literal")
+			return true
+		}
+		switch p := stack[len(stack)-1].(type) {
+		case *ast.ReturnStmt:
+			if site.returned < 0 {
+				site.returned = indexOf(p.Results, id)
+			}
+		case *ast.AssignStmt:
+			if indexOf(p.Rhs, id) < 0 {
+				return true // assigned to, not from
+			}
+			lhs := pick(p.Lhs, p.Rhs, id, 0)
+			if lhs == nil {
+				return true
+			}
+			if w := c.localVar(lhs); w != nil {
+				if !contains(*vars, w) {
+					*vars = append(*vars, w)
+				}
+			} else {
+				names[types.ExprString(lhs)] = true
+				site.setEscape("stored in " + types.ExprString(lhs))
+			}
+		case *ast.KeyValueExpr, *ast.CompositeLit, *ast.UnaryExpr:
+			site.setEscape("stored in a struct")
+		case *ast.CallExpr:
+			if i := indexOf(p.Args, id); i >= 0 {
+				if c.boundsArg(p, i) {
+					site.bounded = true
+				} else {
+					site.setEscape("passed to " + c.calleeName(p))
+				}
+			}
+		}
+		return true
+	})
+}
+
+func (s *openSite) setEscape(how string) {
+	if s.escape == "" {
+		s.escape = how
+	}
+}
+
+// boundsArg reports whether call bounds the pool passed as argument i.
+func (c *checker) boundsArg(call *ast.CallExpr, i int) bool {
+	fn := c.callee(call)
+	if fn == nil {
+		return false
+	}
+	params, ok := c.bounders[fn]
+	if !ok && fn.Pkg() != c.pass.Pkg {
+		var fact boundsDBParam
+		if c.pass.ImportObjectFact(fn, &fact) {
+			params = fact.Params
+		}
+	}
+	return contains(params, i)
+}
+
+func inLit(stack []ast.Node) bool {
+	for _, n := range stack {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// pick is the left-hand side that receives result i of call (or the value
+// e) in an assignment.
+func pick(lhs, rhs []ast.Expr, e ast.Expr, result int) ast.Expr {
+	if len(rhs) == 1 && len(lhs) > 1 {
+		if result < len(lhs) {
+			return lhs[result]
+		}
+		return nil
+	}
+	if i := indexOf(rhs, e); i >= 0 && i < len(lhs) {
+		return lhs[i]
+	}
+	return nil
+}
+
+func indexOf[T comparable](list []ast.Expr, e T) int {
+	for i, x := range list {
+		if any(ast.Unparen(x)) == any(e) {
+			return i
+		}
+	}
+	return -1
+}
+
+func contains[T comparable](list []T, x T) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

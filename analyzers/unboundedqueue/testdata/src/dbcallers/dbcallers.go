@@ -1,0 +1,45 @@
+// Package dbcallers receives pools from dbopen: the facts decide.
+package dbcallers
+
+import (
+	"database/sql"
+
+	"dbopen"
+)
+
+type Lane struct{ db *sql.DB }
+
+func storesUnbounded(dsn string) *Lane {
+	db, err := dbopen.Open(dsn) // want `pool without a maximum: the \*sql.DB from dbopen.Open is stored in a struct without SetMaxOpenConns`
+	if err != nil {
+		return nil
+	}
+	return &Lane{db: db}
+}
+
+func storesWrapped(dsn string) *Lane {
+	_, db := dbopen.Wrap(dsn) // want `the \*sql.DB from dbopen.Wrap is stored in a struct`
+	return &Lane{db: db}
+}
+
+// Traps: the caller bounds what dbopen.Open returned.
+
+func boundsItself(dsn string) *Lane {
+	db, err := dbopen.Open(dsn)
+	if err != nil {
+		return nil
+	}
+	db.SetMaxOpenConns(40)
+	return &Lane{db: db}
+}
+
+func boundsThroughLimit(dsn string) *Lane {
+	db, _ := dbopen.Open(dsn)
+	dbopen.Limit(db, 15)
+	return &Lane{db: db}
+}
+
+func alreadyBounded(dsn string) *Lane {
+	db, _ := dbopen.OpenBounded(dsn)
+	return &Lane{db: db}
+}

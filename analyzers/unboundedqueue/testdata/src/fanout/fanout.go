@@ -1,0 +1,267 @@
+package fanout
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+
+	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/jackc/pgx/v5"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
+)
+
+type Order struct{ ID string }
+
+func notify(ctx context.Context, o Order) error { return nil }
+
+// ---- shape 1: goroutine per item ----
+
+func goroutinePerOrder(ctx context.Context, orders []Order) {
+	var wg sync.WaitGroup
+	for _, o := range orders {
+		wg.Add(1)
+		go func() { // want `ERR_UNBOUNDED_QUEUE_DETECTED: goroutine per item: this go statement starts one goroutine for every element of orders, with nothing bounding how many run at once; take a slot`
+			defer wg.Done()
+			notify(ctx, o)
+		}()
+	}
+	wg.Wait()
+}
+
+func goroutinePerJob(ctx context.Context, jobs <-chan Order) {
+	for o := range jobs {
+		go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every value received from jobs`
+	}
+}
+
+func goroutinePerRow(ctx context.Context, rows *sql.Rows) {
+	for rows.Next() {
+		var o Order
+		rows.Scan(&o.ID)
+		go notify(ctx, o) // want `goroutine per item: .* every row of rows`
+	}
+}
+
+func goroutinePerPgxRow(ctx context.Context, rows pgx.Rows) {
+	for rows.Next() {
+		go notify(ctx, Order{}) // want `every row of rows`
+	}
+}
+
+func waitGroupGoPerOrder(ctx context.Context, orders map[string]Order) {
+	var wg sync.WaitGroup
+	for _, o := range orders {
+		wg.Go(func() { notify(ctx, o) }) // want `goroutine per item: this \(\*sync.WaitGroup\).Go starts one goroutine for every element of orders`
+	}
+	wg.Wait()
+}
+
+func (s *sender) handle(ctx context.Context, o Order) { notify(ctx, o) }
+
+type sender struct{}
+
+func methodPerOrder(ctx context.Context, s *sender, orders []Order) {
+	for _, o := range orders {
+		go s.handle(ctx, o) // want `goroutine per item`
+	}
+}
+
+// Traps: bounded fan-outs that must stay silent.
+
+func loopOverConstantArray(ctx context.Context) {
+	regions := [3]string{"eu", "us", "ap"}
+	for _, r := range regions {
+		go notify(ctx, Order{ID: r})
+	}
+	for _, r := range []string{"a", "b"} {
+		go notify(ctx, Order{ID: r})
+	}
+}
+
+func workerPoolByCountedLoop(ctx context.Context, jobs <-chan Order, workers int) {
+	for i := 0; i < workers; i++ {
+		go func() {
+			for o := range jobs {
+				notify(ctx, o)
+			}
+		}()
+	}
+	for range workers {
+		go func() {}()
+	}
+}
+
+func channelSemaphoreBeforeGo(ctx context.Context, orders []Order) {
+	sem := make(chan struct{}, 10)
+	for _, o := range orders {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			notify(ctx, o)
+		}()
+	}
+}
+
+func channelSemaphoreInsideGoroutine(ctx context.Context, orders []Order) {
+	sem := make(chan struct{}, 10)
+	for _, o := range orders {
+		go func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			notify(ctx, o)
+		}()
+	}
+}
+
+func weightedSemaphoreBeforeGo(ctx context.Context, orders []Order, sem *semaphore.Weighted) {
+	for _, o := range orders {
+		if err := sem.Acquire(ctx, 1); err != nil {
+			return
+		}
+		go func() {
+			defer sem.Release(1)
+			notify(ctx, o)
+		}()
+	}
+}
+
+type Webhooks struct{}
+
+func (Webhooks) Spec() bulkhead.LaneSpec { return bulkhead.LaneSpec{MaxConcurrent: 10} }
+
+func executorInsideGoroutine(ctx context.Context, orders []Order, ex *bulkhead.Executor[Webhooks]) {
+	for _, o := range orders {
+		go func() {
+			_ = ex.Do(ctx, func(ctx context.Context) error { return notify(ctx, o) })
+		}()
+	}
+}
+
+func lengthCheckedBeforeLoop(ctx context.Context, orders []Order) {
+	if len(orders) > 16 {
+		return
+	}
+	for _, o := range orders {
+		go notify(ctx, o)
+	}
+}
+
+// ---- shape 2: errgroup without a limit ----
+
+func errgroupPerOrder(ctx context.Context, orders []Order) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, o := range orders {
+		g.Go(func() error { return notify(ctx, o) }) // want `errgroup without a limit: g.Go runs once for every element of orders and g has no SetLimit before the loop, so every item runs at once; call g.SetLimit\(n\)`
+	}
+	return g.Wait()
+}
+
+func errgroupZeroValue(ctx context.Context, orders []Order) error {
+	var g errgroup.Group
+	for _, o := range orders {
+		g.Go(func() error { return notify(ctx, o) }) // want `errgroup without a limit`
+	}
+	return g.Wait()
+}
+
+func errgroupLimitOnOnePath(ctx context.Context, orders []Order, small bool) error {
+	g := new(errgroup.Group)
+	if small {
+		g.SetLimit(4)
+	}
+	for _, o := range orders {
+		g.Go(func() error { return notify(ctx, o) }) // want `errgroup without a limit`
+	}
+	return g.Wait()
+}
+
+func errgroupNegativeLimit(ctx context.Context, orders []Order) error {
+	g := &errgroup.Group{}
+	g.SetLimit(-1)
+	for _, o := range orders {
+		g.Go(func() error { return notify(ctx, o) }) // want `errgroup without a limit`
+	}
+	return g.Wait()
+}
+
+// Traps.
+
+func errgroupWithSetLimit(ctx context.Context, orders []Order) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(8)
+	for _, o := range orders {
+		g.Go(func() error { return notify(ctx, o) })
+	}
+	return g.Wait()
+}
+
+func exactlyThreeGoCalls(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return notify(ctx, Order{ID: "auth"}) })
+	g.Go(func() error { return notify(ctx, Order{ID: "fraud"}) })
+	g.Go(func() error { return notify(ctx, Order{ID: "tax"}) })
+	return g.Wait()
+}
+
+func groupFromCaller(ctx context.Context, g *errgroup.Group, orders []Order) {
+	for _, o := range orders {
+		g.Go(func() error { return notify(ctx, o) })
+	}
+}
+
+func semaphoreInsideGroupGo(ctx context.Context, orders []Order, sem *semaphore.Weighted) error {
+	var g errgroup.Group
+	for _, o := range orders {
+		g.Go(func() error {
+			if err := sem.Acquire(ctx, 1); err != nil {
+				return err
+			}
+			defer sem.Release(1)
+			return notify(ctx, o)
+		})
+	}
+	return g.Wait()
+}
+
+// auditEvents is called with at most five events per request.
+//
+//bhlint:ignore ERR_UNBOUNDED_QUEUE_DETECTED the caller passes at most five events
+func auditEvents(ctx context.Context, events []Order) {
+	for _, e := range events {
+		go notify(ctx, e)
+	}
+}
+
+// Traps: the loop waits for what it started before the next item.
+
+func oneAtATime(ctx context.Context, orders []Order) {
+	for _, o := range orders {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			notify(ctx, o)
+		}()
+		<-done
+	}
+}
+
+func inBatches(ctx context.Context, orders []Order) {
+	var wg sync.WaitGroup
+	for i, o := range orders {
+		wg.Go(func() { notify(ctx, o) })
+		if i%10 == 9 {
+			wg.Wait()
+		}
+	}
+	wg.Wait()
+}
+
+// Trap: hooks registered by code run once each at shutdown.
+type Server struct{ onShutdown []func() }
+
+func (s *Server) Shutdown() {
+	for _, f := range s.onShutdown {
+		go f()
+	}
+}

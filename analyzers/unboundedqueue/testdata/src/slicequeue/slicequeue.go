@@ -1,0 +1,153 @@
+package slicequeue
+
+import "sync"
+
+type Event struct{ ID string }
+
+// ---- shape 5: slice used as a queue ----
+
+type Outbox struct {
+	mu      sync.Mutex
+	pending []Event
+}
+
+func (o *Outbox) Publish(e Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pending = append(o.pending, e) // want `ERR_UNBOUNDED_QUEUE_DETECTED: slice used as a queue: \(Outbox\).Publish appends to o.pending with no check of its length, and \(Outbox\).next drains it, .*; check len\(o.pending\) against a bound`
+}
+
+func (o *Outbox) next() (Event, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.pending) == 0 {
+		return Event{}, false
+	}
+	e := o.pending[0]
+	o.pending = o.pending[1:]
+	return e, true
+}
+
+type Batcher struct {
+	mu  sync.RWMutex
+	buf []Event
+}
+
+func (b *Batcher) Add(e Event) {
+	b.mu.Lock()
+	b.buf = append(b.buf, e) // want `slice used as a queue: \(Batcher\).Add appends to b.buf`
+	b.mu.Unlock()
+}
+
+func (b *Batcher) Flush() []Event {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := b.buf
+	b.buf = nil
+	return out
+}
+
+// A buffer one goroutine fills and resets is not a queue between goroutines.
+type QueryBuilder struct{ params []any }
+
+func (q *QueryBuilder) Add(p any) { q.params = append(q.params, p) }
+
+func (q *QueryBuilder) Reset() { q.params = q.params[:0] }
+
+// Traps.
+
+type BoundedOutbox struct {
+	mu      sync.Mutex
+	pending []Event
+	max     int
+}
+
+func (o *BoundedOutbox) Publish(e Event) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.pending) >= o.max {
+		return false
+	}
+	o.pending = append(o.pending, e)
+	return true
+}
+
+func (o *BoundedOutbox) next() Event {
+	e := o.pending[0]
+	o.pending = o.pending[1:]
+	return e
+}
+
+// A slice that only grows and is never drained is a collection, not a queue.
+type Registry struct{ names []string }
+
+func (r *Registry) Register(n string) { r.names = append(r.names, n) }
+
+// A sliding window trims itself where it appends.
+type Window struct {
+	mu   sync.Mutex
+	last []int
+}
+
+func (w *Window) Observe(v int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.last = append(w.last, v)
+	w.last = w.last[1:]
+}
+
+func (w *Window) Reset() { w.last = w.last[:0] }
+
+// A struct being built by a function is not a queue, and an empty literal
+// that replaces nil for JSON is not a drain.
+type Report struct{ Lines []string }
+
+func BuildReport(in []string) *Report {
+	r := &Report{}
+	for _, l := range in {
+		r.Lines = append(r.Lines, l)
+	}
+	return r
+}
+
+func (r Report) JSON() Report {
+	if r.Lines == nil {
+		r.Lines = []string{}
+	}
+	return r
+}
+
+type Journal struct {
+	mu      sync.Mutex
+	entries []string
+}
+
+func (j *Journal) Write(e string) {
+	j.mu.Lock()
+	j.entries = append(j.entries, e)
+	j.mu.Unlock()
+}
+
+func (j *Journal) Normalize() {
+	if j.entries == nil {
+		j.entries = []string{}
+	}
+}
+
+// A list emptied only when its owner closes is not drained as a queue.
+type Stmt struct {
+	mu    sync.Mutex
+	conns []string
+}
+
+func (s *Stmt) prepareOn(c string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.conns = append(s.conns, c)
+}
+
+func (s *Stmt) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.conns = nil
+}

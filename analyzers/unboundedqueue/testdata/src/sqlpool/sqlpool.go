@@ -1,0 +1,91 @@
+package sqlpool
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"net/http"
+)
+
+type Store struct{ db *sql.DB }
+
+var global *sql.DB
+
+// ---- shape 3: pool without a maximum, in one function ----
+
+func storedInStruct(dsn string) (*Store, error) {
+	db, err := sql.Open("pgx", dsn) // want `ERR_UNBOUNDED_QUEUE_DETECTED: pool without a maximum: the \*sql.DB from sql.Open is stored in a struct without SetMaxOpenConns, .*; call SetMaxOpenConns\(n\) with n > 0`
+	if err != nil {
+		return nil, err
+	}
+	return &Store{db: db}, nil
+}
+
+func storedInGlobal(c driver.Connector) {
+	global = sql.OpenDB(c) // want `pool without a maximum: the \*sql.DB from sql.OpenDB is stored in global without SetMaxOpenConns`
+}
+
+func usedToServe(dsn string) {
+	db, _ := sql.Open("pgx", dsn) // want `pool without a maximum: .* used by a function literal`
+	http.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		db.PingContext(r.Context())
+	})
+}
+
+func zeroMaximum(dsn string) *Store {
+	db, _ := sql.Open("pgx", dsn) // want `pool without a maximum: .* given SetMaxOpenConns\(0\), which means no maximum`
+	db.SetMaxOpenConns(0)
+	return &Store{db: db}
+}
+
+// Traps.
+
+func boundedHere(dsn string) (*Store, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(40)
+	return &Store{db: db}, nil
+}
+
+func boundedThroughField(dsn string) *Store {
+	s := &Store{}
+	s.db, _ = sql.Open("pgx", dsn)
+	s.db.SetMaxOpenConns(15)
+	return s
+}
+
+func configure(db *sql.DB, max int) { // want configure:"boundsDBParam\\(\\[0\\]\\)"
+	db.SetMaxOpenConns(max)
+}
+
+func boundedByHelper(dsn string) *Store {
+	db, _ := sql.Open("pgx", dsn)
+	configure(db, 10)
+	return &Store{db: db}
+}
+
+func onlyUsedLocally(dsn string) error {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Ping()
+}
+
+// returnedToCaller is the caller's to bound: it exports a fact instead.
+func returnedToCaller(dsn string) (*sql.DB, error) { // want returnedToCaller:"opensUnboundedDB\\(0, sql.Open\\)"
+	return sql.Open("pgx", dsn)
+}
+
+func callerBounds(dsn string) *Store {
+	db, _ := returnedToCaller(dsn)
+	db.SetMaxOpenConns(5)
+	return &Store{db: db}
+}
+
+func callerStores(dsn string) *Store {
+	db, _ := returnedToCaller(dsn) // want `pool without a maximum: the \*sql.DB that sqlpool.returnedToCaller returns is stored in a struct`
+	return &Store{db: db}
+}

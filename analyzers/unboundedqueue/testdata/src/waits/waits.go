@@ -1,0 +1,92 @@
+package waits
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/semaphore"
+)
+
+type Service struct {
+	db   *sql.DB
+	pool *pgxpool.Pool
+	sem  *semaphore.Weighted
+}
+
+// ---- shape 4: wait with no deadline ----
+
+func (s *Service) refreshRates() {
+	conn, err := s.pool.Acquire(context.Background()) // want `ERR_UNBOUNDED_QUEUE_DETECTED: wait with no deadline: \(\*pgxpool.Pool\).Acquire waits for a slot with a context from context.Background\(\) that has no deadline, so callers queue for as long as every slot stays taken; derive it with context.WithTimeout`
+	if err != nil {
+		return
+	}
+	conn.Release()
+}
+
+func (s *Service) settle() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tx, err := s.db.BeginTx(ctx, nil) // want `wait with no deadline: \(\*sql.DB\).BeginTx .* context.Background\(\)`
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *Service) throttle() error {
+	ctx := context.WithValue(context.TODO(), "k", 1)
+	return s.sem.Acquire(ctx, 1) // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire .* context.TODO\(\)`
+}
+
+func (s *Service) background() {
+	var ctx = context.Background()
+	s.db.QueryContext(ctx, "select 1") // want `wait with no deadline: \(\*sql.DB\).QueryContext`
+}
+
+// Traps.
+
+func (s *Service) underTimeout() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	defer cancel()
+	return s.sem.Acquire(ctx, 1)
+}
+
+func (s *Service) derivedFromTimeout() {
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Second))
+	defer cancel()
+	ctx2 := context.WithValue(ctx, "k", 1)
+	s.pool.Exec(ctx2, "select 1")
+}
+
+func (s *Service) callerContext(ctx context.Context) {
+	s.pool.Query(ctx, "select 1")
+}
+
+func (s *Service) reassignedToTimeout(timeout bool) {
+	ctx := context.Background()
+	if timeout {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Second)
+		defer cancel()
+	}
+	s.db.Conn(ctx)
+}
+
+// Acquire here is a method of something that is neither a pool nor a semaphore.
+type ticketDesk struct{}
+
+func (ticketDesk) Acquire(ctx context.Context) string { return "ticket" }
+
+func notAPool(d ticketDesk) string {
+	return d.Acquire(context.Background())
+}
+
+// A pool type's context-free method forwarding to its own context method,
+// as database/sql does: the caller chose not to pass a context.
+type wrappedDB struct{ sql.DB }
+
+func (d *wrappedDB) Query(q string) {
+	d.QueryContext(context.Background(), q)
+}

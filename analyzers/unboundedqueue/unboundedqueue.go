@@ -1,0 +1,189 @@
+package unboundedqueue
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/docs"
+	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+)
+
+// Code starts every message of this analyzer.
+const Code = "ERR_UNBOUNDED_QUEUE_DETECTED"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports work queued with no bound on its length or its wait.
+var Analyzer = guard.Wrap(&analysis.Analyzer{
+	Name:      "unboundedqueue",
+	Doc:       docs.Extract(doc, "unboundedqueue"),
+	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam)},
+	Run:       run,
+}, Code)
+
+// opensUnboundedDB marks a function that opens a *sql.DB with no maximum
+// and returns it: the caller that receives it must bound it.
+type opensUnboundedDB struct {
+	Result int    // index of the *sql.DB result
+	Opener string // what opened it, for messages: "sql.Open"
+}
+
+func (*opensUnboundedDB) AFact() {}
+func (f *opensUnboundedDB) String() string {
+	return fmt.Sprintf("opensUnboundedDB(%d, %s)", f.Result, f.Opener)
+}
+
+// boundsDBParam marks a function that calls SetMaxOpenConns(n > 0) on the
+// *sql.DB passed as one of its parameters.
+type boundsDBParam struct{ Params []int }
+
+func (*boundsDBParam) AFact()           {}
+func (f *boundsDBParam) String() string { return fmt.Sprintf("boundsDBParam(%v)", f.Params) }
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{pass: pass, reported: map[token.Pos]bool{}}
+	c.serving = c.isLongRunning()
+	// Goroutines per item and slice queues need no import; the other shapes
+	// need a pool, a group, a semaphore or the runtime.
+	for _, f := range pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+				guard.At(fd.Pos(), func() { c.checkFanOut(fd) })
+			}
+		}
+	}
+	guard.At(token.NoPos, func() { c.checkSliceQueues() })
+	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
+		return nil, nil
+	}
+	guard.At(token.NoPos, func() { c.checkSQLPools() })
+	for _, f := range pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && c.serving {
+				guard.At(fd.Pos(), func() { c.checkWaits(fd) })
+			}
+		}
+		guard.At(f.Pos(), func() { c.checkLaneSpecs(f) })
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass     *analysis.Pass
+	reported map[token.Pos]bool
+	serving  bool                              // the package serves requests or runs long
+	openers  map[*types.Func]*opensUnboundedDB // this package's, learned
+	bounders map[*types.Func][]int             // this package's boundsDBParam
+}
+
+// isLongRunning says whether the package is code that serves or runs long:
+// every library package, and a main package that listens. A main package
+// that never listens is a one-shot command, whose waits end when it does.
+func (c *checker) isLongRunning() bool {
+	if c.pass.Pkg.Name() != "main" {
+		return true
+	}
+	serves := false
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && catalog.Servers.Has(c.callee(call)) {
+				serves = true
+			}
+			return !serves
+		})
+	}
+	return serves
+}
+
+func (c *checker) isTest(f *ast.File) bool {
+	return strings.HasSuffix(c.pass.Fset.File(f.Pos()).Name(), "_test.go")
+}
+
+func (c *checker) report(pos token.Pos, related token.Pos, relatedMsg, format string, args ...any) {
+	if !pos.IsValid() || c.reported[pos] {
+		return
+	}
+	c.reported[pos] = true
+	d := analysis.Diagnostic{Pos: pos, Message: Code + ": " + fmt.Sprintf(format, args...)}
+	if related.IsValid() && related != pos {
+		d.Related = []analysis.RelatedInformation{{Pos: related, Message: relatedMsg}}
+	}
+	c.pass.Report(d)
+}
+
+// ---- small helpers ----
+
+func (c *checker) callee(call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	return fn
+}
+
+func (c *checker) calleeName(call *ast.CallExpr) string {
+	if fn := c.callee(call); fn != nil {
+		return netio.Name(fn)
+	}
+	return types.ExprString(call.Fun)
+}
+
+// constInt returns the constant integer value of e, if it has one.
+func (c *checker) constInt(e ast.Expr) (int64, bool) {
+	tv, ok := c.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(tv.Value)
+}
+
+// localVar is the local variable e names, or nil.
+func (c *checker) localVar(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+		return nil
+	}
+	return v
+}
+
+// isNamed reports whether t, or what it points to, is the named type
+// path.name.
+func isNamed(t types.Type, path, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+// insideFuncLit reports whether pos lies in a function literal within body.
+func insideFuncLit(body ast.Node, pos token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Pos() <= pos && pos < lit.End() {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,15 @@
+package unboundedqueue_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/bhlint/bhlint/analyzers/unboundedqueue"
+)
+
+func TestUnboundedQueue(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer,
+		"fanout", "sqlpool", "dbopen", "dbcallers", "migrate",
+		"waits", "slicequeue", "lanes")
+}

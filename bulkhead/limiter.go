@@ -1,0 +1,255 @@
+package bulkhead
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// limiter is the lane-independent core of an Executor: a counting semaphore
+// with a bounded FIFO queue, a queue timeout and direct hand-off.
+type limiter struct {
+	spec      LaneSpec
+	clock     Clock
+	observers []Observer
+	template  Rejection // copied into every rejection, so rejecting costs one allocation
+
+	mu     sync.Mutex
+	active int // slots in use, including slots handed to a waiter that has not woken yet
+	queued int
+	head   *waiter // FIFO queue: a doubly linked list, so a waiter can leave from anywhere
+	tail   *waiter
+
+	state        State
+	stateSeq     uint64
+	belowSince   time.Time // start of the current run below 60% while RECOVERING
+	recoverTimer bool      // a recoverCheck is scheduled
+}
+
+// waiter is one caller in the queue. Its fields other than ready are guarded
+// by limiter.mu.
+type waiter struct {
+	ready      chan struct{} // gets one value once the waiter is granted a slot or timed out
+	prev, next *waiter
+	queued     bool
+	granted    bool
+	timedOut   bool
+	critical   bool
+	stopTimer  func() bool
+}
+
+func newLimiter(spec LaneSpec, clock Clock, observers []Observer) *limiter {
+	return &limiter{
+		spec:      spec,
+		clock:     clock,
+		observers: observers,
+		template: Rejection{
+			Lane:       spec.Name,
+			RetryAfter: spec.RetryAfter,
+			Status:     spec.Policy.Status(),
+			Code:       spec.Code(),
+			limit:      spec.MaxConcurrent,
+			queueCap:   spec.MaxQueued,
+		},
+	}
+}
+
+// capFor is how many slots work of this kind may fill.
+func (l *limiter) capFor(critical bool) int {
+	if critical {
+		return l.spec.MaxConcurrent
+	}
+	return l.spec.MaxConcurrent - l.spec.Reserved
+}
+
+// acquire takes a slot or says why not. On success the caller must call release.
+func (l *limiter) acquire(ctx context.Context, critical bool) error {
+	if err := ctx.Err(); err != nil {
+		return l.contextError(err, 0)
+	}
+	l.mu.Lock()
+	// Free capacity implies no eligible waiter (release hands slots straight
+	// to waiters), so taking it here is not barging past the queue.
+	if l.active < l.capFor(critical) {
+		l.active++
+		c := l.updateState()
+		l.mu.Unlock()
+		l.emitState(c)
+		if len(l.observers) > 0 {
+			l.emit(Event{Kind: EventAdmitted, Lane: l.spec.Name})
+		}
+		return nil
+	}
+	if l.queued >= l.spec.MaxQueued || l.state == StateSaturated {
+		reason := ReasonSaturated // no queue, or a SATURATED lane that fails fast
+		if l.spec.MaxQueued > 0 && l.queued >= l.spec.MaxQueued {
+			reason = ReasonQueueFull
+		}
+		l.mu.Unlock()
+		return l.reject(reason, 0)
+	}
+	w := &waiter{ready: make(chan struct{}, 1), critical: critical}
+	l.enqueue(w)
+	// The timer starts under the lock so it exists from the moment the
+	// waiter is visible; Clock.AfterFunc never calls back synchronously.
+	w.stopTimer = l.clock.AfterFunc(l.spec.QueueTimeout, func() { l.expire(w) })
+	c := l.updateState()
+	start := l.clock.Now()
+	l.mu.Unlock()
+	l.emitState(c)
+	return l.wait(ctx, w, start)
+}
+
+// wait blocks until the waiter is granted a slot, times out, or its context ends.
+func (l *limiter) wait(ctx context.Context, w *waiter, start time.Time) error {
+	select {
+	case <-w.ready:
+	case <-ctx.Done():
+		l.mu.Lock()
+		if w.queued {
+			l.remove(w)
+			c := l.updateState()
+			l.mu.Unlock()
+			w.stopTimer()
+			l.emitState(c)
+			return l.contextError(ctx.Err(), l.clock.Now().Sub(start))
+		}
+		l.mu.Unlock()
+		<-w.ready // granted or timed out just now: the signal is on its way
+	}
+	w.stopTimer()
+	waited := l.clock.Now().Sub(start)
+	if w.timedOut {
+		return l.reject(ReasonWaitTimeout, waited)
+	}
+	// The slot is ours. Work whose caller gave up while it waited must not
+	// start: pass the slot on and say why.
+	if err := ctx.Err(); err != nil {
+		l.release()
+		return l.contextError(err, waited)
+	}
+	if len(l.observers) > 0 {
+		l.emit(Event{Kind: EventAdmitted, Lane: l.spec.Name, Wait: waited})
+	}
+	return nil
+}
+
+// release gives a slot back: straight to the first waiter allowed to take
+// it, so no newcomer can slip in between, or back to the pool.
+func (l *limiter) release() {
+	l.mu.Lock()
+	w := l.nextEligible()
+	if w != nil {
+		l.remove(w)
+		w.granted = true // active stays: the slot changes hands
+	} else {
+		l.active--
+	}
+	c := l.updateState()
+	l.mu.Unlock()
+	if w != nil {
+		w.ready <- struct{}{}
+	}
+	l.emitState(c)
+}
+
+// nextEligible is the first waiter in FIFO order that may take the slot being
+// released. Critical work may always take it; ordinary work only while it
+// leaves the reserved slots free. Callers hold l.mu.
+func (l *limiter) nextEligible() *waiter {
+	ordinaryOK := l.active-1 < l.capFor(false)
+	for w := l.head; w != nil; w = w.next {
+		if w.critical || ordinaryOK {
+			return w
+		}
+	}
+	return nil
+}
+
+// expire runs when a waiter's QueueTimeout has passed.
+func (l *limiter) expire(w *waiter) {
+	l.mu.Lock()
+	if !w.queued {
+		l.mu.Unlock()
+		return // granted or gone already
+	}
+	l.remove(w)
+	w.timedOut = true
+	c := l.updateState()
+	l.mu.Unlock()
+	w.ready <- struct{}{}
+	l.emitState(c)
+}
+
+func (l *limiter) enqueue(w *waiter) {
+	w.queued = true
+	w.prev = l.tail
+	if l.tail != nil {
+		l.tail.next = w
+	} else {
+		l.head = w
+	}
+	l.tail = w
+	l.queued++
+}
+
+func (l *limiter) remove(w *waiter) {
+	if w.prev != nil {
+		w.prev.next = w.next
+	} else {
+		l.head = w.next
+	}
+	if w.next != nil {
+		w.next.prev = w.prev
+	} else {
+		l.tail = w.prev
+	}
+	w.prev, w.next, w.queued = nil, nil, false
+	l.queued--
+}
+
+// reject builds the rejection and reports it.
+func (l *limiter) reject(reason Reason, waited time.Duration) *Rejection {
+	r := new(Rejection)
+	*r = l.template
+	r.Reason, r.Waited = reason, waited
+	if len(l.observers) > 0 {
+		l.emit(Event{Kind: EventRejected, Lane: l.spec.Name, Reason: reason, Wait: waited})
+	}
+	return r
+}
+
+// contextError turns the end of the caller's context into an error: a
+// deadline is a rejection (the lane could not start the work in time), a
+// cancellation is the caller's own doing and is returned as such.
+func (l *limiter) contextError(err error, waited time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return l.reject(ReasonDeadline, waited)
+	}
+	return fmt.Errorf("bulkhead: lane %q: the caller gave up before the work started: %w", l.spec.Name, err)
+}
+
+func (l *limiter) emit(e Event) {
+	for _, o := range l.observers {
+		o.Observe(e)
+	}
+}
+
+func (l *limiter) stats() Stats {
+	l.mu.Lock()
+	c := l.checkRecovered() // a lane nobody touched may have recovered by now
+	s := Stats{
+		Lane:          l.spec.Name,
+		Limit:         l.spec.MaxConcurrent,
+		Reserved:      l.spec.Reserved,
+		QueueCapacity: l.spec.MaxQueued,
+		Active:        l.active,
+		Queued:        l.queued,
+		State:         l.state,
+	}
+	l.mu.Unlock()
+	l.emitState(c)
+	return s
+}

@@ -1,0 +1,133 @@
+package bulkhead
+
+import (
+	"fmt"
+	"time"
+)
+
+// State is a lane's health as MC-ST-01 defines it.
+//
+//   - NORMAL → SATURATED when every slot is busy and the queue is full.
+//   - SATURATED → RECOVERING when fewer than 60% of the slots are busy. The
+//     gap between 100% and 60% is the hysteresis: a lane hovering near its
+//     limit does not flap.
+//   - RECOVERING → NORMAL once fewer than 60% of the slots have stayed busy
+//     for RecoverAfter (10s) in a row; reaching 60% restarts the count.
+//   - RECOVERING → SATURATED when the lane is full again or 80% of the slots
+//     are busy: a recovering lane must stay in the normal band (below 80%).
+//
+// While SATURATED the lane does not queue: work that finds no free slot is
+// rejected at once with ReasonSaturated instead of waiting behind stalled
+// work. Work that finds a free slot runs, so recovery needs no churn.
+type State uint8
+
+const (
+	StateNormal State = iota
+	StateSaturated
+	StateRecovering
+)
+
+func (s State) String() string {
+	switch s {
+	case StateNormal:
+		return "NORMAL"
+	case StateSaturated:
+		return "SATURATED"
+	case StateRecovering:
+		return "RECOVERING"
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// States lists every State, for metrics that export one series per state.
+var States = [3]State{StateNormal, StateSaturated, StateRecovering}
+
+// stateChange is a transition to report once the lock is released.
+type stateChange struct {
+	from, to State
+	at       time.Time
+	seq      uint64
+}
+
+func (c stateChange) changed() bool { return c.from != c.to }
+
+// updateState applies MC-ST-01 after active or queued changed. Callers hold l.mu.
+func (l *limiter) updateState() stateChange {
+	limit := l.spec.MaxConcurrent
+	full := l.active >= limit && l.queued >= l.spec.MaxQueued
+	switch l.state {
+	case StateNormal:
+		if full {
+			return l.setState(StateSaturated)
+		}
+	case StateSaturated:
+		if l.active*100 < 60*limit {
+			return l.setState(StateRecovering)
+		}
+	case StateRecovering:
+		if full || l.active*100 >= 80*limit {
+			return l.setState(StateSaturated)
+		}
+		l.trackBelow()
+	}
+	return stateChange{}
+}
+
+// trackBelow keeps belowSince, the start of the current run below 60%, and
+// makes sure a timer will look at it once RecoverAfter has passed.
+func (l *limiter) trackBelow() {
+	if l.active*100 >= 60*l.spec.MaxConcurrent {
+		l.belowSince = time.Time{}
+		return
+	}
+	if l.belowSince.IsZero() {
+		l.belowSince = l.clock.Now()
+	}
+	if !l.recoverTimer {
+		l.recoverTimer = true
+		l.clock.AfterFunc(l.belowSince.Add(l.spec.RecoverAfter).Sub(l.clock.Now()), l.recoverCheck)
+	}
+}
+
+func (l *limiter) setState(to State) stateChange {
+	c := stateChange{from: l.state, to: to, at: l.clock.Now()}
+	l.state = to
+	l.stateSeq++
+	c.seq = l.stateSeq
+	l.belowSince = time.Time{}
+	if to == StateRecovering {
+		l.trackBelow()
+	}
+	return c
+}
+
+// recoverCheck runs when a RECOVERING lane may have been below 60% long enough.
+func (l *limiter) recoverCheck() {
+	l.mu.Lock()
+	l.recoverTimer = false
+	c := l.checkRecovered()
+	if l.state == StateRecovering && !l.belowSince.IsZero() {
+		l.trackBelow() // not long enough yet: look again when it will be
+	}
+	l.mu.Unlock()
+	l.emitState(c)
+}
+
+// checkRecovered moves a lane that has been below 60% for RecoverAfter to
+// NORMAL. Callers hold l.mu.
+func (l *limiter) checkRecovered() stateChange {
+	if l.state != StateRecovering || l.belowSince.IsZero() {
+		return stateChange{}
+	}
+	if l.clock.Now().Sub(l.belowSince) < l.spec.RecoverAfter {
+		return stateChange{}
+	}
+	return l.setState(StateNormal)
+}
+
+func (l *limiter) emitState(c stateChange) {
+	if !c.changed() || len(l.observers) == 0 {
+		return
+	}
+	l.emit(Event{Kind: EventStateChanged, Lane: l.spec.Name, From: c.from, To: c.to, At: c.at, Seq: c.seq})
+}

@@ -1,0 +1,113 @@
+package catalog
+
+import (
+	"go/types"
+	"strings"
+)
+
+// RuntimePath is the import path of bhlint's runtime. The linter knows the
+// runtime's types by path and name; it never imports it.
+const RuntimePath = "github.com/bhlint/bhlint/bulkhead"
+
+// LaneTypedTypes are the runtime's generic types whose first type argument
+// names a lane: bulkhead.Executor[CardAuth] runs work in lane card_auth,
+// bulkhead.DB[Tax] is a pool of lane tax. Keyed by import path, then type
+// name. Kind says what the type is: "executor" or a resource noun.
+var LaneTypedTypes = map[string]map[string]string{
+	RuntimePath: {
+		"Executor":   "executor",
+		"DB":         "pool",
+		"Pool":       "pool",
+		"PgxPool":    "pool",
+		"SQLDB":      "pool",
+		"Client":     "HTTP client",
+		"HTTPClient": "HTTP client",
+		"Transport":  "HTTP transport",
+	},
+}
+
+// LaneRunners are the calls that run a function in the lane of the executor
+// passed to them (as receiver or argument): the function argument at the
+// given index (receiver = 0) is an entry point of that lane.
+var LaneRunners = map[string]int{
+	"(*" + RuntimePath + ".Executor[L]).Do":      2,
+	"(*" + RuntimePath + ".Executor[L]).Handler": 1,
+	RuntimePath + ".Call":                        2,
+}
+
+// ResourceTypes are the types of shared, fixed-size resources a lane may own:
+// database pools and outbound clients. Keyed by types.TypeString; the value
+// is the noun a message uses.
+var ResourceTypes = map[string]string{
+	"*database/sql.DB":                      "database pool",
+	"*github.com/jmoiron/sqlx.DB":           "database pool",
+	"*github.com/jackc/pgx/v5/pgxpool.Pool": "database pool",
+	"*net/http.Client":                      "HTTP client",
+	"*net/http.Transport":                   "HTTP transport",
+	"net/http.RoundTripper":                 "HTTP transport",
+	"*github.com/redis/go-redis/v9.Client":  "Redis client",
+	"*google.golang.org/grpc.ClientConn":    "gRPC connection",
+}
+
+// LanePackages are the import paths a package must reach to use a lane
+// resource or executor at all.
+var LanePackages = []string{
+	"database/sql", "github.com/jmoiron/sqlx", "github.com/jackc/pgx/v5/pgxpool", "net/http",
+	"github.com/redis/go-redis/v9", "google.golang.org/grpc", RuntimePath,
+}
+
+// ResourceNoun returns what kind of shared resource t is, or "" if it is
+// none. A lane-typed runtime pool counts, an executor does not.
+func ResourceNoun(t types.Type) string {
+	if noun, ok := ResourceTypes[types.TypeString(t, nil)]; ok {
+		return noun
+	}
+	if _, kind, ok := LaneTyped(t); ok && kind != "executor" {
+		return kind
+	}
+	return ""
+}
+
+// LaneTyped reports whether t (or what it points to) is one of the
+// runtime's lane-typed types, and returns its lane type argument and kind.
+func LaneTyped(t types.Type) (lane *types.Named, kind string, ok bool) {
+	if p, isPtr := types.Unalias(t).(*types.Pointer); isPtr {
+		t = p.Elem()
+	}
+	named, isNamed := types.Unalias(t).(*types.Named)
+	if !isNamed || named.Obj().Pkg() == nil || named.TypeArgs().Len() == 0 {
+		return nil, "", false
+	}
+	kind, ok = LaneTypedTypes[named.Obj().Pkg().Path()][named.Obj().Name()]
+	if !ok {
+		return nil, "", false
+	}
+	arg, _ := types.Unalias(named.TypeArgs().At(0)).(*types.Named)
+	if arg == nil {
+		return nil, "", false // a type parameter: the lane is not known here
+	}
+	return arg, kind, true
+}
+
+// LaneName turns a lane type's name into the lane's name as directives spell
+// it, as the runtime does: CardAuth → card_auth, HTTPProxy → http_proxy.
+func LaneName(typeName string) string {
+	rs := []rune(typeName)
+	var b strings.Builder
+	for i, r := range rs {
+		upper := r >= 'A' && r <= 'Z'
+		if upper && i > 0 {
+			prev := rs[i-1]
+			prevLower := prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9'
+			nextLower := i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z'
+			if prevLower || (prev >= 'A' && prev <= 'Z' && nextLower) {
+				b.WriteByte('_')
+			}
+		}
+		if upper {
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,78 @@
+package catalog
+
+// Tables for unboundedqueue: what bounds concurrent work, what waits for a
+// slot of a pool, and what a long-running program calls to serve.
+
+// BulkheadPath is the import path of bhlint's runtime. The linter knows its
+// types by this path and never imports it.
+const BulkheadPath = "github.com/bhlint/bhlint/bulkhead"
+
+// QueuePackages are the import paths a package must reach to contain an
+// unbounded queue that unboundedqueue can see beyond goroutines and slices.
+// (Goroutines per item and slice queues need no import at all.)
+var QueuePackages = []string{
+	"database/sql", "github.com/jackc/pgx/v5/pgxpool",
+	"golang.org/x/sync/errgroup", "golang.org/x/sync/semaphore", BulkheadPath,
+}
+
+// Limiters are calls that take a slot of a bounded resource before work
+// starts, so that work started after them is bounded by the slots.
+var Limiters = newTable(
+	"(*golang.org/x/sync/semaphore.Weighted).Acquire",
+	"(*golang.org/x/sync/semaphore.Weighted).TryAcquire",
+	"(*"+BulkheadPath+".Executor[L]).Do",
+	BulkheadPath+".Call",
+	"(*golang.org/x/time/rate.Limiter).Wait",
+	"(*golang.org/x/time/rate.Limiter).Allow",
+)
+
+// GoroutineStarters are calls, besides the go statement, that start their
+// func argument in a new goroutine with no limit of their own.
+var GoroutineStarters = newTable("(*sync.WaitGroup).Go")
+
+// LimitedGroups are calls that start their func argument in a new goroutine
+// of a group whose limit is set by a SetLimit method on the same receiver.
+var LimitedGroups = newTable("(*golang.org/x/sync/errgroup.Group).Go")
+
+// SlotWaits are calls that may wait for a slot of a pool or semaphore, for
+// as long as their context allows.
+var SlotWaits = newTable(
+	"(*golang.org/x/sync/semaphore.Weighted).Acquire",
+	"(*database/sql.DB).Conn", "(*database/sql.DB).BeginTx",
+	"(*database/sql.DB).QueryContext", "(*database/sql.DB).QueryRowContext",
+	"(*database/sql.DB).ExecContext", "(*database/sql.DB).PrepareContext",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Acquire", "(*github.com/jackc/pgx/v5/pgxpool.Pool).AcquireFunc",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Begin", "(*github.com/jackc/pgx/v5/pgxpool.Pool).BeginTx",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Query", "(*github.com/jackc/pgx/v5/pgxpool.Pool).QueryRow",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).Exec", "(*github.com/jackc/pgx/v5/pgxpool.Pool).SendBatch",
+	"(*github.com/jackc/pgx/v5/pgxpool.Pool).CopyFrom",
+)
+
+// DeadlineContexts derive a context that ends by itself.
+var DeadlineContexts = newTable("context.WithTimeout", "context.WithDeadline",
+	"context.WithTimeoutCause", "context.WithDeadlineCause")
+
+// RootContexts are contexts with no deadline and no cancellation.
+var RootContexts = newTable("context.Background", "context.TODO")
+
+// DerivedContexts derive a context from their first argument without adding
+// a deadline: the result waits as long as the parent does.
+var DerivedContexts = newTable("context.WithCancel", "context.WithCancelCause",
+	"context.WithValue", "context.WithoutCancel")
+
+// SQLOpeners open a *database/sql.DB, whose pool has no maximum until
+// SetMaxOpenConns is called with n > 0.
+var SQLOpeners = newTable("database/sql.Open", "database/sql.OpenDB")
+
+// SQLBound is the method that gives a *database/sql.DB its maximum.
+const SQLBound = "(*database/sql.DB).SetMaxOpenConns"
+
+// Servers are calls that make a main package a long-running server rather
+// than a one-shot command.
+var Servers = newTable(
+	"net/http.ListenAndServe", "net/http.ListenAndServeTLS", "net/http.Serve", "net/http.ServeTLS",
+	"(*net/http.Server).ListenAndServe", "(*net/http.Server).ListenAndServeTLS",
+	"(*net/http.Server).Serve", "(*net/http.Server).ServeTLS",
+	"net.Listen", "(*net.ListenConfig).Listen",
+	"(*google.golang.org/grpc.Server).Serve",
+)

@@ -1,0 +1,57 @@
+package catalog
+
+// Sleeps are calls that make the caller wait for the duration passed as the
+// given argument: a retry loop that makes one waits between attempts, and
+// whether that wait grows depends on the value passed.
+var Sleeps = map[string]int{
+	"time.Sleep": 0,
+}
+
+// Timers are calls that return a channel, or a timer or ticker whose C
+// channel, fires after the duration passed as the given argument (receivers
+// count as argument 0): receiving from it waits. Reset re-arms a timer.
+var Timers = map[string]int{
+	"time.After":           0,
+	"time.Tick":            0,
+	"time.NewTimer":        0,
+	"time.NewTicker":       0,
+	"(*time.Timer).Reset":  1,
+	"(*time.Ticker).Reset": 1,
+}
+
+// PausePackages are the import paths a package must reach to wait at all:
+// the standard timers and the backoff and limiter libraries of Backoffs.
+var PausePackages = []string{
+	"time",
+	"github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5",
+	"github.com/failsafe-go/failsafe-go", "golang.org/x/time/rate",
+}
+
+// Backoffs are calls that wait between attempts with a delay that grows or
+// is jittered on its own: backoff and retry libraries, and rate limiters,
+// which pace their callers whatever the caller passes.
+var Backoffs = newTable(
+	// cenkalti/backoff: the retry helpers and the policies' next delay.
+	"github.com/cenkalti/backoff/v4.Retry", "github.com/cenkalti/backoff/v4.RetryNotify",
+	"github.com/cenkalti/backoff/v4.RetryNotifyWithTimer", "github.com/cenkalti/backoff/v4.RetryWithData",
+	"github.com/cenkalti/backoff/v4.RetryNotifyWithData", "github.com/cenkalti/backoff/v4.RetryNotifyWithTimerAndData",
+	"github.com/cenkalti/backoff/v5.Retry",
+	// failsafe-go: executions run under the caller's retry policy.
+	"github.com/failsafe-go/failsafe-go.Run", "github.com/failsafe-go/failsafe-go.Get",
+	"github.com/failsafe-go/failsafe-go.RunWithExecution", "github.com/failsafe-go/failsafe-go.GetWithExecution",
+	"(github.com/failsafe-go/failsafe-go.Executor).*",
+	// golang.org/x/time/rate: a limiter paces its callers.
+	"(*golang.org/x/time/rate.Limiter).Wait", "(*golang.org/x/time/rate.Limiter).WaitN",
+)
+
+// RetryAfterHeader is the response header a shed response must carry.
+const RetryAfterHeader = "Retry-After"
+
+// ShedStatuses are the HTTP statuses that tell a client to come back later,
+// and so must say when.
+var ShedStatuses = map[int64]string{429: "429 Too Many Requests", 503: "503 Service Unavailable"}
+
+// ProbeWords mark health, liveness and readiness endpoints, whose 503 tells
+// a load balancer or orchestrator to stop sending traffic, not a client when
+// to retry.
+var ProbeWords = []string{"health", "healthz", "livez", "readyz", "liveness", "readiness", "ready", "alive", "probe"}

@@ -1,0 +1,119 @@
+package lanes
+
+import (
+	"slices"
+	"sort"
+)
+
+// Claim is one lane's hold on a resource.
+type Claim struct {
+	Lane string
+	Pkg  string // the package the claim was made in
+	How  string // "declared", "reached" or "wrapped"
+	By   string // the entry point, or what wraps the resource
+	Path string // for "reached": entry → … → resource
+	Pos  string
+}
+
+// Conflict is a resource claimed by two or more lanes.
+type Conflict struct {
+	Resource Resource
+	Claims   []Claim
+}
+
+// Lanes returns the distinct lanes of the claims, sorted.
+func (c Conflict) Lanes() []string { return lanesOf(c.Claims) }
+
+func lanesOf(claims []Claim) []string {
+	var out []string
+	for _, cl := range claims {
+		if !slices.Contains(out, cl.Lane) {
+			out = append(out, cl.Lane)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Conflicts returns the resources that two or more lanes share:
+//   - a package-level resource with no lane reached from entry points of two
+//     lanes;
+//   - a resource wrapped into two lanes, or into a lane other than its own.
+//
+// A laned resource reached from another lane's entry point is not a
+// conflict here: the analyzer reports it where the entry point is.
+func Conflicts(sums []*Summary) []Conflict {
+	claims := map[string][]Claim{}
+	resources := map[string]Resource{}
+	wrapped := map[string]bool{}
+	for _, s := range Dedup(sums) {
+		for _, e := range s.Entries {
+			for _, u := range e.Uses {
+				r := u.Resource
+				if r.Lane != "" || !r.Global {
+					continue
+				}
+				resources[r.Key] = r
+				claims[r.Key] = append(claims[r.Key], Claim{Lane: e.Lane, Pkg: s.Pkg, How: "reached", By: e.Name, Path: u.PathString(e.Name), Pos: e.Pos})
+			}
+		}
+		for _, w := range s.Wraps {
+			r := w.Inner
+			resources[r.Key] = r
+			wrapped[r.Key] = true
+			claims[r.Key] = append(claims[r.Key], Claim{Lane: w.Lane, Pkg: s.Pkg, How: "wrapped", By: w.Outer, Pos: w.Pos})
+		}
+	}
+	var out []Conflict
+	for key, cls := range claims {
+		r := resources[key]
+		if r.Lane != "" && wrapped[key] {
+			cls = append([]Claim{{Lane: r.Lane, Pkg: r.Pkg, How: "declared", By: r.Name, Pos: r.Pos}}, cls...)
+		}
+		if len(lanesOf(cls)) < 2 {
+			continue
+		}
+		sort.SliceStable(cls, func(i, j int) bool { return cls[i].Lane < cls[j].Lane })
+		out = append(out, Conflict{Resource: r, Claims: cls})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Resource.Key < out[j].Resource.Key })
+	return out
+}
+
+// Within returns the claims made in the given packages.
+func (c Conflict) Within(pkgs []string) []Claim {
+	var out []Claim
+	for _, cl := range c.Claims {
+		if cl.How == "declared" || slices.Contains(pkgs, cl.Pkg) {
+			out = append(out, cl)
+		}
+	}
+	return out
+}
+
+// SeenBefore reports whether one of the dependency summaries already saw
+// the conflict whole, so that it was reported there.
+func (c Conflict) SeenBefore(deps []*Summary) bool {
+	for _, d := range deps {
+		if len(lanesOf(c.Within(d.Seen))) >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// Dedup returns one summary per package, in package order.
+func Dedup(sums []*Summary) []*Summary {
+	byPkg := map[string]*Summary{}
+	for _, s := range sums {
+		if s != nil {
+			byPkg[s.Pkg] = s
+		}
+	}
+	out := make([]*Summary, 0, len(byPkg))
+	for _, s := range byPkg {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pkg < out[j].Pkg })
+	return out
+}

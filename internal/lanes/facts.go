@@ -1,0 +1,119 @@
+// Package lanes holds what bhlint knows about lanes across packages: the
+// facts the sharedpool analyzer exports (which resources a function reaches,
+// which lane owns a resource, a package's lane entry points) and the lane
+// map built from them, rendered as text, JSON or Graphviz DOT.
+package lanes
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Resource is a shared, fixed-size resource: a database pool or an outbound
+// client, held in a package-level variable or a struct field, or a
+// lane-typed runtime pool.
+type Resource struct {
+	Key    string // identity: "pkgpath.Var", "pkgpath.Type.Field" or a type
+	Name   string // as users read it: "ledger.CardDB"
+	Noun   string // "database pool", "HTTP client"…
+	Lane   string // the lane that owns it, "" if none
+	Pkg    string // import path of the declaring package, "" if none
+	Obj    string // objectpath of the variable or field in Pkg, "" if none
+	Pos    string // "file:line" of the declaration, "" if unknown
+	Global bool   // a package-level variable: every caller shares the same one
+}
+
+// Hop is one function on a call path, with what is needed to find it again
+// in another package.
+type Hop struct {
+	Name string // "ledger.MerchantOf", "(*ledger.Store).Card"
+	Pkg  string
+	Obj  string // objectpath, "" if none
+}
+
+// Use is a resource a function reaches, and by what calls: Path runs from
+// the first callee to the function that touches the resource.
+type Use struct {
+	Resource Resource
+	Path     []Hop
+}
+
+// PathString renders entry → hops → resource.
+func (u Use) PathString(entry string) string {
+	parts := []string{entry}
+	for _, h := range u.Path {
+		parts = append(parts, h.Name)
+	}
+	return strings.Join(append(parts, u.Resource.Name), " → ")
+}
+
+// Reaches is the fact on a function: the resources it reaches through static
+// calls, in its package and others.
+type Reaches struct{ Uses []Use }
+
+// AFact marks Reaches as an analysis fact.
+func (*Reaches) AFact() {}
+
+func (f *Reaches) String() string {
+	var names []string
+	for _, u := range f.Uses {
+		lane := u.Resource.Lane
+		if lane == "" {
+			lane = "no lane"
+		}
+		names = append(names, u.Resource.Name+"("+lane+")")
+	}
+	slices.Sort(names)
+	return "reaches(" + strings.Join(names, ", ") + ")"
+}
+
+// Owned is the fact on a package-level variable or struct field that a
+// //bhlint:lane directive assigns to a lane.
+type Owned struct{ Lane string }
+
+// AFact marks Owned as an analysis fact.
+func (*Owned) AFact() {}
+
+func (f *Owned) String() string { return "lane(" + f.Lane + ")" }
+
+// Entry is an entry point of a lane: a function with a //bhlint:lane
+// directive, or a function handed to a lane's executor.
+type Entry struct {
+	Lane string
+	Name string
+	Pos  string
+	Uses []Use
+}
+
+// Wrap records a resource built on another: a lane-typed pool wrapping a
+// *sql.DB, a laned client with a shared transport.
+type Wrap struct {
+	Inner Resource
+	Lane  string
+	Outer string // what wraps it: "payments.TaxDB", "bulkhead.NewDB"
+	Pos   string
+}
+
+// Summary is the package fact: the lane entry points and wraps of one
+// package, and which packages' summaries were visible when it was made.
+type Summary struct {
+	Pkg     string
+	Entries []Entry
+	Wraps   []Wrap
+	Seen    []string // packages with a summary visible here, this one included
+}
+
+// AFact marks Summary as an analysis fact.
+func (*Summary) AFact() {}
+
+func (s *Summary) String() string {
+	var parts []string
+	for _, e := range s.Entries {
+		parts = append(parts, fmt.Sprintf("%s@%s", e.Name, e.Lane))
+	}
+	for _, w := range s.Wraps {
+		parts = append(parts, fmt.Sprintf("%s⊂%s@%s", w.Inner.Name, w.Outer, w.Lane))
+	}
+	return "lanes(" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,271 @@
+package lanes
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Map is the lane map of a set of packages: each lane's entry points and
+// the resources they reach, and the resources lanes share.
+type Map struct {
+	Lanes  []Lane   `json:"lanes"`
+	Shared []Shared `json:"shared"`
+}
+
+// Lane is one lane of the map.
+type Lane struct {
+	Name      string        `json:"name"`
+	Entries   []EntryPoint  `json:"entries"`
+	Resources []LaneReached `json:"resources"`
+}
+
+// EntryPoint is where work enters a lane.
+type EntryPoint struct {
+	Name string `json:"name"`
+	Pos  string `json:"pos,omitempty"`
+}
+
+// LaneReached is a resource a lane reaches, with the entry points that
+// reach it and the path from the first of them.
+type LaneReached struct {
+	Name    string   `json:"name"`
+	Noun    string   `json:"kind"`
+	Owner   string   `json:"owner,omitempty"` // the resource's own lane, "" if none
+	Pos     string   `json:"pos,omitempty"`
+	Path    string   `json:"path"`
+	Entries []string `json:"entries"`
+}
+
+// Shared is a resource more than one lane reaches or wraps.
+type Shared struct {
+	Name  string   `json:"name"`
+	Noun  string   `json:"kind"`
+	Owner string   `json:"owner,omitempty"`
+	Pos   string   `json:"pos,omitempty"`
+	Lanes []string `json:"lanes"`
+	Why   []string `json:"why"`
+}
+
+// BuildMap makes the lane map from the package summaries of a set of
+// packages (duplicates are dropped).
+func BuildMap(sums []*Summary) *Map {
+	byLane := map[string]*Lane{}
+	reachers := map[string]map[string]bool{} // resource key → lanes
+	resources := map[string]Resource{}
+	why := map[string][]string{}
+	for _, s := range Dedup(sums) {
+		for _, e := range s.Entries {
+			l := byLane[e.Lane]
+			if l == nil {
+				l = &Lane{Name: e.Lane}
+				byLane[e.Lane] = l
+			}
+			l.Entries = append(l.Entries, EntryPoint{Name: e.Name, Pos: e.Pos})
+			for _, u := range e.Uses {
+				r := u.Resource
+				resources[r.Key] = r
+				if reachers[r.Key] == nil {
+					reachers[r.Key] = map[string]bool{}
+				}
+				if !reachers[r.Key][e.Lane] {
+					reachers[r.Key][e.Lane] = true
+					l.Resources = append(l.Resources, LaneReached{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Path: u.PathString(e.Name)})
+					why[r.Key] = append(why[r.Key], fmt.Sprintf("lane %s reaches it: %s", e.Lane, u.PathString(e.Name)))
+				}
+				for i := range l.Resources {
+					if rr := &l.Resources[i]; rr.Name == r.Name && !slices.Contains(rr.Entries, e.Name) {
+						rr.Entries = append(rr.Entries, e.Name)
+					}
+				}
+			}
+		}
+	}
+	m := &Map{}
+	for _, l := range byLane {
+		sort.Slice(l.Entries, func(i, j int) bool { return l.Entries[i].Name < l.Entries[j].Name })
+		sort.Slice(l.Resources, func(i, j int) bool { return l.Resources[i].Name < l.Resources[j].Name })
+		for _, r := range l.Resources {
+			slices.Sort(r.Entries)
+		}
+		m.Lanes = append(m.Lanes, *l)
+	}
+	sort.Slice(m.Lanes, func(i, j int) bool { return m.Lanes[i].Name < m.Lanes[j].Name })
+	shared := map[string]*Shared{}
+	for key, lanes := range reachers {
+		owners := map[string]bool{}
+		for l := range lanes {
+			owners[l] = true
+		}
+		if r := resources[key]; r.Lane != "" {
+			owners[r.Lane] = true
+		}
+		r := resources[key]
+		if len(owners) < 2 || (r.Lane == "" && !r.Global) {
+			continue // a field with no lane may hold a different pool in each lane
+		}
+		shared[key] = &Shared{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Lanes: keys(owners), Why: why[key]}
+	}
+	for _, c := range Conflicts(sums) {
+		sh := shared[c.Resource.Key]
+		if sh == nil {
+			r := c.Resource
+			sh = &Shared{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos}
+			shared[r.Key] = sh
+		}
+		for _, cl := range c.Claims {
+			if !slices.Contains(sh.Lanes, cl.Lane) {
+				sh.Lanes = append(sh.Lanes, cl.Lane)
+			}
+			if cl.How == "wrapped" {
+				sh.Why = append(sh.Why, fmt.Sprintf("wrapped into lane %s by %s", cl.Lane, cl.By))
+			}
+		}
+		slices.Sort(sh.Lanes)
+	}
+	for _, sh := range shared {
+		slices.Sort(sh.Why)
+		m.Shared = append(m.Shared, *sh)
+	}
+	sort.Slice(m.Shared, func(i, j int) bool { return m.Shared[i].Name < m.Shared[j].Name })
+	return m
+}
+
+func keys(set map[string]bool) []string {
+	var out []string
+	for k := range set {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// WriteText writes the map for people.
+func (m *Map) WriteText(w io.Writer) error {
+	var b strings.Builder
+	if len(m.Lanes) == 0 {
+		b.WriteString("no lanes declared (//bhlint:lane NAME or bulkhead.Executor[L])\n")
+	}
+	for _, l := range m.Lanes {
+		fmt.Fprintf(&b, "lane %s\n  entry points:\n", l.Name)
+		for _, e := range l.Entries {
+			fmt.Fprintf(&b, "    %s%s\n", e.Name, at(e.Pos))
+		}
+		b.WriteString("  resources:\n")
+		if len(l.Resources) == 0 {
+			b.WriteString("    (none)\n")
+		}
+		for _, r := range l.Resources {
+			owner := "no lane"
+			if r.Owner != "" {
+				owner = "lane " + r.Owner
+			}
+			mark := ""
+			if r.Owner != "" && r.Owner != l.Name {
+				mark = "  ← another lane's"
+			}
+			fmt.Fprintf(&b, "    %s (%s, %s) via %s%s\n", r.Name, r.Noun, owner, r.Path, mark)
+		}
+	}
+	if len(m.Shared) > 0 {
+		b.WriteString("shared between lanes:\n")
+	}
+	for _, s := range m.Shared {
+		fmt.Fprintf(&b, "  %s (%s%s) shared by %s\n", s.Name, s.Noun, at(s.Pos), strings.Join(s.Lanes, ", "))
+		for _, why := range s.Why {
+			fmt.Fprintf(&b, "    %s\n", why)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func at(pos string) string {
+	if pos == "" {
+		return ""
+	}
+	return " at " + pos
+}
+
+// WriteJSON writes the map as one indented JSON object.
+func (m *Map) WriteJSON(w io.Writer) error {
+	out := *m
+	if out.Lanes == nil {
+		out.Lanes = []Lane{}
+	}
+	if out.Shared == nil {
+		out.Shared = []Shared{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// WriteDOT writes the map as a Graphviz digraph: one cluster per lane with
+// its entry points, an edge from each entry point to the resources it
+// reaches, and shared resources drawn in red.
+func (m *Map) WriteDOT(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("digraph lanes {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n")
+	shared := map[string]bool{}
+	for _, s := range m.Shared {
+		shared[s.Name] = true
+	}
+	resources := map[string]LaneReached{}
+	for i, l := range m.Lanes {
+		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", i, strconv.Quote("lane "+l.Name))
+		for _, e := range l.Entries {
+			fmt.Fprintf(&b, "    %s [shape=box];\n", strconv.Quote(l.Name+": "+e.Name))
+		}
+		b.WriteString("  }\n")
+		for _, r := range l.Resources {
+			resources[r.Name] = r
+		}
+	}
+	for _, name := range sortedKeys(resources) {
+		r := resources[name]
+		label := r.Name + "\\n" + r.Noun
+		if r.Owner != "" {
+			label += ", lane " + r.Owner
+		}
+		color := "black"
+		if shared[name] {
+			color = "red"
+		}
+		fmt.Fprintf(&b, "  %s [shape=cylinder, label=\"%s\", color=%s];\n", strconv.Quote("res: "+name), escapeDOT(label), color)
+	}
+	for _, l := range m.Lanes {
+		for _, r := range l.Resources {
+			color := "black"
+			if r.Owner != "" && r.Owner != l.Name {
+				color = "red"
+			}
+			for _, entry := range r.Entries {
+				fmt.Fprintf(&b, "  %s -> %s [color=%s];\n", strconv.Quote(l.Name+": "+entry), strconv.Quote("res: "+r.Name), color)
+			}
+		}
+	}
+	for _, s := range m.Shared {
+		if _, drawn := resources[s.Name]; !drawn {
+			fmt.Fprintf(&b, "  %s [shape=cylinder, label=\"%s\", color=red];\n", strconv.Quote("res: "+s.Name), escapeDOT(s.Name+"\\n"+s.Noun))
+		}
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func escapeDOT(s string) string { return strings.ReplaceAll(s, `"`, `\"`) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,193 @@
+// Package config reads .bhlint.yml, the project's bhlint configuration,
+// found upward from a package's directory:
+//
+//	analyzers:            # on/off by analyzer name (all on by default)
+//	  unboundedqueue: false
+//	catalog:              # extends the shared catalogue, by full function name
+//	  network-calls: ["(*example.com/rpc.Client).Call"]
+//	  pool-acquires: ["(*example.com/db.Pool).Get"]
+//	money:                # zerofallback's money patterns
+//	  words: [premium]    # names that hold money whatever their numeric type
+//	  weak-words: [cost]  # names that hold money unless an integer count
+//	  not-money: [score]  # words that veto the rest
+//	  types: [example.com/money.Amount]
+//	lanes:                # lanes for code that cannot carry //bhlint:lane
+//	  - package: example.com/legacy/tax
+//	    lane: tax
+//
+// An unknown key or a bad value is an error naming the file, the line and
+// the key: a misspelt key must never silently turn a check off.
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// FileName is the configuration file bhlint looks for.
+const FileName = ".bhlint.yml"
+
+// Config is a parsed .bhlint.yml. The zero value is the default: every
+// analyzer on, nothing added.
+type Config struct {
+	Analyzers map[string]bool `yaml:"analyzers"`
+	Catalog   Catalog         `yaml:"catalog"`
+	Money     Money           `yaml:"money"`
+	Lanes     []LaneDecl      `yaml:"lanes"`
+
+	// Path is the file it was read from, "" for the default.
+	Path string `yaml:"-"`
+	// Hash identifies the content, so caches keyed on it notice changes.
+	Hash string `yaml:"-"`
+}
+
+// Catalog extends internal/catalog's tables.
+type Catalog struct {
+	NetworkCalls []string `yaml:"network-calls"`
+	PoolAcquires []string `yaml:"pool-acquires"`
+}
+
+// Money extends zerofallback's money patterns.
+type Money struct {
+	Words     []string `yaml:"words"`
+	WeakWords []string `yaml:"weak-words"`
+	NotMoney  []string `yaml:"not-money"`
+	Types     []string `yaml:"types"`
+}
+
+// LaneDecl puts every function of a package (or one function) in a lane.
+type LaneDecl struct {
+	Package string `yaml:"package"`
+	Func    string `yaml:"func"` // optional: one function or method name in the package
+	Lane    string `yaml:"lane"`
+}
+
+// Enabled reports whether the analyzer is on.
+func (c *Config) Enabled(analyzer string) bool {
+	on, set := c.Analyzers[analyzer]
+	return !set || on
+}
+
+var (
+	lanePattern    = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	funcKeyPattern = regexp.MustCompile(`^(\(\*?[\w./-]+\.\w+\)\.(\w+|\*)|[\w./-]+\.\w+)$`)
+	typePattern    = regexp.MustCompile(`^[\w./-]+\.\w+$`)
+	wordPattern    = regexp.MustCompile(`^[A-Za-z]+$`)
+)
+
+// Parse parses the content of a configuration file; name is used in errors.
+func Parse(name string, data []byte) (*Config, error) {
+	cfg := &Config{Path: name}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", name, describeYAMLError(err))
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	sum := sha256.Sum256(data)
+	cfg.Hash = hex.EncodeToString(sum[:8])
+	return cfg, nil
+}
+
+// describeYAMLError turns yaml's "field x not found in type config.Config"
+// into the user's words.
+func describeYAMLError(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	if i := strings.Index(msg, "field "); i >= 0 && strings.Contains(msg, " not found in type ") {
+		key := strings.Fields(msg[i+len("field "):])[0]
+		return strings.TrimSpace(msg[:i]) + " unknown key " + fmt.Sprintf("%q", key) +
+			" (known: analyzers, catalog.network-calls, catalog.pool-acquires, money.words, money.weak-words, money.not-money, money.types, lanes)"
+	}
+	return msg
+}
+
+func (c *Config) validate() error {
+	for i, key := range c.Catalog.NetworkCalls {
+		if !funcKeyPattern.MatchString(key) {
+			return fmt.Errorf("catalog.network-calls[%d]: %q is not a function name such as \"example.com/rpc.Call\" or \"(*example.com/rpc.Client).Call\"", i, key)
+		}
+	}
+	for i, key := range c.Catalog.PoolAcquires {
+		if !funcKeyPattern.MatchString(key) {
+			return fmt.Errorf("catalog.pool-acquires[%d]: %q is not a function name such as \"(*example.com/db.Pool).Get\"", i, key)
+		}
+	}
+	for _, list := range []struct {
+		key   string
+		words []string
+	}{{"money.words", c.Money.Words}, {"money.weak-words", c.Money.WeakWords}, {"money.not-money", c.Money.NotMoney}} {
+		for i, w := range list.words {
+			if !wordPattern.MatchString(w) {
+				return fmt.Errorf("%s[%d]: %q is not a single word of letters", list.key, i, w)
+			}
+		}
+	}
+	for i, t := range c.Money.Types {
+		if !typePattern.MatchString(t) {
+			return fmt.Errorf("money.types[%d]: %q is not a type name such as \"example.com/money.Amount\"", i, t)
+		}
+	}
+	for i, l := range c.Lanes {
+		if l.Package == "" {
+			return fmt.Errorf("lanes[%d]: package is required", i)
+		}
+		if !lanePattern.MatchString(l.Lane) {
+			return fmt.Errorf("lanes[%d]: lane %q must be one lower-case name such as card_auth", i, l.Lane)
+		}
+	}
+	return nil
+}
+
+// Load reads and parses a configuration file.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading bhlint configuration: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Find returns the nearest .bhlint.yml in dir or above it, or "".
+func Find(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		path := filepath.Join(dir, FileName)
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+			return path
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// ForDir loads the configuration in effect for a package directory: the
+// nearest .bhlint.yml, or the default when there is none.
+func ForDir(dir string) (*Config, error) {
+	path := Find(dir)
+	if path == "" {
+		return &Config{}, nil
+	}
+	return Load(path)
+}

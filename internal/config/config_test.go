@@ -1,0 +1,80 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseValid(t *testing.T) {
+	cfg, err := Parse(".bhlint.yml", []byte(`
+analyzers:
+  unboundedqueue: false
+catalog:
+  network-calls: ["(*example.com/rpc.Client).Call", "example.com/rpc.Dial"]
+  pool-acquires: ["(*example.com/db.Pool).Get"]
+money:
+  words: [premium]
+  types: [example.com/money.Amount]
+lanes:
+  - package: example.com/legacy/tax
+    lane: tax
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Enabled("unboundedqueue") || !cfg.Enabled("heldconn") {
+		t.Errorf("Enabled: unboundedqueue=%v heldconn=%v, want false, true", cfg.Enabled("unboundedqueue"), cfg.Enabled("heldconn"))
+	}
+	if len(cfg.Catalog.NetworkCalls) != 2 || cfg.Lanes[0].Lane != "tax" || cfg.Hash == "" {
+		t.Errorf("parsed %+v", cfg)
+	}
+}
+
+func TestParseEmptyIsDefault(t *testing.T) {
+	cfg, err := Parse("empty.yml", nil)
+	if err != nil || !cfg.Enabled("heldconn") {
+		t.Fatalf("empty file: %+v, %v; want the default", cfg, err)
+	}
+}
+
+func TestParseErrorsNameFileAndKey(t *testing.T) {
+	for _, tc := range []struct{ content, want string }{
+		{"analyzer:\n  heldconn: false\n", `.bhlint.yml: line 1: unknown key "analyzer"`},
+		{"catalog:\n  network_calls: [x.Y]\n", `unknown key "network_calls"`},
+		{"analyzers:\n  heldconn: maybe\n", `.bhlint.yml: line 2`},
+		{"catalog:\n  network-calls: [\"not a function\"]\n", `catalog.network-calls[0]: "not a function" is not a function name`},
+		{"money:\n  words: [\"two words\"]\n", `money.words[0]`},
+		{"lanes:\n  - package: example.com/x\n    lane: Card-Auth\n", `lanes[0]: lane "Card-Auth"`},
+		{"lanes:\n  - lane: tax\n", `lanes[0]: package is required`},
+		{"[1, 2", `.bhlint.yml:`},
+	} {
+		_, err := Parse(".bhlint.yml", []byte(tc.content))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want it to contain %q", tc.content, err, tc.want)
+		}
+	}
+}
+
+func TestFindUpward(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "svc", "internal", "tax")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := Find(deep); got != "" && strings.HasPrefix(got, root) {
+		t.Fatalf("Find with no file = %q", got)
+	}
+	cfgPath := filepath.Join(root, "svc", FileName)
+	if err := os.WriteFile(cfgPath, []byte("analyzers:\n  retrystorm: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := Find(deep); got != cfgPath {
+		t.Fatalf("Find = %q, want %q", got, cfgPath)
+	}
+	cfg, err := ForDir(deep)
+	if err != nil || cfg.Enabled("retrystorm") || cfg.Path != cfgPath {
+		t.Fatalf("ForDir = %+v, %v", cfg, err)
+	}
+}

@@ -23,6 +23,10 @@ type benchOne struct{}
 
 func (benchOne) Spec() bulkhead.LaneSpec { return bulkhead.LaneSpec{MaxConcurrent: 1} }
 
+type benchWide struct{}
+
+func (benchWide) Spec() bulkhead.LaneSpec { return bulkhead.LaneSpec{MaxConcurrent: 100} }
+
 const contendedLimit = 4
 
 type benchContended struct{}
@@ -37,6 +41,17 @@ func noop(context.Context) error { return nil }
 func BenchmarkUncontended(b *testing.B) {
 	ctx := context.Background()
 	b.Run("bulkhead.Do", func(b *testing.B) {
+		e := bulkhead.MustExecutor[benchWide]()
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := e.Do(ctx, noop); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// A lane of one slot and no queue is full, hence SATURATED, during every
+	// call and RECOVERING after it: each call pays for two state changes.
+	b.Run("bulkhead.Do-limit1", func(b *testing.B) {
 		e := bulkhead.MustExecutor[benchOne]()
 		b.ReportAllocs()
 		for b.Loop() {

@@ -9,10 +9,10 @@
 //
 //	func (Tax) Spec() bulkhead.LaneSpec {
 //		return bulkhead.LaneSpec{
-//			MaxConcurrent: 15,               // at most 15 tax calls at once
-//			MaxQueued:     0,                // none waiting: fail fast
-//			Policy:        bulkhead.PolicyShed, // 503
-//			RetryAfter:    5 * time.Second,
+//			MaxConcurrent: 15,                  // at most 15 tax calls at once
+//			MaxQueued:     0,                   // none waiting: fail fast
+//			Policy:        bulkhead.PolicyShed, // answer 503
+//			RetryAfter:    5 * time.Second,     // Retry-After: 5
 //		}
 //	}
 //

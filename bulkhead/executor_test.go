@@ -512,11 +512,15 @@ func TestStateTransitions(t *testing.T) {
 	clock.Advance(time.Second)
 	expect(StateNormal)
 
-	// Relapse: a RECOVERING lane that climbs to 80% is SATURATED again.
+	// Relapse. From 50%, full again: SATURATED; back to 50%: RECOVERING;
+	// busy but not full (90%): still RECOVERING; full: SATURATED again.
 	fill(5)
+	expect(StateSaturated)
 	drain(5)
 	expect(StateRecovering)
-	fill(3)
+	fill(4)
+	expect(StateRecovering)
+	fill(1)
 	expect(StateSaturated)
 	drain(len(jobs))
 	clock.Advance(10 * time.Second)

@@ -6,7 +6,7 @@ require (
 	github.com/failsafe-go/failsafe-go v0.9.8
 	github.com/prometheus/client_golang v1.25.0
 	go.uber.org/goleak v1.3.0
-	golang.org/x/sync v0.22.0
+	golang.org/x/sync v0.25.0
 )
 
 require (

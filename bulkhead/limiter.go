@@ -22,6 +22,12 @@ type limiter struct {
 	head   *waiter // FIFO queue: a doubly linked list, so a waiter can leave from anywhere
 	tail   *waiter
 
+	// One timer serves the whole queue: every waiter gets the same
+	// QueueTimeout, so deadlines grow from head to tail and only the head's
+	// matters. While the queue is not empty a timer is pending for a time no
+	// later than the head's deadline.
+	queueTimer bool
+
 	state        State
 	stateSeq     uint64
 	belowSince   time.Time // start of the current run below 60% while RECOVERING
@@ -33,12 +39,15 @@ type limiter struct {
 type waiter struct {
 	ready      chan struct{} // gets one value once the waiter is granted a slot or timed out
 	prev, next *waiter
+	deadline   time.Time // end of its QueueTimeout
 	queued     bool
-	granted    bool
 	timedOut   bool
 	critical   bool
-	stopTimer  func() bool
 }
+
+// waiters recycles waiters and their channels. A waiter goes back only once
+// its wait is over: it is out of the queue and its channel is empty.
+var waiters = sync.Pool{New: func() any { return &waiter{ready: make(chan struct{}, 1)} }}
 
 func newLimiter(spec LaneSpec, clock Clock, observers []Observer) *limiter {
 	return &limiter{
@@ -90,16 +99,17 @@ func (l *limiter) acquire(ctx context.Context, critical bool) error {
 		l.mu.Unlock()
 		return l.reject(reason, 0)
 	}
-	w := &waiter{ready: make(chan struct{}, 1), critical: critical}
-	l.enqueue(w)
-	// The timer starts under the lock so it exists from the moment the
-	// waiter is visible; Clock.AfterFunc never calls back synchronously.
-	w.stopTimer = l.clock.AfterFunc(l.spec.QueueTimeout, func() { l.expire(w) })
-	c := l.updateState()
 	start := l.clock.Now()
+	w := waiters.Get().(*waiter)
+	w.critical, w.timedOut, w.deadline = critical, false, start.Add(l.spec.QueueTimeout)
+	l.enqueue(w)
+	l.armQueueTimer(start)
+	c := l.updateState()
 	l.mu.Unlock()
 	l.emitState(c)
-	return l.wait(ctx, w, start)
+	err := l.wait(ctx, w, start)
+	waiters.Put(w)
+	return err
 }
 
 // wait blocks until the waiter is granted a slot, times out, or its context ends.
@@ -112,14 +122,12 @@ func (l *limiter) wait(ctx context.Context, w *waiter, start time.Time) error {
 			l.remove(w)
 			c := l.updateState()
 			l.mu.Unlock()
-			w.stopTimer()
 			l.emitState(c)
 			return l.contextError(ctx.Err(), l.clock.Now().Sub(start))
 		}
 		l.mu.Unlock()
 		<-w.ready // granted or timed out just now: the signal is on its way
 	}
-	w.stopTimer()
 	waited := l.clock.Now().Sub(start)
 	if w.timedOut {
 		return l.reject(ReasonWaitTimeout, waited)
@@ -142,8 +150,7 @@ func (l *limiter) release() {
 	l.mu.Lock()
 	w := l.nextEligible()
 	if w != nil {
-		l.remove(w)
-		w.granted = true // active stays: the slot changes hands
+		l.remove(w) // active stays: the slot changes hands
 	} else {
 		l.active--
 	}
@@ -168,19 +175,38 @@ func (l *limiter) nextEligible() *waiter {
 	return nil
 }
 
-// expire runs when a waiter's QueueTimeout has passed.
-func (l *limiter) expire(w *waiter) {
+// expireQueue runs when the queue timer fires: it times out every waiter
+// whose QueueTimeout has passed and sets the timer for the next one.
+func (l *limiter) expireQueue() {
 	l.mu.Lock()
-	if !w.queued {
-		l.mu.Unlock()
-		return // granted or gone already
+	l.queueTimer = false
+	now := l.clock.Now()
+	var expired *waiter // singly linked through next, to signal after unlock
+	for w := l.head; w != nil && !w.deadline.After(now); w = l.head {
+		l.remove(w)
+		w.timedOut = true
+		w.next, expired = expired, w
 	}
-	l.remove(w)
-	w.timedOut = true
+	l.armQueueTimer(now)
 	c := l.updateState()
 	l.mu.Unlock()
-	w.ready <- struct{}{}
+	for w := expired; w != nil; {
+		next := w.next
+		w.next = nil
+		w.ready <- struct{}{} // after this the waiter may be reused: read next first
+		w = next
+	}
 	l.emitState(c)
+}
+
+// armQueueTimer makes sure a timer is pending for the head's deadline.
+// Callers hold l.mu. Clock.AfterFunc never calls back synchronously.
+func (l *limiter) armQueueTimer(now time.Time) {
+	if l.head == nil || l.queueTimer {
+		return
+	}
+	l.queueTimer = true
+	l.clock.AfterFunc(l.head.deadline.Sub(now), l.expireQueue)
 }
 
 func (l *limiter) enqueue(w *waiter) {

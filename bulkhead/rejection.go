@@ -26,11 +26,8 @@ const (
 	ReasonSaturated
 )
 
-// numReasons is the number of Reason values, for per-reason arrays.
-const numReasons = 4
-
 // Reasons lists every Reason, for metrics that want all label values up front.
-var Reasons = [numReasons]Reason{ReasonQueueFull, ReasonWaitTimeout, ReasonDeadline, ReasonSaturated}
+var Reasons = [4]Reason{ReasonQueueFull, ReasonWaitTimeout, ReasonDeadline, ReasonSaturated}
 
 // String is the reason's metric label value.
 func (r Reason) String() string {

@@ -13,17 +13,24 @@ import (
 //     limit does not flap.
 //   - RECOVERING → NORMAL once fewer than 60% of the slots have stayed busy
 //     for RecoverAfter (10s) in a row; reaching 60% restarts the count.
-//   - RECOVERING → SATURATED when the lane is full again or 80% of the slots
-//     are busy: a recovering lane must stay in the normal band (below 80%).
+//   - RECOVERING → SATURATED when the lane is full again.
 //
 // While SATURATED the lane does not queue: work that finds no free slot is
 // rejected at once with ReasonSaturated instead of waiting behind stalled
 // work. Work that finds a free slot runs, so recovery needs no churn.
+//
+// MC-ST-01 calls a lane below 80% NORMAL. Here a lane between 80% and 100%
+// keeps the state it had: 80% is not a transition, because falling back to
+// SATURATED (and so to failing fast) at 80% would switch off the queue of a
+// small lane, where 80% of 1 to 4 slots is all of them, whenever it is busy.
 type State uint8
 
 const (
+	// StateNormal: admitting as usual.
 	StateNormal State = iota
+	// StateSaturated: was full (every slot busy, queue full); fails fast until below 60%.
 	StateSaturated
+	// StateRecovering: below 60% after saturation, on probation for RecoverAfter.
 	StateRecovering
 )
 
@@ -42,10 +49,10 @@ func (s State) String() string {
 // States lists every State, for metrics that export one series per state.
 var States = [3]State{StateNormal, StateSaturated, StateRecovering}
 
-// stateChange is a transition to report once the lock is released.
+// stateChange is a transition to report once the lock is released. It is
+// kept small: every admission and release returns one.
 type stateChange struct {
 	from, to State
-	at       time.Time
 	seq      uint64
 }
 
@@ -65,7 +72,7 @@ func (l *limiter) updateState() stateChange {
 			return l.setState(StateRecovering)
 		}
 	case StateRecovering:
-		if full || l.active*100 >= 80*limit {
+		if full {
 			return l.setState(StateSaturated)
 		}
 		l.trackBelow()
@@ -90,7 +97,7 @@ func (l *limiter) trackBelow() {
 }
 
 func (l *limiter) setState(to State) stateChange {
-	c := stateChange{from: l.state, to: to, at: l.clock.Now()}
+	c := stateChange{from: l.state, to: to}
 	l.state = to
 	l.stateSeq++
 	c.seq = l.stateSeq
@@ -125,9 +132,15 @@ func (l *limiter) checkRecovered() stateChange {
 	return l.setState(StateNormal)
 }
 
+// emitState reports a state change; small enough to inline on the fast path.
 func (l *limiter) emitState(c stateChange) {
-	if !c.changed() || len(l.observers) == 0 {
-		return
+	if c.from != c.to && len(l.observers) > 0 {
+		l.emitStateChange(c)
 	}
-	l.emit(Event{Kind: EventStateChanged, Lane: l.spec.Name, From: c.from, To: c.to, At: c.at, Seq: c.seq})
+}
+
+// emitStateChange reads the clock outside the lock: At may trail the change
+// by the time it takes to release the lock, which Seq makes harmless.
+func (l *limiter) emitStateChange(c stateChange) {
+	l.emit(Event{Kind: EventStateChanged, Lane: l.spec.Name, From: c.from, To: c.to, At: l.clock.Now(), Seq: c.seq})
 }

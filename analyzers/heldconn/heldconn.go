@@ -27,14 +27,14 @@ const Code = "ERR_CONN_HELD_ACROSS_NETWORK_CALL"
 var doc string
 
 // Analyzer reports pooled connections held across network calls.
-var Analyzer = guard.Wrap(&analysis.Analyzer{
+var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Name:      "heldconn",
 	Doc:       docs.Extract(doc, "heldconn"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/heldconn",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
 	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam)},
 	Run:       run,
-}, Code)
+}, Code))
 
 // holdsDuringCallback marks a function that calls the func passed as one of
 // its parameters while it holds a connection, as pgx.BeginFunc does.
@@ -89,6 +89,8 @@ type checker struct {
 	holders   map[*ssa.Function]*holdsDuringCallback // this package's, by origin
 	releasers map[*ssa.Function][]int
 	starts    map[token.Pos]token.Pos // call Lparen → start of the call expression
+	// extraPools are pool acquires the project's .bhlint.yml adds.
+	extraPools *catalog.Table
 }
 
 // acquisition is a call that returns a held connection.
@@ -339,6 +341,9 @@ func (c *checker) spansIn(fn *ssa.Function) []heldSpan {
 				continue
 			}
 			if acq := c.acquisitionOf(fn, call); acq != nil {
+				if !lazyssa.Fits(c.pass, Code, fn) {
+					return nil // reported as skipped: too large to follow every path
+				}
 				spans = append(spans, c.follow(acq, b, i+1))
 			}
 		}
@@ -404,7 +409,10 @@ func (c *checker) classify(acq *acquisition, call *ssa.Call, span *heldSpan) {
 
 func (c *checker) otherPoolAcquire(acq *acquisition, common *ssa.CallCommon) bool {
 	callee := common.StaticCallee()
-	if callee == nil || !catalog.PoolAcquires.Has(calleeObject(callee)) || acq.pool == (poolID{}) {
+	if callee == nil || acq.pool == (poolID{}) {
+		return false
+	}
+	if obj := calleeObject(callee); !catalog.PoolAcquires.Has(obj) && !c.extraPools.Has(obj) {
 		return false
 	}
 	other := poolOf(receiver(common))

@@ -28,14 +28,14 @@ const Code = "ERR_MISSING_RETRY_AFTER"
 var doc string
 
 // Analyzer reports 429 and 503 responses written without Retry-After.
-var Analyzer = guard.Wrap(&analysis.Analyzer{
+var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Name:      "retryafter",
 	Doc:       docs.Extract(doc, "retryafter"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retryafter",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
 	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus)},
 	Run:       run,
-}, Code)
+}, Code))
 
 // SetsRetryAfter marks a function that sets the Retry-After header on the
 // ResponseWriter or http.Header it is passed.
@@ -79,7 +79,7 @@ func run(pass *analysis.Pass) (any, error) {
 		guard.At(fn.Pos(), func() { c.exportFacts(fn) })
 	}
 	for _, fn := range funcs {
-		if isHandler(fn) {
+		if isHandler(fn) && lazyssa.Fits(pass, Code, fn) {
 			guard.At(fn.Pos(), func() { c.checkHandler(fn) })
 		}
 	}

@@ -30,14 +30,14 @@ const Code = "ERR_UNBOUNDED_RETRY_DETECTED"
 var doc string
 
 // Analyzer reports retry loops with no bound or no backoff.
-var Analyzer = guard.Wrap(&analysis.Analyzer{
+var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Name:      "retrystorm",
 	Doc:       docs.Extract(doc, "retrystorm"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retrystorm",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
 	FactTypes: []analysis.Fact{new(Sleeps)},
 	Run:       run,
-}, Code)
+}, Code))
 
 // Sleeps marks a function that makes its caller wait: it sleeps, waits on a
 // timer, backs off or calls a function that does.
@@ -623,6 +623,9 @@ type retry struct {
 func (c *checker) checkLoops(fn *ssa.Function) {
 	if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
 		return // a test's loop against its own server is not a production retry
+	}
+	if !lazyssa.HasLoop(fn) || !lazyssa.Fits(c.pass, Code, fn) {
+		return
 	}
 	reported := map[*ssa.Call]bool{}
 	for _, l := range loopsOf(fn) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/directive"
+	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lanes"
 )
 
@@ -59,10 +60,69 @@ func (c *checker) readDirectives() declared {
 			}
 		}
 	}
+	c.readConfiguredLanes(&d)
 	for v, lane := range d.owned {
 		c.pass.ExportObjectFact(v, &lanes.Owned{Lane: lane})
 	}
 	return d
+}
+
+// readConfiguredLanes applies the lanes .bhlint.yml declares by import path,
+// for code that cannot carry directives (generated servers, vendored code):
+// the named function, or every exported function and method of the package,
+// is an entry point of the lane. A directive in the code wins.
+func (c *checker) readConfiguredLanes(d *declared) {
+	cfg, err := guard.Config(c.pass)
+	if err != nil {
+		return // guard.Wrap has already failed the pass with this error
+	}
+	for _, decl := range cfg.Lanes {
+		if decl.Package != c.pass.Pkg.Path() {
+			continue
+		}
+		for _, f := range c.pass.Files {
+			if c.isTestFile(f.Pos()) {
+				continue
+			}
+			for _, fd := range f.Decls {
+				fd, ok := fd.(*ast.FuncDecl)
+				if !ok || !configuredEntry(fd, decl.Func) {
+					continue
+				}
+				if obj, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					if _, set := d.entries[obj]; !set {
+						d.entries[obj] = decl.Lane
+					}
+				}
+			}
+		}
+	}
+}
+
+// configuredEntry: name is "" (every exported function and method), "Func"
+// or "Type.Method".
+func configuredEntry(fd *ast.FuncDecl, name string) bool {
+	if name == "" {
+		return fd.Name.IsExported()
+	}
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name == name
+	}
+	return receiverTypeName(fd.Recv.List[0].Type)+"."+fd.Name.Name == name
+}
+
+func receiverTypeName(x ast.Expr) string {
+	switch x := x.(type) {
+	case *ast.StarExpr:
+		return receiverTypeName(x.X)
+	case *ast.IndexExpr:
+		return receiverTypeName(x.X)
+	case *ast.IndexListExpr:
+		return receiverTypeName(x.X)
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
 }
 
 func mentionsLane(f *ast.File) bool {

@@ -32,11 +32,16 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 }, Code)
 
 func run(pass *analysis.Pass) (any, error) {
-	if declaresCatalogType(pass.Pkg) || !declaresMoney(pass) {
+	money, err := moneyPatterns(pass)
+	if err != nil {
+		return nil, err
+	}
+	if declaresCatalogType(money, pass.Pkg) || !declaresMoney(money, pass) {
 		return nil, nil
 	}
 	c := &checker{
 		pass:       pass,
+		money:      money,
 		registered: map[ast.Node]*entry{},
 		regFuncs:   map[*types.Func]*entry{},
 		verified:   map[string]map[int]bool{},
@@ -58,11 +63,28 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// moneyPatterns are the catalogue's money patterns, extended by the
+// project's .bhlint.yml; the shared table itself is never changed.
+func moneyPatterns(pass *analysis.Pass) (*catalog.MoneyPatterns, error) {
+	cfg, err := guard.Config(pass)
+	if err != nil {
+		return nil, err
+	}
+	m := cfg.Money
+	if len(m.Words)+len(m.WeakWords)+len(m.NotMoney)+len(m.Types) == 0 {
+		return catalog.Money, nil
+	}
+	money := catalog.Money.Clone()
+	money.AddWords(m.Words, m.WeakWords, m.NotMoney)
+	money.AddTypes(m.Types...)
+	return money, nil
+}
+
 // declaresCatalogType: the decimal and money libraries themselves (their
 // Pow returns a zero Decimal on overflow) are arithmetic, not services with
 // fallbacks.
-func declaresCatalogType(pkg *types.Package) bool {
-	for key := range catalog.Money.Types {
+func declaresCatalogType(m *catalog.MoneyPatterns, pkg *types.Package) bool {
+	for key := range m.Types {
 		if strings.HasPrefix(key, pkg.Path()+".") && !strings.Contains(key[len(pkg.Path())+1:], "/") {
 			return true
 		}
@@ -72,22 +94,22 @@ func declaresCatalogType(pkg *types.Package) bool {
 
 // declaresMoney is the early bail-out: a package that defines no money
 // variable, field, result or type cannot serve an invented money value.
-func declaresMoney(pass *analysis.Pass) bool {
+func declaresMoney(m *catalog.MoneyPatterns, pass *analysis.Pass) bool {
 	for id, obj := range pass.TypesInfo.Defs {
 		switch obj := obj.(type) {
 		case *types.Var:
-			if holdsMoney(obj.Type()) || catalog.Money.NameIsMoney(id.Name, obj.Type()) {
+			if holdsMoney(m, obj.Type()) || m.NameIsMoney(id.Name, obj.Type()) {
 				return true
 			}
 		case *types.Func:
 			res := obj.Signature().Results()
 			for i := range res.Len() {
-				if holdsMoney(res.At(i).Type()) || catalog.Money.NameIsMoney(id.Name, res.At(i).Type()) {
+				if holdsMoney(m, res.At(i).Type()) || m.NameIsMoney(id.Name, res.At(i).Type()) {
 					return true
 				}
 			}
 		case *types.TypeName:
-			if holdsMoney(obj.Type()) {
+			if holdsMoney(m, obj.Type()) {
 				return true
 			}
 		}
@@ -97,6 +119,7 @@ func declaresMoney(pass *analysis.Pass) bool {
 
 type checker struct {
 	pass       *analysis.Pass
+	money      *catalog.MoneyPatterns  // the catalogue's, plus the project's .bhlint.yml
 	registered map[ast.Node]*entry     // func literals registered as fallbacks
 	regFuncs   map[*types.Func]*entry  // named functions registered as fallbacks
 	verified   map[string]map[int]bool // file → lines of //bhlint:verified-compensation
@@ -227,7 +250,7 @@ func (c *checker) checkFallbackValue(call *ast.CallExpr, fn *types.Func, arg ast
 		return
 	}
 	t := c.pass.TypesInfo.TypeOf(arg)
-	if t == nil || !(holdsMoney(t) || catalog.Money.NameIsMoney(subjectName(stack), t)) {
+	if t == nil || !(holdsMoney(c.money, t) || c.money.NameIsMoney(subjectName(stack), t)) {
 		return
 	}
 	if what, ok := c.invented(arg); ok {
@@ -773,13 +796,13 @@ func (c *checker) signalsAbsence(ret *ast.ReturnStmt, results *types.Tuple) bool
 // of a function, by the function's name (taxFor, shippingFee).
 func (c *checker) isMoneySlot(res *types.Var, name, subject string, nresults int) bool {
 	t := res.Type()
-	if holdsMoney(t) || (name != "" && catalog.Money.NameIsMoney(name, t)) {
+	if holdsMoney(c.money, t) || (name != "" && c.money.NameIsMoney(name, t)) {
 		return true
 	}
-	if res.Name() != "" && catalog.Money.NameIsMoney(res.Name(), t) {
+	if res.Name() != "" && c.money.NameIsMoney(res.Name(), t) {
 		return true
 	}
-	return res.Name() == "" && (nresults == 1 || nresults == 2) && subject != "" && catalog.Money.NameIsMoney(subject, t)
+	return res.Name() == "" && (nresults == 1 || nresults == 2) && subject != "" && c.money.NameIsMoney(subject, t)
 }
 
 // exprHoldsMoney: arithmetic on a money-named value is money (amount * 0.07).
@@ -793,7 +816,7 @@ func (c *checker) exprHoldsMoney(x ast.Expr) bool {
 		case *ast.FuncLit, *ast.CallExpr:
 			return false
 		case *ast.Ident:
-			if v, ok := c.pass.TypesInfo.ObjectOf(n).(*types.Var); ok && catalog.Money.NameIsMoney(v.Name(), v.Type()) {
+			if v, ok := c.pass.TypesInfo.ObjectOf(n).(*types.Var); ok && c.money.NameIsMoney(v.Name(), v.Type()) {
 				found = true
 			}
 		}
@@ -944,7 +967,7 @@ func (c *checker) inventedCall(call *ast.CallExpr) (string, bool) {
 		return c.invented(call.Args[0]) // Money(0)
 	}
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "new" && holdsMoney(info.TypeOf(call)) {
+		if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "new" && holdsMoney(c.money, info.TypeOf(call)) {
 			return "the zero " + c.exprString(call), true
 		}
 	}
@@ -957,7 +980,7 @@ func (c *checker) inventedCall(call *ast.CallExpr) (string, bool) {
 	}
 	// amount.Mul(decimal.NewFromFloat(0.07)): a literal rate.
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil && (fn.Name() == "Mul" || fn.Name() == "Div") && len(call.Args) == 1 {
-		if holdsMoney(info.TypeOf(sel.X)) {
+		if holdsMoney(c.money, info.TypeOf(sel.X)) {
 			if _, ok := c.invented(call.Args[0]); ok {
 				return c.exprString(call) + ", an amount times a hard-coded rate", true
 			}
@@ -971,7 +994,7 @@ func (c *checker) inventedComposite(lit *ast.CompositeLit) (string, bool) {
 	if t == nil {
 		return "", false
 	}
-	if catalog.Money.TypeIsMoney(t) {
+	if c.money.TypeIsMoney(t) {
 		if len(lit.Elts) == 0 || c.allConstant(elementValues(lit)) {
 			return "the hard-coded " + c.exprString(lit), true
 		}
@@ -994,7 +1017,7 @@ func (c *checker) inventedComposite(lit *ast.CompositeLit) (string, bool) {
 		}
 	}
 	for f := range st.Fields() {
-		if !isMoneyField(f) {
+		if !isMoneyField(c.money, f) {
 			continue
 		}
 		value, ok := set[f.Name()]
@@ -1057,11 +1080,11 @@ func (c *checker) readsVerified(x ast.Expr) bool {
 // ---- money ----
 
 // holdsMoney: a money type, or a struct (or pointer to one) with a money field.
-func holdsMoney(t types.Type) bool {
+func holdsMoney(m *catalog.MoneyPatterns, t types.Type) bool {
 	if t == nil {
 		return false
 	}
-	if catalog.Money.TypeIsMoney(t) {
+	if m.TypeIsMoney(t) {
 		return true
 	}
 	st, ok := pointee(t).Underlying().(*types.Struct)
@@ -1069,15 +1092,15 @@ func holdsMoney(t types.Type) bool {
 		return false
 	}
 	for f := range st.Fields() {
-		if isMoneyField(f) {
+		if isMoneyField(m, f) {
 			return true
 		}
 	}
 	return false
 }
 
-func isMoneyField(f *types.Var) bool {
-	return catalog.Money.TypeIsMoney(f.Type()) || catalog.Money.NameIsMoney(f.Name(), f.Type())
+func isMoneyField(m *catalog.MoneyPatterns, f *types.Var) bool {
+	return m.TypeIsMoney(f.Type()) || m.NameIsMoney(f.Name(), f.Type())
 }
 
 func noun(t types.Type, names string) string {

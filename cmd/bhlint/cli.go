@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bhlint/bhlint/internal/config"
 	"github.com/bhlint/bhlint/internal/suite"
 )
 
@@ -26,8 +27,10 @@ const (
 type options struct {
 	format   string
 	explain  string
-	disabled map[string]bool
+	disabled map[string]bool // -disable
+	only     map[string]bool // -enable: run only these (of those .bhlint.yml leaves on)
 	packages []string
+	vetArgs  []string // passed on to go vet: see passthrough.go
 }
 
 func runCLI(args []string, stdout, stderr io.Writer) int {
@@ -61,11 +64,13 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("bhlint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	opts := &options{disabled: map[string]bool{}}
+	opts := &options{disabled: map[string]bool{}, only: map[string]bool{}}
 	fs.StringVar(&opts.format, "format", "text", "output format: text, json or sarif")
 	fs.StringVar(&opts.explain, "explain", "", "print the documentation of an analyzer or diagnostic code, and exit")
 	disable := fs.String("disable", "", "comma-separated analyzers not to run")
+	enable := fs.String("enable", "", "comma-separated analyzers to run, and no others (analyzers off in .bhlint.yml stay off)")
 	dir := fs.String("C", "", "change to `dir` before doing anything else, as go -C does")
+	passOn := addPassThroughFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bhlint [flags] [packages]   (default ./...)\n"+
 			"       go vet -vettool=$(which bhlint) [packages]\n\nflags:\n")
@@ -77,17 +82,25 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if !slices.Contains([]string{"text", "json", "sarif"}, opts.format) {
 		return nil, fmt.Errorf("unknown -format %q (want text, json or sarif)", opts.format)
 	}
-	for _, name := range splitList(*disable) {
-		if !knownAnalyzer(name) {
-			return nil, fmt.Errorf("-disable: unknown analyzer %q (known: %s)", name, strings.Join(analyzerNames(), ", "))
+	for flagName, list := range map[string]string{"disable": *disable, "enable": *enable} {
+		for _, name := range splitList(list) {
+			e, ok := suite.Lookup(name)
+			if !ok {
+				return nil, fmt.Errorf("-%s: unknown analyzer %q (known: %s)", flagName, name, strings.Join(analyzerNames(), ", "))
+			}
+			if flagName == "disable" {
+				opts.disabled[e.Analyzer.Name] = true
+			} else {
+				opts.only[e.Analyzer.Name] = true
+			}
 		}
-		opts.disabled[name] = true
 	}
 	if *dir != "" {
 		if err := os.Chdir(*dir); err != nil {
 			return nil, fmt.Errorf("-C: %v", err)
 		}
 	}
+	opts.vetArgs = passOn.vetArgs()
 	opts.packages = fs.Args()
 	if len(opts.packages) == 0 {
 		opts.packages = []string{"./..."}
@@ -134,10 +147,17 @@ func analyze(dir string, opts *options) ([]finding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bhlint: cannot find its own executable to hand to go vet: %v", err)
 	}
-	args := []string{"vet", "-vettool=" + self, "-json"}
-	for name := range opts.disabled {
-		args = append(args, "-"+name+"=false")
+	cfg, err := projectConfig(dir)
+	if err != nil {
+		return nil, err
 	}
+	args := []string{"vet", "-vettool=" + self, "-json", "-directives.config=" + cfg.Hash}
+	for _, name := range analyzerNames() {
+		if !opts.runs(name, cfg) {
+			args = append(args, "-"+name+"=false")
+		}
+	}
+	args = append(args, opts.vetArgs...)
 	args = append(args, opts.packages...)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
@@ -150,6 +170,33 @@ func analyze(dir string, opts *options) ([]finding, error) {
 	}
 	findings = sortFindings(findings)
 	return findings, loadError(vetErr, errOut.String(), analyzerErrs)
+}
+
+// runs reports whether an analyzer is on: .bhlint.yml (which the analyzers
+// also honour themselves, under every driver), then -enable and -disable.
+func (o *options) runs(name string, cfg *config.Config) bool {
+	if !cfg.Enabled(name) || o.disabled[name] {
+		return false
+	}
+	return len(o.only) == 0 || o.only[name]
+}
+
+// projectConfig loads the .bhlint.yml in effect for dir and checks the
+// analyzer names it turns on or off.
+func projectConfig(dir string) (*config.Config, error) {
+	if dir == "" {
+		dir = "."
+	}
+	cfg, err := config.ForDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("bhlint: %v", err)
+	}
+	for name := range cfg.Analyzers {
+		if !knownAnalyzer(name) {
+			return nil, fmt.Errorf("bhlint: %s: analyzers: unknown analyzer %q (known: %s)", cfg.Path, name, strings.Join(analyzerNames(), ", "))
+		}
+	}
+	return cfg, nil
 }
 
 // loadError turns go vet's failure (packages that do not load or type-check)

@@ -123,6 +123,10 @@ type Table struct {
 	receivers map[string]bool
 }
 
+// NewTable makes a table of function keys, such as a configuration's
+// additions to the catalogue.
+func NewTable(keys ...string) *Table { return newTable(keys...) }
+
 func newTable(keys ...string) *Table {
 	t := &Table{exact: map[string]bool{}, receivers: map[string]bool{}}
 	t.Add(keys...)
@@ -142,7 +146,7 @@ func (t *Table) Add(keys ...string) {
 
 // Has reports whether fn, or its generic origin, is in the table.
 func (t *Table) Has(fn *types.Func) bool {
-	if fn == nil {
+	if t == nil || fn == nil {
 		return false
 	}
 	fn = fn.Origin()

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"go/types"
+	"maps"
 	"strings"
 	"unicode"
 )
@@ -55,6 +56,14 @@ var Money = &MoneyPatterns{
 		"lines", "rows", "len", "size", "timeout", "duration", "ms", "seconds",
 	),
 	NotMoneyPackages: moneyKeySet("golang.org/x/time/rate", "time", "math/big"),
+}
+
+// Clone returns a copy that can be extended without changing m.
+func (m *MoneyPatterns) Clone() *MoneyPatterns {
+	return &MoneyPatterns{
+		Types: maps.Clone(m.Types), Strong: maps.Clone(m.Strong), Weak: maps.Clone(m.Weak),
+		Excluded: maps.Clone(m.Excluded), NotMoneyPackages: maps.Clone(m.NotMoneyPackages),
+	}
 }
 
 // AddWords extends the word lists, as a user's configuration does.

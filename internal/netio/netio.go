@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/pkgscope"
 )
@@ -50,13 +51,19 @@ func (f *MayNetwork) String() string { return "mayNetwork(" + strings.Join(f.Pat
 type Result struct {
 	pass  *analysis.Pass
 	local map[*ssa.Function][]string
+	extra *catalog.Table // network calls the project's .bhlint.yml adds
+}
+
+// isNetworkCall asks the shared catalogue and the project's additions.
+func (r *Result) isNetworkCall(fn *types.Func) bool {
+	return catalog.NetworkCalls.Has(fn) || r.extra.Has(fn)
 }
 
 // CallReaches returns the path by which the call reaches a network call, or
 // nil if it does not (as far as static calls show).
 func (r *Result) CallReaches(call *ssa.CallCommon) []string {
 	if call.IsInvoke() {
-		if catalog.NetworkCalls.Has(call.Method) {
+		if r.isNetworkCall(call.Method) {
 			return []string{Name(call.Method)}
 		}
 		return nil
@@ -74,7 +81,7 @@ func (r *Result) FuncReaches(fn *ssa.Function) []string {
 		fn = origin
 	}
 	if obj, ok := fn.Object().(*types.Func); ok {
-		if catalog.NetworkCalls.Has(obj) {
+		if r.isNetworkCall(obj) {
 			return []string{Name(obj)}
 		}
 		if obj.Pkg() != nil && obj.Pkg() != r.pass.Pkg {
@@ -92,8 +99,12 @@ func (r *Result) FuncReaches(fn *ssa.Function) []string {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := &Result{pass: pass, local: map[*ssa.Function][]string{}}
-	if !pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages) {
+	cfg, err := guard.Config(pass)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{pass: pass, local: map[*ssa.Function][]string{}, extra: catalog.NewTable(cfg.Catalog.NetworkCalls...)}
+	if len(cfg.Catalog.NetworkCalls) == 0 && !pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages) {
 		return res, nil
 	}
 	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()

@@ -1,0 +1,107 @@
+package guard_test
+
+import (
+	"go/ast"
+	"regexp"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/bhlint/bhlint/internal/guard"
+)
+
+// boom reports every function, and panics (a real runtime error: a write
+// to a nil map) at the function named explode.
+var boom = guard.Wrap(&analysis.Analyzer{
+	Name: "boom",
+	Doc:  "test analyzer that panics at func explode",
+	Run:  reportFuncs("ERR_BOOM", "explode"),
+}, "ERR_BOOM")
+
+// calm reports every function and never panics.
+var calm = guard.Wrap(&analysis.Analyzer{
+	Name: "calm",
+	Doc:  "test analyzer that reports every function",
+	Run:  reportFuncs("ERR_CALM", ""),
+}, "ERR_CALM")
+
+func reportFuncs(code, panicAt string) func(*analysis.Pass) (any, error) {
+	return func(pass *analysis.Pass) (any, error) {
+		for _, f := range pass.Files {
+			for _, decl := range f.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				guard.At(fd.Name.Pos(), func() {
+					if fd.Name.Name == panicAt {
+						var byName map[string]int
+						byName[fd.Name.Name]++
+					}
+					pass.Reportf(fd.Name.Pos(), "%s: func %s", code, fd.Name.Name)
+				})
+			}
+		}
+		return nil, nil
+	}
+}
+
+// TestPanicBecomesError: an analyzer's panic is an error naming the
+// analyzer, the package and the position; the same analyzer's results on
+// other packages, and the other analyzers' results on the same package,
+// still come out.
+func TestPanicBecomesError(t *testing.T) {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: "testdata/boom"}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("test packages do not load")
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{boom, calm}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{} // "analyzer pkg" → messages, or "error: …"
+	for _, act := range graph.Roots {
+		key := act.Analyzer.Name + " " + act.Package.PkgPath
+		if act.Err != nil {
+			got[key] = append(got[key], "error: "+act.Err.Error())
+		}
+		for _, d := range act.Diagnostics {
+			got[key] = append(got[key], d.Message)
+		}
+	}
+
+	wantErr := regexp.MustCompile(`^error: internal error: analyzer boom panicked in package example\.com/boom/explodes ` +
+		`at \S+/testdata/boom/explodes/explodes\.go:6:6: assignment to entry in nil map \(please report this with the stack below\)\n` +
+		`(?s:.*)guard_test\..*reportFuncs`)
+	// What boom reported before it panicked may be kept (the checker keeps
+	// it; unitchecker prints only the error): the error is what matters.
+	if msgs := got["boom example.com/boom/explodes"]; len(msgs) == 0 || !wantErr.MatchString(msgs[0]) {
+		t.Errorf("boom on the package where it panics gave %q;\nwant an error matching %s", msgs, wantErr)
+	}
+	for key, want := range map[string][]string{
+		"boom example.com/boom/calm":     {"ERR_BOOM: func Steady"},
+		"calm example.com/boom/calm":     {"ERR_CALM: func Steady"},
+		"calm example.com/boom/explodes": {"ERR_CALM: func before", "ERR_CALM: func explode", "ERR_CALM: func after"},
+	} {
+		if !equal(got[key], want) {
+			t.Errorf("%s: got %q, want %q", key, got[key], want)
+		}
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

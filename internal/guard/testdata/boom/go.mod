@@ -1,0 +1,3 @@
+module example.com/boom
+
+go 1.26

@@ -1,0 +1,91 @@
+package lazyssa
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// DefaultBudget is the most SSA instructions a function may have for the
+// path-sensitive passes to analyse it. The largest hand-written functions of
+// the standard library and of bhlint's dependency graph stay well below it;
+// functions above it are machine-made (tables, parsers, bundles), and walking
+// them path by path could take minutes. See bench/ROBUSTNESS.md.
+const DefaultBudget = 20000
+
+// budgetFlag is the analyzer flag that sets the budget: -NAME.budget=N under
+// go vet, -budget=N for bhlint.
+const budgetFlag = "budget"
+
+// Budgeted gives a, an analyzer that calls Fits, its -budget flag. It
+// returns a.
+func Budgeted(a *analysis.Analyzer) *analysis.Analyzer {
+	a.Flags.Int(budgetFlag, DefaultBudget,
+		"most SSA instructions in a function this analyzer analyses; larger ones are reported as skipped (0: no limit)")
+	return a
+}
+
+// Fits reports whether fn is small enough for the pass to analyse. If it is
+// not, Fits reports it with the analyzer's code, so that a skipped function
+// is seen, and can be suppressed with //bhlint:ignore CODE reason, rather
+// than silently left unchecked. Ask it only of functions the pass would
+// otherwise analyse, so that it reports nothing a user does not need.
+func Fits(pass *analysis.Pass, code string, fn *ssa.Function) bool {
+	budget := budgetOf(pass.Analyzer)
+	n := Size(fn)
+	if budget <= 0 || n <= budget {
+		return true
+	}
+	if fn.Pos().IsValid() {
+		pass.Report(analysis.Diagnostic{
+			Pos: fn.Pos(),
+			Message: fmt.Sprintf("%s: skipped: function %s too large (%d instructions > budget %d); "+
+				"it was not checked: split it, or raise the budget with -budget=%d",
+				code, fn.RelString(pass.Pkg), n, budget, n),
+		})
+	}
+	return false
+}
+
+// HasLoop reports whether fn's control flow has a cycle: an edge to a block
+// that dominates its source. It takes time linear in fn's size.
+func HasLoop(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, s := range b.Succs {
+			if s.Dominates(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Size is the number of SSA instructions in fn's own body (not in the
+// function literals it contains, which are functions of their own).
+func Size(fn *ssa.Function) int {
+	n := 0
+	for _, b := range fn.Blocks {
+		n += len(b.Instrs)
+	}
+	return n
+}
+
+func budgetOf(a *analysis.Analyzer) int {
+	f := a.Flags.Lookup(budgetFlag)
+	if f == nil {
+		return DefaultBudget
+	}
+	if g, ok := f.Value.(flag.Getter); ok {
+		if n, ok := g.Get().(int); ok {
+			return n
+		}
+	}
+	n, err := strconv.Atoi(f.Value.String())
+	if err != nil {
+		return DefaultBudget
+	}
+	return n
+}

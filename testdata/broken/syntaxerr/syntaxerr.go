@@ -1,0 +1,6 @@
+// Package syntaxerr does not parse.
+package syntaxerr
+
+func Broken() {
+	if {
+}

@@ -1,0 +1,3 @@
+module example.com/e2e/config
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/robust
+
+go 1.26

@@ -65,4 +65,12 @@ func TestGolangciLintWithPlugin(t *testing.T) {
 	if strings.Contains(string(out), "clean.go") {
 		t.Errorf("golangci-lint reported the clean package:\n%s", out)
 	}
+	// //bhlint:ignore works the same under golangci-lint: the suppressed call
+	// is silent and the stale ignore is reported.
+	if strings.Contains(string(out), "suppress.go:16") {
+		t.Errorf("golangci-lint reported a suppressed finding:\n%s", out)
+	}
+	if !strings.Contains(string(out), "suppress.go:22:2: heldconn: ERR_CONN_HELD_ACROSS_NETWORK_CALL: this //bhlint:ignore suppresses nothing") {
+		t.Errorf("golangci-lint did not report the stale ignore:\n%s", out)
+	}
 }

@@ -447,8 +447,80 @@ func (c *checker) checkHandler(fn *ssa.Function) {
 			Pos: pos,
 			Message: fmt.Sprintf("%s: %s writes %s on a path where Retry-After was not set; set w.Header().Set(\"Retry-After\", \"5\") before writing it, so clients wait before retrying instead of retrying at once",
 				Code, handlerName(fn), status),
+			SuggestedFixes: c.retryAfterFix(pos),
 		})
 	})
+}
+
+// retryAfterFix offers to set Retry-After: 5 just before the statement that
+// writes the status, when that statement is the write itself
+// (w.WriteHeader(503), http.Error(w, msg, 503)) with a constant status; a
+// status chosen at run time could be a 200, which must not carry it.
+func (c *checker) retryAfterFix(pos token.Pos) []analysis.SuggestedFix {
+	stmt, writer := c.constantWriteAt(pos)
+	if stmt == nil {
+		return nil
+	}
+	tf := c.pass.Fset.File(pos)
+	content, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return nil
+	}
+	lineStart := tf.Offset(tf.LineStart(tf.Line(stmt.Pos())))
+	indent := string(content[lineStart:tf.Offset(stmt.Pos())])
+	if strings.TrimLeft(indent, " \t") != "" {
+		return nil // the write shares its line with other code
+	}
+	text := fmt.Sprintf("%s.Header().Set(\"Retry-After\", \"5\")\n%s", types.ExprString(writer), indent)
+	return []analysis.SuggestedFix{{
+		Message:   "set Retry-After: 5 before writing the status",
+		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte(text)}},
+	}}
+}
+
+// constantWriteAt finds the statement whose call, starting at pos, writes a
+// constant status, and the ResponseWriter it writes to.
+func (c *checker) constantWriteAt(pos token.Pos) (ast.Stmt, ast.Expr) {
+	var stmt ast.Stmt
+	var writer ast.Expr
+	for _, f := range c.pass.Files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			es, ok := n.(*ast.ExprStmt)
+			if !ok || stmt != nil {
+				return stmt == nil
+			}
+			call, ok := es.X.(*ast.CallExpr)
+			if !ok || call.Pos() != pos {
+				return true
+			}
+			if w, status := c.writerAndStatus(call); w != nil && c.isConstant(status) {
+				stmt, writer = es, w
+			}
+			return false
+		})
+	}
+	return stmt, writer
+}
+
+func (c *checker) writerAndStatus(call *ast.CallExpr) (writer, status ast.Expr) {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		if fun.Sel.Name == "WriteHeader" && len(call.Args) == 1 {
+			return fun.X, call.Args[0]
+		}
+		if obj, ok := c.pass.TypesInfo.Uses[fun.Sel].(*types.Func); ok && obj.FullName() == "net/http.Error" && len(call.Args) == 3 {
+			return call.Args[0], call.Args[2]
+		}
+	}
+	return nil, nil
+}
+
+func (c *checker) isConstant(x ast.Expr) bool {
+	tv, ok := c.pass.TypesInfo.Types[x]
+	return ok && tv.Value != nil
 }
 
 func handlerName(fn *ssa.Function) string {

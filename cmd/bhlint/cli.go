@@ -29,6 +29,8 @@ type options struct {
 	explain  string
 	disabled map[string]bool // -disable
 	only     map[string]bool // -enable: run only these (of those .bhlint.yml leaves on)
+	fix      bool
+	diff     bool
 	packages []string
 	vetArgs  []string // passed on to go vet: see passthrough.go
 }
@@ -44,6 +46,9 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 	}
 	if opts.explain != "" {
 		return explain(opts.explain, stdout, stderr)
+	}
+	if opts.fix {
+		return applyFixes(opts, stdout, stderr)
 	}
 	findings, runErr := analyze("", opts)
 	relativize(findings)
@@ -69,6 +74,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&opts.explain, "explain", "", "print the documentation of an analyzer or diagnostic code, and exit")
 	disable := fs.String("disable", "", "comma-separated analyzers not to run")
 	enable := fs.String("enable", "", "comma-separated analyzers to run, and no others (analyzers off in .bhlint.yml stay off)")
+	fs.BoolVar(&opts.fix, "fix", false, "apply the suggested fixes analyzers offer (through go fix), instead of reporting")
+	fs.BoolVar(&opts.diff, "diff", false, "with -fix: print the fixes as a unified diff instead of applying them")
 	dir := fs.String("C", "", "change to `dir` before doing anything else, as go -C does")
 	passOn := addPassThroughFlags(fs)
 	fs.Usage = func() {
@@ -172,6 +179,40 @@ func analyze(dir string, opts *options) ([]finding, error) {
 	return findings, loadError(vetErr, errOut.String(), analyzerErrs)
 }
 
+// applyFixes applies the analyzers' suggested fixes through go fix, which
+// runs the same vet protocol with this binary as its fix tool.
+func applyFixes(opts *options, stdout, stderr io.Writer) int {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(stderr, "bhlint: cannot find its own executable to hand to go fix:", err)
+		return exitError
+	}
+	cfg, err := projectConfig("")
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitError
+	}
+	args := []string{"fix", "-fixtool=" + self}
+	if opts.diff {
+		args = append(args, "-diff")
+	}
+	for _, name := range analyzerNames() {
+		if !opts.runs(name, cfg) {
+			args = append(args, "-"+name+"=false")
+		}
+	}
+	cmd := exec.Command("go", append(args, opts.packages...)...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		if opts.diff {
+			return exitFindings // go fix -diff fails when the diff is not empty
+		}
+		fmt.Fprintln(stderr, "bhlint: go fix:", err)
+		return exitError
+	}
+	return exitClean
+}
+
 // runs reports whether an analyzer is on: .bhlint.yml (which the analyzers
 // also honour themselves, under every driver), then -enable and -disable.
 func (o *options) runs(name string, cfg *config.Config) bool {
@@ -209,7 +250,8 @@ func loadError(vetErr error, stderr string, analyzerErrs []string) error {
 		if !errors.As(vetErr, &exitErr) {
 			return fmt.Errorf("bhlint: running go vet: %v (is the go command on PATH?)", vetErr)
 		}
-		msgs = append(msgs, strings.TrimSpace(stderr))
+		msgs = append(msgs, strings.TrimSpace(stderr),
+			"(packages that import these were not analysed either; the findings printed are the other packages')")
 	}
 	msgs = append(msgs, analyzerErrs...)
 	if len(msgs) == 0 {

@@ -26,3 +26,6 @@ fi
 
 echo "== example (builds, its own tests)"
 (cd examples/payment-core && go vet ./... && go test -count=1 ./...)
+
+echo "== robustness: bhlint over std packages, this repo and dependencies (no panic, no internal error)"
+./scripts/robustness/run.sh --ci

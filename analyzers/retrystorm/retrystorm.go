@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/docs"
@@ -60,7 +61,10 @@ func (f *Sleeps) String() string {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	hasLoop, pauses := hasLoops(pass.Files), pkgscope.Reaches(pass.Pkg, catalog.PausePackages)
+	// Both questions are answered from the syntax, so that a package with
+	// neither a possible retry loop nor a possible wait never builds SSA.
+	hasLoop := mayRetry(pass)
+	pauses := pkgscope.Reaches(pass.Pkg, catalog.PausePackages) && mayPause(pass)
 	if !hasLoop && !pauses {
 		return nil, nil
 	}
@@ -91,21 +95,145 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// hasLoops reports whether any file has a for, range or goto statement.
-func hasLoops(files []*ast.File) bool {
+// mayRetry reports whether a function outside the test files could hold a
+// loop that checkLoops reports on: a loop in the same function as a
+// comparison of an error (every retry leaves or goes round on err != nil),
+// or a loop in a function big enough that lazyssa.Fits might report it as
+// skipped. Anything else has no loop for retryIn to find.
+func mayRetry(pass *analysis.Pass) bool {
+	budget := lazyssa.Budget(pass.Analyzer)
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			continue
+		}
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok {
+				if fd.Body != nil && funcMayRetry(pass.TypesInfo, fd.Body, budget) {
+					return true
+				}
+				continue
+			}
+			// Function literals in package-level initialisers.
+			found := false
+			ast.Inspect(decl, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok {
+					found = found || funcMayRetry(pass.TypesInfo, lit.Body, budget)
+					return false
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// funcMayRetry looks at one function body, without the function literals
+// in it (each is a function of its own, looked at in turn).
+func funcMayRetry(info *types.Info, body *ast.BlockStmt, budget int) bool {
+	hasLoop, errCheck, nodes := false, false, 0
+	var lits []*ast.FuncLit
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		nodes++
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			lits = append(lits, n)
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			hasLoop = true
+		case *ast.BranchStmt:
+			hasLoop = hasLoop || n.Tok == token.GOTO
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				errCheck = errCheck || isErrorExpr(info, n.X) || isErrorExpr(info, n.Y)
+			}
+		case *ast.SwitchStmt:
+			errCheck = errCheck || (n.Tag != nil && isErrorExpr(info, n.Tag)) // case nil:
+		}
+		return true
+	})
+	// Fits counts SSA instructions; no construct makes more than a few per
+	// syntax node, so a function under budget/16 nodes is under budget.
+	big := budget > 0 && nodes*16 >= budget
+	if hasLoop && (errCheck || big) {
+		return true
+	}
+	for _, lit := range lits {
+		if funcMayRetry(info, lit.Body, budget) {
+			return true
+		}
+	}
+	return false
+}
+
+func isErrorExpr(info *types.Info, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	return t != nil && isError(t)
+}
+
+// mayPause reports whether a function of the package could wait, that is
+// whether sleepsOf could find anything: a use of a sleep, timer or backoff
+// of the catalogue, or of a function another package found to wait (the
+// Sleeps fact); a timer's channel field C; or a call through a function
+// value that takes a time.Duration (an injected sleep). Every wait sleepsOf
+// finds comes down to one of these.
+func mayPause(pass *analysis.Pass) bool {
+	for _, obj := range pass.TypesInfo.Uses {
+		switch obj := obj.(type) {
+		case *types.Func:
+			if isPauseFunc(pass, obj) {
+				return true
+			}
+		case *types.Var:
+			if obj.IsField() && obj.Name() == "C" && obj.Pkg() != nil && obj.Pkg().Path() == "time" {
+				return true
+			}
+		}
+	}
 	found := false
-	for _, f := range files {
+	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.ForStmt, *ast.RangeStmt:
-				found = true
-			case *ast.BranchStmt:
-				found = found || n.Tok == token.GOTO
+			if call, ok := n.(*ast.CallExpr); ok && !found && typeutil.StaticCallee(pass.TypesInfo, call) == nil {
+				tv, ok := pass.TypesInfo.Types[call.Fun]
+				switch {
+				case !ok || tv.Type == nil:
+					found = true // unknown: assume the worst
+				case tv.IsType() || tv.IsBuiltin():
+					// a conversion or a builtin calls nothing
+				default:
+					sig, _ := tv.Type.Underlying().(*types.Signature)
+					if sig == nil {
+						break
+					}
+					for i := range sig.Params().Len() {
+						found = found || isDuration(sig.Params().At(i).Type())
+					}
+				}
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+func isPauseFunc(pass *analysis.Pass, fn *types.Func) bool {
+	if catalog.Backoffs.Has(fn) {
+		return true
+	}
+	key := catalog.Key(fn)
+	if _, ok := catalog.Sleeps[key]; ok {
+		return true
+	}
+	if _, ok := catalog.Timers[key]; ok {
+		return true
+	}
+	origin := fn.Origin()
+	return origin.Pkg() != nil && origin.Pkg() != pass.Pkg && pass.ImportObjectFact(origin, new(Sleeps))
 }
 
 type checker struct {
@@ -662,10 +790,51 @@ func (c *checker) retryIn(l *loop) *retry {
 			continue
 		}
 		for _, call := range errorCalls(errVal) {
-			if l.inLoop(call) && l.alwaysLeaves(ok2, call) && l.mustCheck(call.Block(), b) && !l.iterates(call.Common()) {
+			if l.inLoop(call) && l.alwaysLeaves(ok2, call) && l.mustCheck(call.Block(), b) && !l.iterates(call.Common()) && !l.consumesOnFailure(call, fail) {
 				return &retry{loop: l, call: call, errCheck: ifInstr}
 			}
 		}
+	}
+	return nil
+}
+
+// consumesOnFailure reports whether the failure branch uses the call's other
+// results: the "error" reports partial progress to keep (bufio's
+// ErrBufferFull with the bytes read so far, a short write), so the loop
+// makes progress and is not retrying the same operation.
+func (l *loop) consumesOnFailure(call *ssa.Call, fail *ssa.BasicBlock) bool {
+	onFailure := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{fail}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == l.header || !l.blocks[b] || onFailure[b] {
+			continue
+		}
+		onFailure[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	tuple, ok := call.Type().(*types.Tuple)
+	if !ok {
+		return false
+	}
+	for _, r := range referrersOf(call) {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || ex.Index == tuple.Len()-1 {
+			continue
+		}
+		for _, use := range referrersOf(ex) {
+			if _, isPhi := use.(*ssa.Phi); !isPhi && onFailure[use.Block()] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func referrersOf(v ssa.Value) []ssa.Instruction {
+	if refs := v.Referrers(); refs != nil {
+		return *refs
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package retries
 
 import (
 	"context"
+	"bytes"
 	"errors"
 	"io"
 	"math/rand"
@@ -392,4 +393,26 @@ func retryGeneric[T any](ctx context.Context, op func(context.Context) (T, error
 
 func useGeneric(ctx context.Context, c *TaxClient) int64 {
 	return retryGeneric(ctx, func(ctx context.Context) (int64, error) { return c.Quote(ctx, "o-2") })
+}
+
+// ---- a failure that reports progress is not a retry (bufio.collectFragments) ----
+
+var errBufferFull = errors.New("buffer full")
+
+type fragmentReader struct{ buf []byte }
+
+func (r *fragmentReader) readSlice(delim byte) ([]byte, error) { return r.buf, errBufferFull }
+
+func collectFragments(r *fragmentReader, delim byte) ([][]byte, error) {
+	var full [][]byte
+	for {
+		frag, err := r.readSlice(delim)
+		if err == nil {
+			return append(full, frag), nil
+		}
+		if err != errBufferFull {
+			return nil, err
+		}
+		full = append(full, bytes.Clone(frag))
+	}
 }

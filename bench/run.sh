@@ -250,7 +250,6 @@ done
 report >"$work/report.md"
 cat "$work/report.md"
 if [ -z "${BENCH_NO_APPEND:-}" ]; then
-	[ -f "$root/bench/RESULTS.md" ] || printf '# bhlint benchmark results\n\nAppended by `bench/run.sh`; see bench/README section in RESULTS.md head.\n\n' >"$root/bench/RESULTS.md"
 	cat "$work/report.md" >>"$root/bench/RESULTS.md"
 	echo "bench: appended to bench/RESULTS.md" >&2
 fi

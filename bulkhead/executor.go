@@ -57,15 +57,16 @@ func MustExecutor[L Lane](opts ...Option) *Executor[L] {
 // lane does not run fn it returns a [*Rejection] (or, if the caller's context
 // was canceled, an error wrapping context.Canceled) and fn is never called.
 //
-// fn gets ctx unchanged: its deadline is the caller's, so the time spent in
-// the queue has already been taken from it. The slot is released when fn
+// fn gets the caller's ctx, marked with the lane (see [LaneOf]) and otherwise
+// unchanged: its deadline is the caller's, so the time spent in the queue has
+// already been taken from it. The slot is released when fn
 // returns or panics; a panic goes on up after the release.
 func (e *Executor[L]) Do(ctx context.Context, fn func(ctx context.Context) error) error {
 	if err := e.l.acquire(ctx, e.critical(ctx)); err != nil {
 		return err
 	}
 	defer e.l.release()
-	return fn(ctx)
+	return fn(inLane(ctx, e.l.spec.Name))
 }
 
 // Call is Do for work that returns a value.
@@ -75,7 +76,7 @@ func Call[L Lane, T any](ctx context.Context, e *Executor[L], fn func(ctx contex
 		return zero, err
 	}
 	defer e.l.release()
-	return fn(ctx)
+	return fn(inLane(ctx, e.l.spec.Name))
 }
 
 // critical looks up the critical mark only for lanes that reserve slots,

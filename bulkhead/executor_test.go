@@ -596,3 +596,17 @@ func TestStringers(t *testing.T) {
 		}
 	}
 }
+
+func TestObserverFuncAndDeadlineMessage(t *testing.T) {
+	var kinds []EventKind
+	e := MustExecutor[one](WithObserver(ObserverFunc(func(ev Event) { kinds = append(kinds, ev.Kind) })))
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	err := e.Do(ctx, func(context.Context) error { return nil })
+	if want := "the caller's deadline passed before a slot was free"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("message %v lacks %q", err, want)
+	}
+	if len(kinds) != 2 || kinds[0] != EventAttached || kinds[1] != EventRejected {
+		t.Errorf("events %v, want attached then rejected", kinds)
+	}
+}

@@ -92,7 +92,7 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		if m.cfg.Critical != nil && m.cfg.Critical(r) {
 			r = r.WithContext(WithCritical(r.Context()))
 		}
-		laneHandler(lane, next, &m.cfg).ServeHTTP(w, r)
+		serveInLane(w, r, lane, next, &m.cfg)
 	})
 }
 
@@ -111,25 +111,29 @@ func (m *Middleware) classify(r *http.Request) Runner {
 // laneHandler runs next in lane and turns a rejection into a response.
 func laneHandler(lane Runner, next http.Handler, cfg *MiddlewareConfig) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		err := lane.Do(r.Context(), func(ctx context.Context) error {
-			next.ServeHTTP(w, r)
-			return nil
-		})
-		if err == nil {
-			return
-		}
-		rej, ok := AsRejection(err)
-		if !ok {
-			return // the client went away before its turn: nobody to answer
-		}
-		if cfg != nil && cfg.OnReject != nil && cfg.OnReject(w, r, rej) {
-			return
-		}
-		if cfg != nil && cfg.RetryGuard != nil {
-			cfg.RetryGuard.noteRejection(r)
-		}
-		WriteRejection(w, rej)
+		serveInLane(w, r, lane, next, cfg)
 	})
+}
+
+func serveInLane(w http.ResponseWriter, r *http.Request, lane Runner, next http.Handler, cfg *MiddlewareConfig) {
+	err := lane.Do(r.Context(), func(ctx context.Context) error {
+		next.ServeHTTP(w, r.WithContext(ctx)) // ctx carries the lane: see LaneOf
+		return nil
+	})
+	if err == nil {
+		return
+	}
+	rej, ok := AsRejection(err)
+	if !ok {
+		return // the client went away before its turn: nobody to answer
+	}
+	if cfg != nil && cfg.OnReject != nil && cfg.OnReject(w, r, rej) {
+		return
+	}
+	if cfg != nil && cfg.RetryGuard != nil {
+		cfg.RetryGuard.noteRejection(r)
+	}
+	WriteRejection(w, rej)
 }
 
 // Problem is an RFC 9457 problem details body, with the bhlint extensions.

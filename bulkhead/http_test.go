@@ -367,3 +367,24 @@ func TestHandlerClientGone(t *testing.T) {
 		t.Errorf("wrote %q to a client that had gone", w.Body)
 	}
 }
+
+// The guard on its own, with the default key (the client's address), for
+// handlers that reject requests themselves and report it.
+func TestRetryGuardStandalone(t *testing.T) {
+	clock := fakeclock.New(epoch)
+	g := NewRetryGuard(RetryGuardConfig{Clock: clock, MaxRetries: 1})
+	h := g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.NoteRejection(remoteHost(r))
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	from := func(addr string) func(*http.Request) { return func(r *http.Request) { r.RemoteAddr = addr } }
+	for i, want := range []int{503, 503, 429} { // the second request is retry 1, the third retry 2
+		if w := serve(h, "GET", "/", from("192.0.2.7:4001")); w.Code != want {
+			t.Errorf("request %d: %d, want %d", i+1, w.Code, want)
+		}
+	}
+	if w := serve(h, "GET", "/", from("192.0.2.8:4001")); w.Code != 503 {
+		t.Errorf("another address: %d, want 503", w.Code)
+	}
+}

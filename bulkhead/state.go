@@ -56,8 +56,6 @@ type stateChange struct {
 	seq      uint64
 }
 
-func (c stateChange) changed() bool { return c.from != c.to }
-
 // updateState applies MC-ST-01 after active or queued changed. Callers hold l.mu.
 func (l *limiter) updateState() stateChange {
 	limit := l.spec.MaxConcurrent

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== vet and format"
-unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '/testdata/') 2>/dev/null || true)
+unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '/testdata/src/') 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi

@@ -139,7 +139,7 @@ func heldKindOf(t types.Type) (catalog.HeldKind, bool) {
 }
 
 func exactKind(t types.Type) (catalog.HeldKind, bool) {
-	s := types.TypeString(t, nil)
+	s := catalog.TypeKey(t)
 	for _, k := range catalog.HeldKinds {
 		if k.Type == s {
 			return k, true

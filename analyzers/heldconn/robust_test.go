@@ -19,7 +19,7 @@ func TestRobustness(t *testing.T) {
 		analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "generatedasked")
 	})
 	t.Run("budget", func(t *testing.T) {
-		setFlag(t, heldconn.Analyzer, "budget", "60")
+		setFlag(t, heldconn.Analyzer, "budget", "40")
 		analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "huge")
 	})
 }

@@ -41,8 +41,8 @@ Reported:
     call path (QuoteHandler → ledger.MerchantOf → ledger.CardDB);
  2. a package-level pool with no lane reached from entry points of two or
     more lanes (the shared pool);
- 3. one underlying pool wrapped into two lanes (bulkhead.NewDB[Tax](db) and
-    bulkhead.NewDB[CardAuth](db), or two laned vars built from one
+ 3. one underlying pool wrapped into two lanes (lanedb.NewDB[Tax](db) and
+    lanedb.NewDB[CardAuth](db), or two laned vars built from one
     *sql.DB);
  4. the same for outbound HTTP clients and transports: http.DefaultClient
     used from two lanes, two laned clients over one transport.
@@ -56,7 +56,7 @@ or malformed name is reported by the directives analyzer
 (ERR_MALFORMED_DIRECTIVE).
 
 Fix: give each lane its own pool or client and pass it down, declare it
-with //bhlint:lane NAME (or use bulkhead.DB[L]), and move work that needs
+with //bhlint:lane NAME (or use the runtime's lanedb.DB[L] or lanepgx.Pool[L]), and move work that needs
 another lane's data into that lane (through its executor).
 
 Escape policy: a resource is identified by the package-level variable or

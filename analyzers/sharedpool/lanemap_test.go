@@ -45,7 +45,7 @@ func TestLaneMap(t *testing.T) {
 		"    handlers.QuoteHandler at handlers.go:",
 		"    ledger.CardDB (database pool, lane card_auth) via handlers.QuoteHandler → ledger.MerchantOf → ledger.merchantRow → ledger.CardDB  ← another lane's\n",
 		"  ledger.AuditDB (database pool at ledger.go:14:5) shared by card_auth, tax\n",
-		"  wiring.shared (database pool at wiring.go:25:5) shared by card_auth, tax\n",
+		"  wiring.shared (database pool at wiring.go:26:5) shared by card_auth, tax\n",
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("lane map lacks %q:\n%s", want, text.String())

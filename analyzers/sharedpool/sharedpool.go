@@ -686,7 +686,7 @@ func (c *checker) sourcesOf(fn *ssa.Function, v ssa.Value, depth int) []lanes.Re
 	}
 	var out []lanes.Resource
 	if call, ok := v.(*ssa.Call); ok {
-		// A function given a pool wraps it (sqlx.NewDb(db), bulkhead.NewDB);
+		// A function given a pool wraps it (sqlx.NewDb(db), lanedb.NewDB);
 		// a method of a pool makes a new one (transport.Clone()).
 		args := call.Common().Args
 		if receiver(call.Common()) != nil && !call.Common().IsInvoke() {

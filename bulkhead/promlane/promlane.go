@@ -15,6 +15,9 @@
 //	bulkhead_rejections_total          counter    rejections, by reason (queue_full, wait_timeout, deadline, saturated)
 //	bulkhead_state_transitions_total   counter    state changes, by the state entered (label to)
 //
+// Lane pools (lanedb, lanepgx, lanehttp) add the bulkhead_pool_* metrics
+// listed in pool.go.
+//
 // Gauges are read from the executors when Prometheus scrapes; counters and
 // the histogram are updated from the executors' events.
 package promlane
@@ -40,8 +43,9 @@ type Opts struct {
 	Buckets []float64
 }
 
-// Collector is a prometheus.Collector and a bulkhead.Observer: pass it to
-// bulkhead.WithObserver for every executor it should export.
+// Collector is a prometheus.Collector, a bulkhead.Observer and a
+// lanepool.Observer: pass it to bulkhead.WithObserver for every executor,
+// and in lanepool.Config.Observers for every lane pool, it should export.
 type Collector struct {
 	active, queued, limit, queueCap, state *prometheus.Desc
 
@@ -51,6 +55,8 @@ type Collector struct {
 
 	mu      sync.Mutex
 	sources []bulkhead.StatsSource
+
+	pools *poolMetrics // lane pools' metrics: see pool.go
 }
 
 // New makes a Collector.
@@ -64,6 +70,7 @@ func New(o Opts) *Collector {
 		return prometheus.NewDesc(prometheus.BuildFQName(ns, "", name), help, append(lane, labels...), nil)
 	}
 	return &Collector{
+		pools:    newPoolMetrics(ns, o.Buckets),
 		active:   desc("active_calls", "Calls running in the lane now."),
 		queued:   desc("queued_calls", "Callers waiting for a slot in the lane now."),
 		limit:    desc("max_concurrent_calls", "How many calls the lane may run at once."),
@@ -122,6 +129,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	c.wait.Describe(ch)
 	c.rejections.Describe(ch)
 	c.transitions.Describe(ch)
+	c.pools.describe(ch)
 }
 
 // Collect implements prometheus.Collector.
@@ -141,6 +149,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	c.wait.Collect(ch)
 	c.rejections.Collect(ch)
 	c.transitions.Collect(ch)
+	c.pools.collect(ch)
 }
 
 // lanes reads every attached executor, adding up executors that share a lane

@@ -19,6 +19,7 @@ import (
 
 func main() {
 	if invokedByGoVet(os.Args[1:]) {
+		tuneVetTool(os.Args[1:])
 		unitchecker.Main(analyzers()...)
 		return
 	}

@@ -1,38 +1,73 @@
 // Command payment-core is a small payment service with three kinds of work —
 // card authorisation, fraud scoring and tax quotes — used to show what bhlint
 // finds and what the bulkhead runtime prevents.
+//
+//	payment-core -mode=bulkhead   # each lane its own workers, queue, DB pool, sockets
+//	payment-core -mode=before     # the incident: one shared worker pool and DB pool
+//
+// It needs PostgreSQL (PAYMENT_CORE_DSN) and the three dependencies, which
+// cmd/fakedeps provides. The code under internal/ that the service does not
+// serve (checkout, webhooks, card, fraud, merchant, pools, tax/estimate.go)
+// is the code bhlint catches, one finding per analyzer.
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"log"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/bhlint/bhlint/examples/payment-core/internal/store"
-	"github.com/bhlint/bhlint/examples/payment-core/internal/tax"
-	"github.com/bhlint/bhlint/examples/payment-core/internal/taxclient"
+	"github.com/bhlint/bhlint/examples/payment-core/internal/service"
 )
 
 func main() {
-	dsn := envOr("PAYMENT_CORE_DSN", "postgres://postgres@127.0.0.1:5432/test")
-	pool, err := pgxpool.New(context.Background(), dsn)
-	if err != nil {
-		log.Fatalf("payment-core: connecting to %s: %v", dsn, err)
+	var cfg service.Config
+	flag.StringVar(&cfg.Mode, "mode", envOr("PAYMENT_CORE_MODE", service.ModeBulkhead), "bulkhead or before")
+	flag.StringVar(&cfg.DSN, "dsn", envOr("PAYMENT_CORE_DSN", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL DSN")
+	flag.StringVar(&cfg.CardURL, "card-url", envOr("CARD_NETWORK_URL", "http://127.0.0.1:9101"), "card network base URL")
+	flag.StringVar(&cfg.FraudURL, "fraud-url", envOr("FRAUD_API_URL", "http://127.0.0.1:9201"), "fraud service base URL")
+	flag.StringVar(&cfg.TaxURL, "tax-url", envOr("TAX_API_URL", "http://127.0.0.1:9301"), "tax API base URL")
+	addr := flag.String("addr", envOr("PAYMENT_CORE_ADDR", "127.0.0.1:8080"), "listen address")
+	reset := flag.Bool("reset", false, "empty the tables the service writes before starting")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := service.Setup(ctx, cfg.DSN, *reset); err != nil {
+		log.Fatal(err)
 	}
-	defer pool.Close()
+	svc, err := service.New(ctx, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer svc.Close()
 
-	taxAPI := taxclient.New(envOr("TAX_API_URL", "http://127.0.0.1:9301"), 10*time.Second)
-	quotes := &tax.Handler{Store: store.New(pool), TaxAPI: taxAPI}
-
-	mux := http.NewServeMux()
-	mux.Handle("POST /tax/quote", quotes)
-	addr := envOr("PAYMENT_CORE_ADDR", "127.0.0.1:8080")
-	log.Printf("payment-core listening on %s", addr)
-	log.Fatal(http.ListenAndServe(addr, mux))
+	srv := &http.Server{
+		Addr:              *addr,
+		Handler:           svc,
+		ReadHeaderTimeout: 2 * time.Second,
+		WriteTimeout:      15 * time.Second,
+		IdleTimeout:       60 * time.Second,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	log.Printf("payment-core (%s mode) listening on %s", cfg.Mode, *addr)
+	select {
+	case err := <-errc:
+		log.Fatal(err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Printf("payment-core: shutdown: %v", err)
+	}
+	log.Printf("payment-core: stopped")
 }
 
 func envOr(name, fallback string) string {

@@ -51,7 +51,8 @@ var NetworkPackages = []string{
 
 // DBPackages are the import paths a package must reach to hold a database
 // connection at all.
-var DBPackages = []string{"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool"}
+var DBPackages = []string{"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool",
+	"github.com/bhlint/bhlint/bulkhead/lanedb", "github.com/bhlint/bhlint/bulkhead/lanepgx"}
 
 // PoolAcquires are calls that take a connection from a pool, and so may wait
 // for one. Holding a connection of one pool while calling these on another
@@ -73,6 +74,13 @@ var PoolAcquires = newTable(
 	"(*github.com/jmoiron/sqlx.DB).Select", "(*github.com/jmoiron/sqlx.DB).SelectContext",
 	"(*github.com/jmoiron/sqlx.DB).Queryx", "(*github.com/jmoiron/sqlx.DB).QueryxContext",
 	"(*github.com/jmoiron/sqlx.DB).NamedExec", "(*github.com/jmoiron/sqlx.DB).NamedExecContext",
+	// The runtime's lane-typed pools.
+	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).Conn", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).BeginTx",
+	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).QueryContext", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).QueryRowContext",
+	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).ExecContext", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).PingContext",
+	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Acquire", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Begin",
+	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Query", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).QueryRow",
+	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Exec", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Ping",
 )
 
 // HeldKind describes one type of pooled connection that a caller holds from
@@ -96,6 +104,29 @@ var HeldKinds = []HeldKind{
 	{Type: "*github.com/jackc/pgx/v5/pgxpool.Tx", Noun: "transaction", Release: []string{"Commit", "Rollback"}},
 	{Type: "*github.com/jackc/pgx/v5/pgxpool.Conn", Noun: "connection", Release: []string{"Release", "Hijack"}},
 	{Type: "github.com/jackc/pgx/v5.Rows", Noun: "open rows", Release: []string{"Close"}, NextReleases: true},
+	// The runtime's lane-typed pools (generic: matched without type arguments).
+	{Type: "*github.com/bhlint/bhlint/bulkhead/lanedb.Conn", Noun: "lane connection", Release: []string{"Close"}},
+	{Type: "*github.com/bhlint/bhlint/bulkhead/lanedb.Tx", Noun: "lane transaction", Release: []string{"Commit", "Rollback"}},
+	{Type: "*github.com/bhlint/bhlint/bulkhead/lanedb.Rows", Noun: "open rows", Release: []string{"Close"}, NextReleases: true},
+	{Type: "*github.com/bhlint/bhlint/bulkhead/lanepgx.Conn", Noun: "lane connection", Release: []string{"Release"}},
+	{Type: "*github.com/bhlint/bhlint/bulkhead/lanepgx.Tx", Noun: "lane transaction", Release: []string{"Commit", "Rollback"}},
+	{Type: "*github.com/bhlint/bhlint/bulkhead/lanepgx.Rows", Noun: "open rows", Release: []string{"Close"}, NextReleases: true},
+}
+
+// TypeKey names a type as HeldKinds and the other type tables do: the
+// pointer and the package path, without type arguments, so
+// *lanedb.Tx[Tax] and *lanedb.Tx[Fraud] are both "*…/lanedb.Tx".
+func TypeKey(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		return "*" + TypeKey(p.Elem())
+	}
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.TypeArgs().Len() > 0 {
+		obj := named.Origin().Obj()
+		if obj.Pkg() != nil {
+			return obj.Pkg().Path() + "." + obj.Name()
+		}
+	}
+	return types.TypeString(t, nil)
 }
 
 // ReleasingFuncs are functions that release the held value passed as the
@@ -121,6 +152,12 @@ var TxCallbacks = map[string]int{
 type Table struct {
 	exact     map[string]bool
 	receivers map[string]bool
+	// Lookups are on every call of every package, and building a full name
+	// allocates: names (the last part of each exact key) and recvPkgs (the
+	// packages of the wildcard receivers) turn most functions away first.
+	names       map[string]bool
+	recvPkgs    map[string]bool
+	oddReceiver bool // a wildcard receiver with no package to filter by
 }
 
 // NewTable makes a table of function keys, such as a configuration's
@@ -128,7 +165,7 @@ type Table struct {
 func NewTable(keys ...string) *Table { return newTable(keys...) }
 
 func newTable(keys ...string) *Table {
-	t := &Table{exact: map[string]bool{}, receivers: map[string]bool{}}
+	t := &Table{exact: map[string]bool{}, receivers: map[string]bool{}, names: map[string]bool{}, recvPkgs: map[string]bool{}}
 	t.Add(keys...)
 	return t
 }
@@ -138,9 +175,16 @@ func (t *Table) Add(keys ...string) {
 	for _, k := range keys {
 		if recv, ok := strings.CutSuffix(k, ".*"); ok {
 			t.receivers[recv] = true
+			typeName := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(recv, "("), ")"), "*")
+			if dot := strings.LastIndex(typeName, "."); dot > 0 && !strings.ContainsAny(typeName, "{}()[] ") {
+				t.recvPkgs[typeName[:dot]] = true
+			} else {
+				t.oddReceiver = true
+			}
 			continue
 		}
 		t.exact[k] = true
+		t.names[k[strings.LastIndex(k, ".")+1:]] = true
 	}
 }
 
@@ -150,10 +194,13 @@ func (t *Table) Has(fn *types.Func) bool {
 		return false
 	}
 	fn = fn.Origin()
-	if t.exact[fn.FullName()] {
+	if t.names[fn.Name()] && t.exact[fn.FullName()] {
 		return true
 	}
 	if len(t.receivers) == 0 {
+		return false
+	}
+	if !t.oddReceiver && (fn.Pkg() == nil || !t.recvPkgs[fn.Pkg().Path()]) {
 		return false
 	}
 	recv := ReceiverKey(fn)

@@ -14,16 +14,11 @@ const RuntimePath = "github.com/bhlint/bhlint/bulkhead"
 // bulkhead.DB[Tax] is a pool of lane tax. Keyed by import path, then type
 // name. Kind says what the type is: "executor" or a resource noun.
 var LaneTypedTypes = map[string]map[string]string{
-	RuntimePath: {
-		"Executor":   "executor",
-		"DB":         "pool",
-		"Pool":       "pool",
-		"PgxPool":    "pool",
-		"SQLDB":      "pool",
-		"Client":     "HTTP client",
-		"HTTPClient": "HTTP client",
-		"Transport":  "HTTP transport",
-	},
+	RuntimePath:               {"Executor": "executor"},
+	RuntimePath + "/lanedb":   {"DB": "pool"},
+	RuntimePath + "/lanepgx":  {"Pool": "pool"},
+	RuntimePath + "/lanehttp": {"Client": "HTTP client"},
+	RuntimePath + "/fleet":    {"Limiter": "fleet-wide limit"},
 }
 
 // LaneRunners are the calls that run a function in the lane of the executor
@@ -54,6 +49,7 @@ var ResourceTypes = map[string]string{
 var LanePackages = []string{
 	"database/sql", "github.com/jmoiron/sqlx", "github.com/jackc/pgx/v5/pgxpool", "net/http",
 	"github.com/redis/go-redis/v9", "google.golang.org/grpc", RuntimePath,
+	RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp", RuntimePath + "/fleet",
 }
 
 // ResourceNoun returns what kind of shared resource t is, or "" if it is

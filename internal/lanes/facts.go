@@ -91,7 +91,7 @@ type Entry struct {
 type Wrap struct {
 	Inner Resource
 	Lane  string
-	Outer string // what wraps it: "payments.TaxDB", "bulkhead.NewDB"
+	Outer string // what wraps it: "payments.TaxDB", "lanedb.NewDB"
 	Pos   string
 }
 

@@ -11,6 +11,7 @@ import (
 	"go/types"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
@@ -81,3 +82,22 @@ func (b *Builder) addWithAnons(f *ssa.Function) {
 		b.addWithAnons(anon)
 	}
 }
+
+// Budget is the SSA instruction budget of a, as Fits applies it (0: no
+// limit), for passes that decide from the syntax, before building SSA,
+// whether Fits could have anything to report.
+func Budget(a *analysis.Analyzer) int { return budgetOf(a) }
+
+// factsOnly is set by a driver that runs the passes on a package only for
+// the facts its importers need — go vet's VetxOnly mode, in which the vet
+// tool analyses one dependency per process and throws every diagnostic
+// away. It is never set by drivers that report for every package.
+var factsOnly atomic.Bool
+
+// SetFactsOnly records that this process's diagnostics are discarded.
+func SetFactsOnly(v bool) { factsOnly.Store(v) }
+
+// FactsOnly reports whether this process's diagnostics are discarded, so
+// that a pass may skip work that can only lead to a diagnostic (and the SSA
+// it would build for it).
+func FactsOnly() bool { return factsOnly.Load() }

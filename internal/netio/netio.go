@@ -107,6 +107,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(cfg.Catalog.NetworkCalls) == 0 && !pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages) {
 		return res, nil
 	}
+	if !res.usesNetwork() {
+		return res, nil
+	}
 	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
 	// Propagate to a fixed point: each round may add callers of functions
 	// found in the previous one (recursion, calls to later declarations).
@@ -128,6 +131,28 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return res, nil
+}
+
+// usesNetwork reports whether the package refers to a network call (of the
+// catalogue or the project's additions) or to a function that another
+// package found to reach the network (a MayNetwork fact). Every path
+// directReach finds ends in such a function, named somewhere in the package,
+// so a package that names none has nothing to find and needs no SSA.
+func (r *Result) usesNetwork() bool {
+	for _, obj := range r.pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if r.isNetworkCall(fn) {
+			return true
+		}
+		origin := fn.Origin()
+		if origin.Pkg() != nil && origin.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(origin, new(MayNetwork)) {
+			return true
+		}
+	}
+	return false
 }
 
 // directReach returns the path of the first call in fn that reaches the

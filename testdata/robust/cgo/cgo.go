@@ -30,4 +30,3 @@ func Charge(ctx context.Context, db *sql.DB, client *http.Client, req *http.Requ
 	resp.Body.Close()
 	return tx.Commit()
 }
-// x

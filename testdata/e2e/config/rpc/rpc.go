@@ -5,7 +5,9 @@ package rpc
 
 import "context"
 
-type Transport interface{ RoundTrip(ctx context.Context, method string, body []byte) ([]byte, error) }
+type Transport interface {
+	RoundTrip(ctx context.Context, method string, body []byte) ([]byte, error)
+}
 
 type Client struct{ T Transport }
 

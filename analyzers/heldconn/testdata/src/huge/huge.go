@@ -1,4 +1,4 @@
-// Package huge has functions over the budget the test sets (-budget=60):
+// Package huge has functions over the budget the test sets (-budget=40):
 // one that acquires a connection is reported as skipped, visibly; one that
 // touches no connection is not worth a word.
 package huge
@@ -9,7 +9,7 @@ import (
 	"net/http"
 )
 
-func txAcrossHTTPInHugeFunction(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request, xs []int) error { // want `ERR_CONN_HELD_ACROSS_NETWORK_CALL: skipped: function txAcrossHTTPInHugeFunction too large \(\d+ instructions > budget 60\)`
+func txAcrossHTTPInHugeFunction(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request, xs []int) error { // want `ERR_CONN_HELD_ACROSS_NETWORK_CALL: skipped: function txAcrossHTTPInHugeFunction too large \(\d+ instructions > budget 40\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/bhlint/bhlint/bulkhead/lanedb"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -25,13 +26,13 @@ func (Fraud) Spec() bulkhead.LaneSpec { return bulkhead.LaneSpec{} }
 var shared *sql.DB
 
 // One *sql.DB wrapped into two lanes.
-var CardPool = bulkhead.NewDB[CardAuth](shared) // want `one database pool, wiring.shared, is given to lanes card_auth and tax \(lane card_auth by bulkhead.NewDB; lane tax by bulkhead.NewDB\)`
-var TaxPool = bulkhead.NewDB[Tax](shared)
+var CardPool = lanedb.NewDB[CardAuth](shared) // want `one database pool, wiring.shared, is given to lanes card_auth and tax \(lane card_auth by lanedb.NewDB; lane tax by lanedb.NewDB\)`
+var TaxPool = lanedb.NewDB[Tax](shared)
 
 // Each lane on its own pool: silent.
 var cardOwn, fraudOwn *sql.DB
-var CardPool2 = bulkhead.NewDB[CardAuth](cardOwn)
-var FraudPool = bulkhead.NewDB[Fraud](fraudOwn)
+var CardPool2 = lanedb.NewDB[CardAuth](cardOwn)
+var FraudPool = lanedb.NewDB[Fraud](fraudOwn)
 
 var cardExec, _ = bulkhead.NewExecutor[CardAuth]()
 var taxExec, _ = bulkhead.NewExecutor[Tax]()
@@ -57,15 +58,15 @@ func authorize(ctx context.Context) (int, error) {
 }
 
 // chargeRow gets a lane-typed pool as a parameter: its type says its lane.
-func chargeRow(ctx context.Context, db *bulkhead.DB[Tax]) error {
+func chargeRow(ctx context.Context, db *lanedb.DB[Tax]) error {
 	return db.QueryRowContext(ctx, "SELECT 1").Err()
 }
 
 // Open wraps one pool made here into two lanes.
 func Open(ctx context.Context) {
 	pool, _ := sql.Open("pgx", "dsn")
-	card := bulkhead.NewDB[CardAuth](pool) // want `one database pool, the database pool from sql.Open at wiring.go:\d+:\d+, is given to lanes card_auth and tax`
-	tax := bulkhead.NewDB[Tax](pool)
+	card := lanedb.NewDB[CardAuth](pool) // want `one database pool, the database pool from sql.Open at wiring.go:\d+:\d+, is given to lanes card_auth and tax`
+	tax := lanedb.NewDB[Tax](pool)
 	_, _ = card, tax
 	pgx, _ := pgxpool.New(ctx, "dsn")
 	_ = pgx
@@ -75,7 +76,7 @@ func Open(ctx context.Context) {
 func OpenEach() {
 	a, _ := sql.Open("pgx", "card")
 	b, _ := sql.Open("pgx", "tax")
-	_, _ = bulkhead.NewDB[CardAuth](a), bulkhead.NewDB[Tax](b)
+	_, _ = lanedb.NewDB[CardAuth](a), lanedb.NewDB[Tax](b)
 }
 
 // A handler wrapped by an executor runs in its lane.

@@ -3,7 +3,6 @@ package bulkhead
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 )
 
@@ -23,12 +22,4 @@ func (e *Executor[L]) Handler(next http.Handler) http.Handler { return next }
 
 func Call[L Lane, T any](ctx context.Context, e *Executor[L], fn func(ctx context.Context) (T, error)) (T, error) {
 	return fn(ctx)
-}
-
-type DB[L Lane] struct{ db *sql.DB }
-
-func NewDB[L Lane](db *sql.DB) *DB[L] { return &DB[L]{db: db} }
-
-func (d *DB[L]) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	return d.db.QueryRowContext(ctx, q, args...)
 }

@@ -1,0 +1,539 @@
+// Package fleet is a lane's concurrency limit shared by every process of a
+// fleet, kept in Redis: for dependencies whose limit is global, such as a
+// payment provider that accepts 200 concurrent calls from the whole service.
+// Per-process limits multiply with the fleet: 12 per pod is 720 at 60 pods.
+//
+//	payments, err := fleet.New[Payments](rdb, fleet.Config{
+//		Limit:      200, // the provider's limit, for the whole fleet
+//		LocalLimit: 4,   // this pod's share if Redis is unreachable
+//	})
+//
+//	lease, err := payments.Acquire(ctx) // *fleet.Lease
+//	if err != nil { ... }               // a *fleet.LimitError: shed the request
+//	defer lease.Release()
+//
+// Each holder has a lease: a member of a Redis sorted set scored by its
+// expiry. A holder renews its leases every LeaseTTL/3; a holder that dies
+// stops renewing, and its leases are reclaimed once they expire, by the next
+// Acquire anywhere in the fleet. Redis's own clock (TIME) is the only clock
+// used, so the processes' clocks need not agree.
+//
+// When Redis is unreachable the limiter falls back to LocalLimit in this
+// process, and says so: the OnFallback callback, a warning on the logger,
+// Stats.Fallback, and Lease.Local on the leases it hands out. It goes back to
+// Redis once Redis answers again (checked at most every RetryRedisEvery).
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/redis/go-redis/v9"
+)
+
+// Config configures a Limiter.
+type Config struct {
+	// Key is the Redis key of the limit. Default "bhlint:fleet:<lane>".
+	// Every process that shares the limit must use the same key.
+	Key string
+	// Limit is the fleet-wide number of leases. Required.
+	Limit int
+	// LocalLimit is this process's limit while Redis is unreachable: the
+	// fleet limit divided by the number of processes, rounded down. Required.
+	LocalLimit int
+	// LeaseTTL is how long a lease lives without renewal: the time a dead
+	// holder's lease stays taken. Default 5s.
+	LeaseTTL time.Duration
+	// RenewEvery is how often held leases are renewed. Default LeaseTTL/3.
+	RenewEvery time.Duration
+	// AcquireTimeout is how long Acquire waits for a lease when the limit is
+	// reached. 0 means fail at once.
+	AcquireTimeout time.Duration
+	// MaxWaiters bounds the callers in this process waiting for a lease.
+	// Default 0 (no one waits); required to be positive with AcquireTimeout.
+	MaxWaiters int
+	// PollEvery is how often a waiting caller asks Redis again, jittered
+	// ±50%. Default 20ms.
+	PollEvery time.Duration
+	// RedisTimeout bounds every Redis call. Default 100ms.
+	RedisTimeout time.Duration
+	// RetryRedisEvery is how often a limiter that fell back tries Redis
+	// again. Default 1s.
+	RetryRedisEvery time.Duration
+	// RetryAfter is what a caller that got no lease is told. Default the
+	// lane's RetryAfter.
+	RetryAfter time.Duration
+	// OnFallback is called (in its own goroutine) when the limiter falls
+	// back to LocalLimit (err is why) and when it is back on Redis (err nil).
+	OnFallback func(err error)
+	// Logger receives the same transitions and lost leases. Default slog.Default().
+	Logger *slog.Logger
+}
+
+// Limiter is lane L's fleet-wide limit.
+type Limiter[L bulkhead.Lane] struct {
+	rdb  redis.UniversalClient
+	cfg  Config
+	lane string
+	key  string
+
+	local   chan struct{} // the fallback semaphore: LocalLimit tokens
+	waiters atomic.Int64
+
+	mu         sync.Mutex
+	held       map[string]*Lease // Redis leases being renewed
+	renewing   bool
+	wake       chan struct{}
+	paused     bool // tests: a holder that stopped renewing (a dead process)
+	fallback   bool
+	lastFailed time.Time
+	seq        uint64
+	prefix     string
+
+	acquired, rejected, fallbacks, lost, localAcquired atomic.Uint64
+}
+
+// New makes lane L's limiter on rdb. It does not touch Redis until used.
+func New[L bulkhead.Lane](rdb redis.UniversalClient, cfg Config) (*Limiter[L], error) {
+	spec, err := bulkhead.SpecOf[L]()
+	if err != nil {
+		return nil, err
+	}
+	what := "fleet.Limiter[" + typeName[L]() + "]"
+	switch {
+	case rdb == nil:
+		return nil, fmt.Errorf("%s: no Redis client", what)
+	case cfg.Limit < 1:
+		return nil, fmt.Errorf("%s: Limit is %d; set the fleet-wide limit (the dependency's own, such as a provider's 200)", what, cfg.Limit)
+	case cfg.LocalLimit < 1 || cfg.LocalLimit > cfg.Limit:
+		return nil, fmt.Errorf("%s: LocalLimit is %d; set this process's share of Limit %d for when Redis is unreachable (Limit divided by the number of processes)", what, cfg.LocalLimit, cfg.Limit)
+	case cfg.AcquireTimeout < 0 || cfg.MaxWaiters < 0:
+		return nil, fmt.Errorf("%s: negative AcquireTimeout or MaxWaiters", what)
+	case cfg.AcquireTimeout > 0 && cfg.MaxWaiters == 0:
+		return nil, fmt.Errorf("%s: AcquireTimeout is set but MaxWaiters is 0; set how many callers may wait", what)
+	case cfg.MaxWaiters > 0 && cfg.AcquireTimeout == 0:
+		return nil, fmt.Errorf("%s: MaxWaiters is %d but AcquireTimeout is 0; a wait without a timeout never ends", what, cfg.MaxWaiters)
+	}
+	if cfg.Key == "" {
+		cfg.Key = "bhlint:fleet:" + spec.Name
+	}
+	if cfg.LeaseTTL <= 0 {
+		cfg.LeaseTTL = 5 * time.Second
+	}
+	if cfg.RenewEvery <= 0 || cfg.RenewEvery >= cfg.LeaseTTL {
+		cfg.RenewEvery = cfg.LeaseTTL / 3
+	}
+	if cfg.PollEvery <= 0 {
+		cfg.PollEvery = 20 * time.Millisecond
+	}
+	if cfg.RedisTimeout <= 0 {
+		cfg.RedisTimeout = 100 * time.Millisecond
+	}
+	if cfg.RetryRedisEvery <= 0 {
+		cfg.RetryRedisEvery = time.Second
+	}
+	if cfg.RetryAfter <= 0 {
+		cfg.RetryAfter = spec.RetryAfter
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	l := &Limiter[L]{
+		rdb: rdb, cfg: cfg, lane: spec.Name, key: cfg.Key,
+		local:  make(chan struct{}, cfg.LocalLimit),
+		held:   map[string]*Lease{},
+		wake:   make(chan struct{}, 1),
+		prefix: strconv.FormatUint(rand.Uint64(), 36) + ":",
+	}
+	return l, nil
+}
+
+func typeName[L any]() string {
+	t := reflect.TypeFor[L]()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Name()
+}
+
+// Lease is one unit of the limit, held until Release.
+type Lease struct {
+	id      string
+	release func()
+	local   bool
+	lost    chan struct{}
+	done    atomic.Bool
+
+	mu     sync.Mutex
+	isLost bool
+	onLost []func()
+}
+
+// Release gives the lease back. Later calls do nothing.
+func (l *Lease) Release() {
+	if l.done.CompareAndSwap(false, true) {
+		l.release()
+	}
+}
+
+// Local reports whether the lease came from the local fallback limit
+// because Redis was unreachable.
+func (l *Lease) Local() bool { return l.local }
+
+// Lost is closed if the lease expired in Redis before it was released (its
+// renewals failed for LeaseTTL): the fleet may now count one holder less
+// than there is, so the holder should stop the work if it can.
+func (l *Lease) Lost() <-chan struct{} { return l.lost }
+
+func (l *Lease) markLost() {
+	l.mu.Lock()
+	if l.isLost {
+		l.mu.Unlock()
+		return
+	}
+	l.isLost = true
+	fns := l.onLost
+	l.mu.Unlock()
+	close(l.lost)
+	for _, f := range fns {
+		f()
+	}
+}
+
+// whenLost calls f when the lease is lost, at once if it is already.
+func (l *Lease) whenLost(f func()) {
+	l.mu.Lock()
+	if !l.isLost {
+		l.onLost = append(l.onLost, f)
+		l.mu.Unlock()
+		return
+	}
+	l.mu.Unlock()
+	f()
+}
+
+// LimitError is the error of an Acquire that got no lease.
+type LimitError struct {
+	Lane   string
+	Key    string
+	Limit  int
+	Local  bool // the local fallback limit was full, not the fleet's
+	Waited time.Duration
+	// RetryAfter is how long the caller should wait before trying again.
+	RetryAfter time.Duration
+	// Err is the caller's context error when it ended the wait.
+	Err error
+}
+
+func (e *LimitError) Error() string {
+	where := fmt.Sprintf("the fleet-wide limit of %d (Redis key %s)", e.Limit, e.Key)
+	if e.Local {
+		where = fmt.Sprintf("the local fallback limit of %d (Redis is unreachable)", e.Limit)
+	}
+	s := fmt.Sprintf("bulkhead: lane %q got no lease: %s is reached", e.Lane, where)
+	if e.Waited > 0 {
+		s += fmt.Sprintf(" and stayed so for %s", e.Waited.Round(time.Millisecond))
+	}
+	if e.Err != nil {
+		s += fmt.Sprintf(" (%v)", e.Err)
+	}
+	return s + fmt.Sprintf("; retry after %s", e.RetryAfter)
+}
+
+// Is makes errors.Is(err, bulkhead.ErrRejected) true.
+func (e *LimitError) Is(target error) bool { return target == bulkhead.ErrRejected }
+
+// Unwrap returns the caller's context error, if that ended the wait.
+func (e *LimitError) Unwrap() error { return e.Err }
+
+var (
+	acquireScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
+  redis.call('ZADD', KEYS[1], now + ttl, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ttl * 2)
+  return 1
+end
+return 0`)
+	renewScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[1])
+local lost = {}
+for i = 2, #ARGV do
+  local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if s and tonumber(s) > now then
+    redis.call('ZADD', KEYS[1], 'XX', now + ttl, ARGV[i])
+  else
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    table.insert(lost, ARGV[i])
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ttl * 2)
+return lost`)
+)
+
+// Acquire takes a lease, waiting at most AcquireTimeout (and never past
+// ctx's deadline) if the limit is reached. The caller must Release it. The
+// error is a *LimitError, or ctx's error if it ended before anything happened.
+func (l *Limiter[L]) Acquire(ctx context.Context) (*Lease, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	var deadline time.Time
+	waiting := false
+	defer func() {
+		if waiting {
+			l.waiters.Add(-1)
+		}
+	}()
+	for {
+		lease, ok, local := l.try(ctx)
+		if ok {
+			l.acquired.Add(1)
+			return lease, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, l.reject(local, time.Since(start), err)
+		}
+		if !waiting {
+			if l.cfg.AcquireTimeout == 0 {
+				return nil, l.reject(local, 0, nil)
+			}
+			if l.waiters.Add(1) > int64(l.cfg.MaxWaiters) {
+				l.waiters.Add(-1)
+				return nil, l.reject(local, 0, nil)
+			}
+			waiting = true
+			deadline = start.Add(l.cfg.AcquireTimeout)
+		}
+		pause := l.cfg.PollEvery/2 + rand.N(l.cfg.PollEvery)
+		if rest := time.Until(deadline); rest <= 0 {
+			return nil, l.reject(local, time.Since(start), nil)
+		} else if pause > rest {
+			pause = rest
+		}
+		timer := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, l.reject(local, time.Since(start), ctx.Err())
+		case <-timer.C:
+		}
+	}
+}
+
+func (l *Limiter[L]) reject(local bool, waited time.Duration, cause error) error {
+	l.rejected.Add(1)
+	limit := l.cfg.Limit
+	if local {
+		limit = l.cfg.LocalLimit
+	}
+	return &LimitError{Lane: l.lane, Key: l.key, Limit: limit, Local: local, Waited: waited, RetryAfter: l.cfg.RetryAfter, Err: cause}
+}
+
+// try takes a lease from Redis, or from the local limit while Redis is
+// unreachable. local reports which limit said no.
+func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
+	l.mu.Lock()
+	useRedis := !l.fallback || time.Since(l.lastFailed) >= l.cfg.RetryRedisEvery
+	l.seq++
+	id := l.prefix + strconv.FormatUint(l.seq, 36)
+	l.mu.Unlock()
+	if useRedis {
+		rctx, cancel := context.WithTimeout(ctx, l.cfg.RedisTimeout)
+		n, err := acquireScript.Run(rctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id).Int()
+		cancel()
+		if err == nil {
+			l.redisOK()
+			if n != 1 {
+				return nil, false, false
+			}
+			lease := &Lease{id: id, lost: make(chan struct{})}
+			lease.release = func() { l.releaseRedis(lease) }
+			l.hold(lease)
+			return lease, true, false
+		}
+		if ctx.Err() != nil {
+			return nil, false, false
+		}
+		l.redisFailed(err)
+	}
+	select {
+	case l.local <- struct{}{}:
+		l.localAcquired.Add(1)
+		lease := &Lease{id: id, local: true, lost: make(chan struct{}), release: func() { <-l.local }}
+		return lease, true, true
+	default:
+		return nil, false, true
+	}
+}
+
+func (l *Limiter[L]) redisOK() {
+	l.mu.Lock()
+	was := l.fallback
+	l.fallback = false
+	l.mu.Unlock()
+	if was {
+		l.cfg.Logger.Info("bulkhead: fleet limit is back on Redis", "lane", l.lane, "key", l.key, "limit", l.cfg.Limit)
+		if l.cfg.OnFallback != nil {
+			go l.cfg.OnFallback(nil)
+		}
+	}
+}
+
+func (l *Limiter[L]) redisFailed(err error) {
+	l.mu.Lock()
+	was := l.fallback
+	l.fallback = true
+	l.lastFailed = time.Now()
+	l.mu.Unlock()
+	if !was {
+		l.fallbacks.Add(1)
+		l.cfg.Logger.Warn("bulkhead: Redis is unreachable; the fleet limit falls back to this process's local limit",
+			"lane", l.lane, "key", l.key, "fleet_limit", l.cfg.Limit, "local_limit", l.cfg.LocalLimit, "error", err)
+		if l.cfg.OnFallback != nil {
+			go l.cfg.OnFallback(err)
+		}
+	}
+}
+
+func (l *Limiter[L]) hold(lease *Lease) {
+	l.mu.Lock()
+	l.held[lease.id] = lease
+	start := !l.renewing
+	l.renewing = true
+	l.mu.Unlock()
+	if start {
+		go l.renewLoop()
+	}
+}
+
+func (l *Limiter[L]) releaseRedis(lease *Lease) {
+	l.mu.Lock()
+	delete(l.held, lease.id)
+	empty := len(l.held) == 0
+	l.mu.Unlock()
+	if empty {
+		select {
+		case l.wake <- struct{}{}:
+		default:
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.RedisTimeout)
+	defer cancel()
+	if err := l.rdb.ZRem(ctx, l.key, lease.id).Err(); err != nil {
+		// The lease expires on its own within LeaseTTL.
+		l.cfg.Logger.Warn("bulkhead: could not release a fleet lease; it expires by itself", "lane", l.lane, "key", l.key, "ttl", l.cfg.LeaseTTL, "error", err)
+	}
+}
+
+// renewLoop renews every held Redis lease every RenewEvery, and ends when
+// none is held. A release of the last lease wakes it so it ends at once.
+func (l *Limiter[L]) renewLoop() {
+	timer := time.NewTimer(l.cfg.RenewEvery)
+	defer timer.Stop()
+	for {
+		fired := false
+		select {
+		case <-timer.C:
+			fired = true
+		case <-l.wake:
+		}
+		l.mu.Lock()
+		if len(l.held) == 0 {
+			l.renewing = false
+			l.mu.Unlock()
+			return
+		}
+		if !fired || l.paused {
+			l.mu.Unlock()
+			if fired {
+				timer.Reset(l.cfg.RenewEvery)
+			}
+			continue // woken while leases are held: the timer still runs
+		}
+		args := make([]any, 0, len(l.held)+1)
+		args = append(args, l.cfg.LeaseTTL.Milliseconds())
+		for id := range l.held {
+			args = append(args, id)
+		}
+		l.mu.Unlock()
+		l.renew(args)
+		timer.Reset(l.cfg.RenewEvery)
+	}
+}
+
+func (l *Limiter[L]) renew(args []any) {
+	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.RedisTimeout)
+	lost, err := renewScript.Run(ctx, l.rdb, []string{l.key}, args...).StringSlice()
+	cancel()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		l.cfg.Logger.Warn("bulkhead: could not renew fleet leases; they expire unless a later renewal succeeds",
+			"lane", l.lane, "key", l.key, "leases", len(args)-1, "ttl", l.cfg.LeaseTTL, "error", err)
+		return
+	}
+	for _, id := range lost {
+		l.mu.Lock()
+		lease := l.held[id]
+		delete(l.held, id)
+		l.mu.Unlock()
+		if lease != nil {
+			l.lost.Add(1)
+			l.cfg.Logger.Warn("bulkhead: a fleet lease expired while held; its holder did not renew it within LeaseTTL",
+				"lane", l.lane, "key", l.key, "ttl", l.cfg.LeaseTTL)
+			lease.markLost()
+		}
+	}
+}
+
+// Stats is a snapshot of a limiter.
+type Stats struct {
+	Lane              string
+	Key               string
+	Limit, LocalLimit int
+	// Fallback is true while Redis is unreachable and LocalLimit applies.
+	Fallback bool
+	// Held is Redis leases held by this process; HeldLocal local ones.
+	Held, HeldLocal int
+	Waiting         int
+	// Counters since the limiter was made.
+	Acquired, Rejected, Fallbacks, Lost uint64
+}
+
+// Stats reads the limiter's state.
+func (l *Limiter[L]) Stats() Stats {
+	l.mu.Lock()
+	s := Stats{Lane: l.lane, Key: l.key, Limit: l.cfg.Limit, LocalLimit: l.cfg.LocalLimit, Fallback: l.fallback, Held: len(l.held)}
+	l.mu.Unlock()
+	s.HeldLocal = len(l.local)
+	s.Waiting = int(l.waiters.Load())
+	s.Acquired, s.Rejected, s.Fallbacks, s.Lost = l.acquired.Load(), l.rejected.Load(), l.fallbacks.Load(), l.lost.Load()
+	return s
+}
+
+// Do runs fn holding a lease. fn's context is canceled if the lease is lost.
+func (l *Limiter[L]) Do(ctx context.Context, fn func(ctx context.Context) error) error {
+	lease, err := l.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer lease.Release()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lease.whenLost(cancel)
+	return fn(ctx)
+}

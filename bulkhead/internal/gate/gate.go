@@ -1,0 +1,411 @@
+// Package gate is the admission core of the lane-typed pools: a budget of
+// connections, a bounded FIFO of waiters with an acquire timeout, the
+// cross-lane guard, leak detection and the counters behind lanepool.Stats.
+// The pools put it in front of their driver's pool, so the driver's own
+// unbounded wait is never reached.
+package gate
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/bhlint/bhlint/bulkhead/lanepool"
+)
+
+// Gate admits holders of a lane's connections.
+type Gate struct {
+	Lane, Resource string
+	Cfg            lanepool.Config
+
+	// Idle reports the underlying pool's idle connections for Stats; may be nil.
+	Idle func() int
+
+	mu      sync.Mutex
+	inUse   int
+	head    *waiter
+	tail    *waiter
+	waiting int
+	closed  bool
+
+	// Held tickets, oldest first, watched for leaks by one timer per gate
+	// (not one per ticket): it is set for the oldest ticket's threshold.
+	heldHead, heldTail *Ticket
+	leakTimer          bool
+
+	acquired, timeouts, failed, leaks, crossLane atomic.Uint64
+	waitNanos                                    atomic.Int64
+}
+
+type waiter struct {
+	ch         chan struct{} // one value when granted
+	prev, next *waiter
+	queued     bool
+}
+
+// New makes the gate of one pool; cfg must be resolved.
+func New(lane, resource string, cfg lanepool.Config) *Gate {
+	return &Gate{Lane: lane, Resource: resource, Cfg: cfg}
+}
+
+// Attach tells the observers about the pool; call it once the pool is ready.
+func (g *Gate) Attach(src lanepool.Source) {
+	g.emit(lanepool.Event{Kind: lanepool.EventAttached, Source: src})
+}
+
+// Guard checks that ctx's work may use the pool.
+func (g *Gate) Guard(ctx context.Context) error {
+	if g.Cfg.Guard == lanepool.GuardOff {
+		return nil
+	}
+	caller, ok := bulkhead.LaneOf(ctx)
+	if !ok || caller == g.Lane {
+		return nil
+	}
+	g.crossLane.Add(1)
+	g.emit(lanepool.Event{Kind: lanepool.EventCrossLane, Caller: caller})
+	err := &lanepool.CrossLaneError{Resource: g.Resource, Owner: g.Lane, Caller: caller}
+	if g.Cfg.Guard == lanepool.GuardLog {
+		g.Cfg.Logger.WarnContext(ctx, err.Error(), "lane", g.Lane, "caller_lane", caller, "resource", g.Resource)
+		return nil
+	}
+	return err
+}
+
+// Ticket is one admitted holder. Release it exactly once (more calls are no-ops).
+type Ticket struct {
+	g          *Gate
+	start      time.Time // when the acquire began
+	admitted   time.Time // when it got the slot: leaks are measured from here
+	released   atomic.Bool
+	leaked     atomic.Bool
+	prev, next *Ticket // in the gate's held list, guarded by g.mu
+	watched    bool    // in the held list
+	npc        int
+	pcs        [24]uintptr
+}
+
+// Acquire admits the caller or says why not. skip is the number of frames
+// between the caller to blame for a leak and Acquire. On success the caller
+// must Release the ticket; Deadline is when opening the connection must be
+// done by.
+func (g *Gate) Acquire(ctx context.Context, skip int) (*Ticket, time.Time, error) {
+	if err := g.Guard(ctx); err != nil {
+		return nil, time.Time{}, err
+	}
+	start := time.Now()
+	deadline := start.Add(g.Cfg.AcquireTimeout)
+	if err := ctx.Err(); err != nil {
+		return nil, deadline, g.fail(ctxReason(err), 0, err)
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil, deadline, g.fail(lanepool.ReasonClosed, 0, nil)
+	}
+	if g.inUse < g.Cfg.MaxConns {
+		g.inUse++
+		g.mu.Unlock()
+		return g.admit(start, 0, skip), deadline, nil
+	}
+	if g.waiting >= g.Cfg.MaxWaiters {
+		g.mu.Unlock()
+		return nil, deadline, g.fail(lanepool.ReasonWaitersFull, 0, nil)
+	}
+	w := &waiter{ch: make(chan struct{}, 1)}
+	g.enqueue(w)
+	g.mu.Unlock()
+
+	timer := time.NewTimer(g.Cfg.AcquireTimeout)
+	defer timer.Stop()
+	var reason lanepool.Reason
+	var cause error
+	select {
+	case <-w.ch:
+		return g.admit(start, time.Since(start), skip), deadline, nil
+	case <-timer.C:
+		reason = lanepool.ReasonTimeout
+	case <-ctx.Done():
+		cause = ctx.Err()
+		reason = ctxReason(cause)
+	}
+	g.mu.Lock()
+	if w.queued {
+		g.remove(w)
+		g.mu.Unlock()
+		return nil, deadline, g.fail(reason, time.Since(start), cause)
+	}
+	g.mu.Unlock()
+	<-w.ch // granted just now: the slot is ours
+	if reason == lanepool.ReasonTimeout && ctx.Err() == nil {
+		return g.admit(start, time.Since(start), skip), deadline, nil // a hair late, but the connection is there
+	}
+	g.release(nil)
+	return nil, deadline, g.fail(reason, time.Since(start), cause)
+}
+
+func ctxReason(err error) lanepool.Reason {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return lanepool.ReasonDeadline
+	}
+	return lanepool.ReasonCanceled
+}
+
+func (g *Gate) admit(start time.Time, wait time.Duration, skip int) *Ticket {
+	t := &Ticket{g: g, start: start, admitted: start.Add(wait)}
+	g.acquired.Add(1)
+	g.waitNanos.Add(int64(wait))
+	if g.Cfg.LeakThreshold > 0 {
+		t.npc = runtime.Callers(skip+3, t.pcs[:])
+		g.mu.Lock()
+		g.watch(t)
+		g.mu.Unlock()
+	}
+	if len(g.Cfg.Observers) > 0 {
+		g.emit(lanepool.Event{Kind: lanepool.EventAcquired, Wait: wait})
+	}
+	return t
+}
+
+// Fail counts a failed acquire and builds its error; pools call it when
+// opening the connection fails after admission (and Release the ticket).
+func (g *Gate) Fail(reason lanepool.Reason, waited time.Duration, cause error) error {
+	return g.fail(reason, waited, cause)
+}
+
+func (g *Gate) fail(reason lanepool.Reason, waited time.Duration, cause error) error {
+	g.failed.Add(1)
+	if reason == lanepool.ReasonTimeout || reason == lanepool.ReasonDeadline {
+		g.timeouts.Add(1)
+	}
+	if len(g.Cfg.Observers) > 0 {
+		g.emit(lanepool.Event{Kind: lanepool.EventAcquireFailed, Reason: reason, Wait: waited})
+	}
+	return &lanepool.AcquireError{
+		Lane: g.Lane, Resource: g.Resource, Reason: reason, Waited: waited,
+		RetryAfter: g.Cfg.RetryAfter, Budget: g.Cfg.MaxConns, Waiters: g.Cfg.MaxWaiters, Err: cause,
+	}
+}
+
+// Start is when the ticket's acquire began.
+func (t *Ticket) Start() time.Time { return t.start }
+
+// Release gives the ticket's slot back, to the first waiter if there is one.
+// It reports whether this call released it.
+func (t *Ticket) Release() bool {
+	if !t.released.CompareAndSwap(false, true) {
+		return false
+	}
+	if t.leaked.Load() {
+		t.g.Cfg.Logger.Info("bulkhead: a connection reported as leaked was returned",
+			"lane", t.g.Lane, "resource", t.g.Resource, "held", time.Since(t.admitted).Round(time.Millisecond))
+	}
+	t.g.release(t)
+	return true
+}
+
+// watch adds t to the held list and makes sure the leak timer runs.
+// Callers hold g.mu.
+func (g *Gate) watch(t *Ticket) {
+	t.watched = true
+	t.prev = g.heldTail
+	if g.heldTail != nil {
+		g.heldTail.next = t
+	} else {
+		g.heldHead = t
+	}
+	g.heldTail = t
+	g.armLeakTimer(t.admitted)
+}
+
+// unwatch takes t off the held list. Callers hold g.mu.
+func (g *Gate) unwatch(t *Ticket) {
+	if !t.watched {
+		return
+	}
+	if t.prev != nil {
+		t.prev.next = t.next
+	} else {
+		g.heldHead = t.next
+	}
+	if t.next != nil {
+		t.next.prev = t.prev
+	} else {
+		g.heldTail = t.prev
+	}
+	t.prev, t.next, t.watched = nil, nil, false
+}
+
+// armLeakTimer sets the timer for the oldest held ticket, unless one is
+// pending (it re-arms itself when it fires). Callers hold g.mu.
+func (g *Gate) armLeakTimer(now time.Time) {
+	if g.leakTimer || g.heldHead == nil {
+		return
+	}
+	g.leakTimer = true
+	time.AfterFunc(g.heldHead.admitted.Add(g.Cfg.LeakThreshold).Sub(now), g.checkLeaks)
+}
+
+// checkLeaks reports every ticket held past the threshold, oldest first.
+func (g *Gate) checkLeaks() {
+	g.mu.Lock()
+	g.leakTimer = false
+	now := time.Now()
+	var leaked []*Ticket
+	for t := g.heldHead; t != nil && now.Sub(t.admitted) >= g.Cfg.LeakThreshold; t = g.heldHead {
+		g.unwatch(t)
+		t.leaked.Store(true)
+		leaked = append(leaked, t)
+	}
+	g.armLeakTimer(now)
+	g.mu.Unlock()
+	for _, t := range leaked {
+		t.reportLeak(now)
+	}
+}
+
+func (t *Ticket) reportLeak(now time.Time) {
+	if t.released.Load() {
+		return
+	}
+	g := t.g
+	leak := &lanepool.Leak{
+		Lane: g.Lane, Resource: g.Resource, AcquiredAt: t.admitted,
+		Held: now.Sub(t.admitted), Stack: formatStack(t.pcs[:t.npc]),
+	}
+	g.leaks.Add(1)
+	g.emit(lanepool.Event{Kind: lanepool.EventLeak, Leak: leak})
+	if g.Cfg.OnLeak != nil {
+		g.Cfg.OnLeak(*leak)
+		return
+	}
+	g.Cfg.Logger.Warn("bulkhead: connection held longer than the leak threshold; it was acquired at:\n"+leak.Stack,
+		"lane", g.Lane, "resource", g.Resource, "held", leak.Held.Round(time.Millisecond), "threshold", g.Cfg.LeakThreshold)
+}
+
+func formatStack(pcs []uintptr) string {
+	var b strings.Builder
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		if f.Function != "" {
+			b.WriteString(f.Function)
+			b.WriteString("\n\t")
+			b.WriteString(f.File)
+			b.WriteByte(':')
+			b.WriteString(itoa(f.Line))
+			b.WriteByte('\n')
+		}
+		if !more {
+			break
+		}
+	}
+	return b.String()
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(buf[i:])
+}
+
+func (g *Gate) release(t *Ticket) {
+	g.mu.Lock()
+	if t != nil {
+		g.unwatch(t)
+	}
+	w := g.head
+	if w != nil {
+		g.remove(w) // the slot changes hands: inUse stays
+	} else {
+		g.inUse--
+	}
+	g.mu.Unlock()
+	if w != nil {
+		w.ch <- struct{}{}
+	}
+}
+
+func (g *Gate) enqueue(w *waiter) {
+	w.queued = true
+	w.prev = g.tail
+	if g.tail != nil {
+		g.tail.next = w
+	} else {
+		g.head = w
+	}
+	g.tail = w
+	g.waiting++
+}
+
+func (g *Gate) remove(w *waiter) {
+	if w.prev != nil {
+		w.prev.next = w.next
+	} else {
+		g.head = w.next
+	}
+	if w.next != nil {
+		w.next.prev = w.prev
+	} else {
+		g.tail = w.prev
+	}
+	w.prev, w.next, w.queued = nil, nil, false
+	g.waiting--
+}
+
+// Close makes every later Acquire fail with ReasonClosed; holders keep
+// their connections until they release them.
+func (g *Gate) Close() {
+	g.mu.Lock()
+	first := !g.closed
+	g.closed = true
+	g.mu.Unlock()
+	if first {
+		g.emit(lanepool.Event{Kind: lanepool.EventClosed})
+	}
+}
+
+// Stats is the pool's snapshot.
+func (g *Gate) Stats() lanepool.Stats {
+	g.mu.Lock()
+	inUse, waiting := g.inUse, g.waiting
+	g.mu.Unlock()
+	s := lanepool.Stats{
+		Lane: g.Lane, Resource: g.Resource,
+		Budget: g.Cfg.MaxConns, MaxWaiters: g.Cfg.MaxWaiters,
+		InUse: inUse, Waiting: waiting,
+		Acquired: g.acquired.Load(), Timeouts: g.timeouts.Load(), Failed: g.failed.Load(),
+		Leaks: g.leaks.Load(), CrossLane: g.crossLane.Load(),
+		WaitTotal: time.Duration(g.waitNanos.Load()),
+	}
+	if g.Idle != nil {
+		s.Idle = g.Idle()
+	}
+	return s
+}
+
+func (g *Gate) emit(e lanepool.Event) {
+	if len(g.Cfg.Observers) == 0 {
+		return
+	}
+	e.Lane, e.Resource = g.Lane, g.Resource
+	for _, o := range g.Cfg.Observers {
+		o.ObservePool(e)
+	}
+}
+
+// Released reports whether the ticket was released.
+func (t *Ticket) Released() bool { return t.released.Load() }

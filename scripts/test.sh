@@ -15,17 +15,19 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+staticcheck="go run honnef.co/go/tools/cmd/staticcheck@v0.8.2"
+$staticcheck ./...
 
 echo "== linter module (analyzers, driver, end-to-end)"
 go test -count=1 ./...
 
 if [ -f bulkhead/go.mod ]; then
 	echo "== runtime module (bulkhead)"
-	(cd bulkhead && go vet ./... && go test -race -count=1 ./...)
+	(cd bulkhead && go vet ./... && $staticcheck ./... && go test -race -count=1 ./...)
 fi
 
 echo "== example (builds, its own tests)"
-(cd examples/payment-core && go vet ./... && go test -count=1 ./...)
+(cd examples/payment-core && go vet ./... && $staticcheck ./... && go test -count=1 ./...)
 
 echo "== robustness: bhlint over std packages, this repo and dependencies (no panic, no internal error)"
 ./scripts/robustness/run.sh --ci

@@ -3,7 +3,6 @@ package heldconn
 import (
 	_ "embed"
 	"fmt"
-	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Code starts every message of this analyzer.
@@ -88,7 +88,7 @@ type checker struct {
 	reported  map[[2]token.Pos]bool
 	holders   map[*ssa.Function]*holdsDuringCallback // this package's, by origin
 	releasers map[*ssa.Function][]int
-	starts    map[token.Pos]token.Pos // call Lparen → start of the call expression
+	starts    ssautil.CallStarts // call Lparen → start of the call expression
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table
 }
@@ -634,21 +634,7 @@ func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg s
 // callStart maps the Lparen position SSA records for a call to the start of
 // the call expression, where a user expects the finding.
 func (c *checker) callStart(lparen token.Pos) token.Pos {
-	if c.starts == nil {
-		c.starts = map[token.Pos]token.Pos{}
-		for _, f := range c.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					c.starts[call.Lparen] = call.Pos()
-				}
-				return true
-			})
-		}
-	}
-	if start, ok := c.starts[lparen]; ok {
-		return start
-	}
-	return lparen
+	return c.starts.Start(c.pass.Files, lparen)
 }
 
 func describe(path []string) string {
@@ -670,12 +656,7 @@ func fixFor(acq *acquisition) string {
 
 // ---- small SSA helpers ----
 
-func origin(fn *ssa.Function) *ssa.Function {
-	if o := fn.Origin(); o != nil {
-		return o
-	}
-	return fn
-}
+func origin(fn *ssa.Function) *ssa.Function { return ssautil.Origin(fn) }
 
 func calleeObject(fn *ssa.Function) *types.Func {
 	obj, _ := origin(fn).Object().(*types.Func)

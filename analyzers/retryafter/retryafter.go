@@ -19,6 +19,7 @@ import (
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Code starts every message of this analyzer.
@@ -91,7 +92,7 @@ type checker struct {
 	sets     map[*ssa.Function]bool
 	writes   map[*ssa.Function]*WritesStatus
 	visiting map[*ssa.Function]bool
-	starts   map[token.Pos]token.Pos
+	starts   ssautil.CallStarts
 }
 
 // ---- handlers ----
@@ -534,31 +535,12 @@ func handlerName(fn *ssa.Function) string {
 }
 
 func (c *checker) callStart(lparen token.Pos) token.Pos {
-	if c.starts == nil {
-		c.starts = map[token.Pos]token.Pos{}
-		for _, f := range c.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					c.starts[call.Lparen] = call.Pos()
-				}
-				return true
-			})
-		}
-	}
-	if start, ok := c.starts[lparen]; ok {
-		return start
-	}
-	return lparen
+	return c.starts.Start(c.pass.Files, lparen)
 }
 
 // ---- small helpers ----
 
-func origin(fn *ssa.Function) *ssa.Function {
-	if o := fn.Origin(); o != nil {
-		return o
-	}
-	return fn
-}
+func origin(fn *ssa.Function) *ssa.Function { return ssautil.Origin(fn) }
 
 func funcObject(fn *ssa.Function) *types.Func {
 	obj, _ := origin(fn).Object().(*types.Func)

@@ -22,6 +22,7 @@ import (
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Code starts every message of this analyzer.
@@ -258,7 +259,7 @@ type checker struct {
 	sleeps   map[*ssa.Function]*Sleeps // this package's, nil when it does not wait
 	visiting map[*ssa.Function]bool
 	fields   map[fieldKey][]*ssa.Function
-	starts   map[token.Pos]token.Pos
+	starts   ssautil.CallStarts
 }
 
 // ---- what waits ----
@@ -1259,31 +1260,12 @@ func (c *checker) operationName(call *ssa.Call, path []string) string {
 // callStart maps the Lparen position SSA records for a call to the start of
 // the call expression.
 func (c *checker) callStart(lparen token.Pos) token.Pos {
-	if c.starts == nil {
-		c.starts = map[token.Pos]token.Pos{}
-		for _, f := range c.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					c.starts[call.Lparen] = call.Pos()
-				}
-				return true
-			})
-		}
-	}
-	if start, ok := c.starts[lparen]; ok {
-		return start
-	}
-	return lparen
+	return c.starts.Start(c.pass.Files, lparen)
 }
 
 // ---- small helpers ----
 
-func origin(fn *ssa.Function) *ssa.Function {
-	if o := fn.Origin(); o != nil {
-		return o
-	}
-	return fn
-}
+func origin(fn *ssa.Function) *ssa.Function { return ssautil.Origin(fn) }
 
 func isNil(v ssa.Value) bool {
 	k, ok := v.(*ssa.Const)

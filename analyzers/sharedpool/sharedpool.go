@@ -23,6 +23,7 @@ import (
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Code starts every message of this analyzer.
@@ -59,7 +60,7 @@ type checker struct {
 	reach   map[*ssa.Function]map[string]localUse // this package's functions, by origin
 	local   map[*ssa.Function]bool
 	pos     map[string]token.Pos // position strings made here → positions
-	starts  map[token.Pos]token.Pos
+	starts  ssautil.CallStarts
 	entries []localEntry
 	wraps   []lanes.Wrap
 	runArgs map[ssa.Value]bool // function values handed to a lane executor
@@ -938,21 +939,7 @@ func (c *checker) lookup(pkgPath, objPath string) types.Object {
 // callStart maps the Lparen position SSA records for a call to the start of
 // the call expression.
 func (c *checker) callStart(lparen token.Pos) token.Pos {
-	if c.starts == nil {
-		c.starts = map[token.Pos]token.Pos{}
-		for _, f := range c.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					c.starts[call.Lparen] = call.Pos()
-				}
-				return true
-			})
-		}
-	}
-	if start, ok := c.starts[lparen]; ok {
-		return start
-	}
-	return lparen
+	return c.starts.Start(c.pass.Files, lparen)
 }
 
 // ---- small helpers ----
@@ -986,12 +973,7 @@ func analysisDiag(pos token.Pos, msg string) analysis.Diagnostic {
 	return analysis.Diagnostic{Pos: pos, Message: msg}
 }
 
-func origin(fn *ssa.Function) *ssa.Function {
-	if o := fn.Origin(); o != nil {
-		return o
-	}
-	return fn
-}
+func origin(fn *ssa.Function) *ssa.Function { return ssautil.Origin(fn) }
 
 func receiver(common *ssa.CallCommon) ssa.Value {
 	if common.IsInvoke() {

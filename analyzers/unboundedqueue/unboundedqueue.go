@@ -175,15 +175,3 @@ func isNamed(t types.Type, path, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
-
-// insideFuncLit reports whether pos lies in a function literal within body.
-func insideFuncLit(body ast.Node, pos token.Pos) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.FuncLit); ok && lit.Pos() <= pos && pos < lit.End() {
-			found = true
-		}
-		return !found
-	})
-	return found
-}

@@ -64,17 +64,6 @@ func (p *proc) stop(grace time.Duration) bool {
 	}
 }
 
-// exited reports whether the process has ended.
-func (p *proc) exited() bool {
-	select {
-	case err := <-p.done:
-		p.done <- err
-		return true
-	default:
-		return false
-	}
-}
-
 // waitHTTP polls url until it answers 200, for at most limit, waiting
 // between polls with exponential backoff (25 ms doubling to 1 s) and jitter.
 func waitHTTP(ctx context.Context, url string, limit time.Duration) error {

@@ -2,8 +2,8 @@
 package retries
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"math/rand"

@@ -65,7 +65,12 @@ What counts as a limiter (shapes 1 and 2): a channel send (a buffered
 channel used as a semaphore), a channel receive (a token), and the
 catalogue's Limiters: semaphore.Weighted Acquire and TryAcquire, the
 runtime's (*bulkhead.Executor).Do and bulkhead.Call, and rate.Limiter Wait
-and Allow.
+and Allow — taken before the go statement, or in the goroutine's first
+statements; and a call of a function that takes a slot itself (a fact,
+across packages): one that sends on a package-level or field semaphore
+channel and receives from it again (sem <- struct{}{} … <-sem), as
+go/packages' parseFile does with its ioLimit, or calls a catalogue limiter.
+Reaching such a function deeper down does not count.
 
 Scope: shapes 3 and 4 apply to code that serves requests or runs long:
 every library package, and a main package that listens (http.ListenAndServe,

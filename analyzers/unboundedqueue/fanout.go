@@ -22,6 +22,9 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
+			if c.takesSlotByCall(c.callee(n.Call)) {
+				return true // go f(x) where f takes a slot of a limiter itself
+			}
 			if loop := c.enclosingPerItemLoop(fd, stack); loop != nil {
 				c.checkGoroutine(loop, n, c.workBody(n.Call.Fun), "go statement")
 			}
@@ -182,7 +185,8 @@ func (c *checker) workBody(fun ast.Expr) *ast.BlockStmt {
 
 // takesSlot reports whether n, outside nested function literals and before
 // pos, takes a slot of a limiter: a channel send (a semaphore), a receive
-// (a token), or a call of the catalogue's limiters.
+// (a token), or a call of the catalogue's limiters or of a function that
+// takes a slot itself (a fact).
 func (c *checker) takesSlot(n ast.Node, before token.Pos) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -197,11 +201,17 @@ func (c *checker) takesSlot(n ast.Node, before token.Pos) bool {
 		case *ast.UnaryExpr:
 			found = n.Op == token.ARROW
 		case *ast.CallExpr:
-			found = catalog.Limiters.Has(c.callee(n))
+			fn := c.callee(n)
+			found = catalog.Limiters.Has(fn) || c.takesSlotByCall(fn)
 		}
 		return !found
 	})
 	return found
+}
+
+func (c *checker) isEmptyStruct(x ast.Expr) bool {
+	st, ok := c.pass.TypesInfo.TypeOf(x).Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 // slotTakenInside reports whether the goroutine body takes a slot in one of

@@ -30,7 +30,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Name:      "unboundedqueue",
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot)},
 	Run:       run,
 }, Code)
 
@@ -53,9 +53,21 @@ type boundsDBParam struct{ Params []int }
 func (*boundsDBParam) AFact()           {}
 func (f *boundsDBParam) String() string { return fmt.Sprintf("boundsDBParam(%v)", f.Params) }
 
+// takesSlot marks a function that takes and gives back a slot of a
+// semaphore itself (sem <- struct{}{} … <-sem on the same channel) or calls a
+// limiter of the catalogue: a goroutine that calls it is bounded, as
+// go/packages' parseFile, which takes an ioLimit token, bounds the goroutine
+// per file. Not transitive: a function that merely reaches one (database/sql
+// signals its opener that way) does not limit its caller.
+type takesSlot struct{}
+
+func (*takesSlot) AFact()         {}
+func (*takesSlot) String() string { return "takesSlot" }
+
 func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, reported: map[token.Pos]bool{}}
 	c.serving = c.isLongRunning()
+	c.learnSlotTakers()
 	// Goroutines per item and slice queues need no import; the other shapes
 	// need a pool, a group, a semaphore or the runtime.
 	for _, f := range pass.Files {
@@ -87,12 +99,98 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// learnSlotTakers exports takesSlot for the package's functions whose body
+// takes a slot of a semaphore or a limiter.
+func (c *checker) learnSlotTakers() {
+	c.slotTakers = map[*types.Func]bool{}
+	for _, f := range c.pass.Files {
+		{
+			for _, decl := range f.Decls {
+				fd, ok := decl.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+				if obj == nil || c.slotTakers[obj] || !c.usesSemaphore(fd.Body) {
+					continue
+				}
+				c.slotTakers[obj] = true
+				c.pass.ExportObjectFact(obj, &takesSlot{})
+			}
+		}
+	}
+}
+
+// usesSemaphore reports whether body sends an empty struct on a channel
+// and receives from the same channel (acquire, and release — often in a
+// deferred function literal), or calls a limiter of the catalogue.
+func (c *checker) usesSemaphore(body *ast.BlockStmt) bool {
+	sends, receives, limiter := map[string]bool{}, map[string]bool{}, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			// Only a release counts inside a literal (defer func() { <-sem }()):
+			// a send there is a goroutine's own acquire, not this function's.
+			ast.Inspect(n.Body, func(n ast.Node) bool {
+				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+					receives[types.ExprString(u.X)] = true
+				}
+				return true
+			})
+			return false
+		case *ast.SendStmt:
+			if c.isEmptyStruct(n.Value) && c.sharedAcrossCalls(n.Chan) {
+				sends[types.ExprString(n.Chan)] = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				receives[types.ExprString(n.X)] = true
+			}
+		case *ast.CallExpr:
+			limiter = limiter || catalog.Limiters.Has(c.callee(n))
+		}
+		return true
+	})
+	for ch := range sends {
+		if receives[ch] {
+			return true
+		}
+	}
+	return limiter
+}
+
+// sharedAcrossCalls: a package-level channel or a field bounds every call;
+// one made inside the function bounds only that call's own goroutines.
+func (c *checker) sharedAcrossCalls(ch ast.Expr) bool {
+	switch ch := ast.Unparen(ch).(type) {
+	case *ast.Ident:
+		obj := c.pass.TypesInfo.ObjectOf(ch)
+		return obj != nil && obj.Parent() == c.pass.Pkg.Scope()
+	case *ast.SelectorExpr:
+		return true
+	}
+	return false
+}
+
+// takesSlotByCall reports whether fn takes a slot itself (a fact).
+func (c *checker) takesSlotByCall(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	if c.slotTakers[fn] {
+		return true
+	}
+	return fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &takesSlot{})
+}
+
 type checker struct {
-	pass     *analysis.Pass
-	reported map[token.Pos]bool
-	serving  bool                              // the package serves requests or runs long
-	openers  map[*types.Func]*opensUnboundedDB // this package's, learned
-	bounders map[*types.Func][]int             // this package's boundsDBParam
+	slotTakers map[*types.Func]bool // this package's functions that take a slot
+	pass       *analysis.Pass
+	reported   map[token.Pos]bool
+	serving    bool                              // the package serves requests or runs long
+	openers    map[*types.Func]*opensUnboundedDB // this package's, learned
+	bounders   map[*types.Func][]int             // this package's boundsDBParam
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

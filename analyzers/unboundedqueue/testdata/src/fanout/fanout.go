@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"sync"
 
+	"iolimit"
+
 	"github.com/bhlint/bhlint/bulkhead"
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/sync/errgroup"
@@ -114,7 +116,7 @@ func channelSemaphoreInsideGoroutine(ctx context.Context, orders []Order) {
 	}
 }
 
-func weightedSemaphoreBeforeGo(ctx context.Context, orders []Order, sem *semaphore.Weighted) {
+func weightedSemaphoreBeforeGo(ctx context.Context, orders []Order, sem *semaphore.Weighted) { // want weightedSemaphoreBeforeGo:"takesSlot"
 	for _, o := range orders {
 		if err := sem.Acquire(ctx, 1); err != nil {
 			return
@@ -263,5 +265,20 @@ type Server struct{ onShutdown []func() }
 func (s *Server) Shutdown() {
 	for _, f := range s.onShutdown {
 		go f()
+	}
+}
+
+// goroutinePerFileBoundedInside: each goroutine takes an iolimit token
+// before reading (a fact from another package): bounded, silent.
+func goroutinePerFileBoundedInside(names []string) {
+	for _, n := range names {
+		go iolimit.ReadFile(n)
+	}
+}
+
+// goroutinePerFileThatOnlySends: sending a result is not a limiter.
+func goroutinePerFileThatOnlySends(names []string, out chan<- string) {
+	for _, n := range names {
+		go iolimit.Publish(out, n) // want `goroutine per item: this go statement starts one goroutine for every element of names`
 	}
 }

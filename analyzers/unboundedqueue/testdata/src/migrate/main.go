@@ -17,7 +17,7 @@ func main() {
 	r.run()
 }
 
-func (r *runner) run() {
+func (r *runner) run() { // want run:"takesSlot"
 	ctx := context.Background()
 	conn, _ := r.db.Conn(ctx)
 	defer conn.Close()

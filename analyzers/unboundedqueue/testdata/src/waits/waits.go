@@ -35,7 +35,7 @@ func (s *Service) settle() error {
 	return tx.Commit()
 }
 
-func (s *Service) throttle() error {
+func (s *Service) throttle() error { // want throttle:"takesSlot"
 	ctx := context.WithValue(context.TODO(), "k", 1)
 	return s.sem.Acquire(ctx, 1) // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire .* context.TODO\(\)`
 }
@@ -47,7 +47,7 @@ func (s *Service) background() {
 
 // Traps.
 
-func (s *Service) underTimeout() error {
+func (s *Service) underTimeout() error { // want underTimeout:"takesSlot"
 	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 	defer cancel()
 	return s.sem.Acquire(ctx, 1)

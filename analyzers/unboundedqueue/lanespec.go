@@ -18,7 +18,7 @@ const unlimitedQueue = 1<<31 - 1
 func (c *checker) checkLaneSpecs(f *ast.File) {
 	ast.Inspect(f, func(n ast.Node) bool {
 		lit, ok := n.(*ast.CompositeLit)
-		if !ok || !isNamed(c.pass.TypesInfo.TypeOf(lit), catalog.BulkheadPath, "LaneSpec") {
+		if !ok || !isNamed(c.pass.TypesInfo.TypeOf(lit), catalog.RuntimePath, "LaneSpec") {
 			return true
 		}
 		fields := map[string]ast.Expr{}

@@ -3,16 +3,13 @@ package catalog
 // Tables for unboundedqueue: what bounds concurrent work, what waits for a
 // slot of a pool, and what a long-running program calls to serve.
 
-// BulkheadPath is the import path of bhlint's runtime. The linter knows its
-// types by this path and never imports it.
-const BulkheadPath = "github.com/bhlint/bhlint/bulkhead"
 
 // QueuePackages are the import paths a package must reach to contain an
 // unbounded queue that unboundedqueue can see beyond goroutines and slices.
 // (Goroutines per item and slice queues need no import at all.)
 var QueuePackages = []string{
 	"database/sql", "github.com/jackc/pgx/v5/pgxpool",
-	"golang.org/x/sync/errgroup", "golang.org/x/sync/semaphore", BulkheadPath,
+	"golang.org/x/sync/errgroup", "golang.org/x/sync/semaphore", RuntimePath,
 }
 
 // Limiters are calls that take a slot of a bounded resource before work
@@ -20,8 +17,8 @@ var QueuePackages = []string{
 var Limiters = newTable(
 	"(*golang.org/x/sync/semaphore.Weighted).Acquire",
 	"(*golang.org/x/sync/semaphore.Weighted).TryAcquire",
-	"(*"+BulkheadPath+".Executor[L]).Do",
-	BulkheadPath+".Call",
+	"(*"+RuntimePath+".Executor[L]).Do",
+	RuntimePath+".Call",
 	"(*golang.org/x/time/rate.Limiter).Wait",
 	"(*golang.org/x/time/rate.Limiter).Allow",
 )

@@ -3,7 +3,6 @@ package catalog
 // Tables for unboundedqueue: what bounds concurrent work, what waits for a
 // slot of a pool, and what a long-running program calls to serve.
 
-
 // QueuePackages are the import paths a package must reach to contain an
 // unbounded queue that unboundedqueue can see beyond goroutines and slices.
 // (Goroutines per item and slice queues need no import at all.)

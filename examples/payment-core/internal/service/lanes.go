@@ -20,11 +20,26 @@ const (
 	FraudWorkers, FraudQueue, FraudConns          = 30, 5, 15
 	TaxWorkers, TaxQueue, TaxConns                = 15, 0, 5
 
+	// fraudQueueWorkers score, outside the lane's executor, what the fraud
+	// lane degraded to its async queue; they use the fraud pool too.
+	fraudQueueWorkers = 2
+
 	// SharedWorkers and SharedConns are the incident's shared Tomcat pool
 	// and HikariCP pool (INC-4491), used by the "before" mode.
 	SharedWorkers, SharedConns = 120, 60
 	// SharedQueue is Tomcat's default accept queue.
 	SharedQueue = 100
+)
+
+// How long a lane's caller waits for one of the lane's PostgreSQL
+// connections before the request is turned away as the lane turns it away
+// (lanepool.Config.AcquireTimeout): a quarter of card_auth's and fraud's 1 s
+// deadline; for tax, what is left of its 3 s deadline after the tax API's
+// 2 s timeout, with room for the statement.
+const (
+	CardAuthAcquireTimeout = 250 * time.Millisecond
+	FraudAcquireTimeout    = 250 * time.Millisecond
+	TaxAcquireTimeout      = 500 * time.Millisecond
 )
 
 // CardAuth is the card authorisation lane: critical, rejects with 429.

@@ -134,12 +134,26 @@ type RouteSnapshot struct {
 	ShedMaxus int64 `json:"shed_max_us"`
 }
 
-// PoolSnapshot is one PostgreSQL pool.
+// PoolSnapshot is one PostgreSQL pool: connections open (Total), held by
+// requests (Acquired) and idle. For a lane's lanepgx pool it adds the
+// lanepool statistics: callers waiting now, and since the pool opened the
+// successful acquires, the acquires turned away (timeouts among them),
+// connections held past the leak threshold, uses from another lane's work
+// and the total time acquires waited.
 type PoolSnapshot struct {
 	Max      int32 `json:"max"`
 	Total    int32 `json:"total"`
 	Acquired int32 `json:"acquired"`
 	Idle     int32 `json:"idle"`
+
+	Waiting     int    `json:"waiting,omitempty"`
+	MaxWaiters  int    `json:"max_waiters,omitempty"`
+	Acquires    uint64 `json:"acquires,omitempty"`
+	Timeouts    uint64 `json:"acquire_timeouts,omitempty"`
+	Failed      uint64 `json:"acquire_failures,omitempty"`
+	Leaks       uint64 `json:"leaks,omitempty"`
+	CrossLane   uint64 `json:"cross_lane,omitempty"`
+	WaitTotalUS int64  `json:"acquire_wait_total_us,omitempty"`
 }
 
 // QueueSnapshot is the async fraud scoring queue.
@@ -168,9 +182,17 @@ func (s *Server) Snapshot() Snapshot {
 			ShedMaxus: time.Duration(rm.shedMax.Load()).Microseconds(),
 		}
 	}
-	for name, p := range s.pools {
-		st := p.Stat()
-		snap.Pools[name] = PoolSnapshot{Max: st.MaxConns(), Total: st.TotalConns(), Acquired: st.AcquiredConns(), Idle: st.IdleConns()}
+	if s.sharedDB != nil {
+		st := s.sharedDB.Stat()
+		snap.Pools["shared"] = PoolSnapshot{Max: st.MaxConns(), Total: st.TotalConns(), Acquired: st.AcquiredConns(), Idle: st.IdleConns()}
+	}
+	for name, p := range s.lanePools {
+		ls, st := p.PoolStats(), p.Pgx().Stat()
+		snap.Pools[name] = PoolSnapshot{
+			Max: int32(ls.Budget), Total: st.TotalConns(), Acquired: int32(ls.InUse), Idle: int32(ls.Idle),
+			Waiting: ls.Waiting, MaxWaiters: ls.MaxWaiters, Acquires: ls.Acquired, Timeouts: ls.Timeouts, Failed: ls.Failed,
+			Leaks: ls.Leaks, CrossLane: ls.CrossLane, WaitTotalUS: ls.WaitTotal.Microseconds(),
+		}
 	}
 	if s.fraudQ != nil {
 		q := s.fraudQ.snapshot()

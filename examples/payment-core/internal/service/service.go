@@ -3,9 +3,9 @@
 // own dependency over HTTP, in one of two modes.
 //
 //   - ModeBulkhead: every lane has its own executor (workers and queue), its
-//     own PostgreSQL pool (pg_stat_activity shows it by application_name
-//     payment-core/<lane>) and its own outbound sockets, sized by the
-//     payment spec. Tax sheds with 503 and a verified estimate, fraud
+//     own PostgreSQL pool (a lanepgx.Pool[L]; pg_stat_activity shows it by
+//     application_name payment-core/<lane>) and its own outbound sockets,
+//     sized by the payment spec. Tax sheds with 503 and a verified estimate, fraud
 //     degrades to an async scoring queue, card_auth throttles with 429.
 //   - ModeBefore: the incident (INC-4491). One shared worker pool of 120,
 //     one shared PostgreSQL pool of 60 (payment-core/shared), and the tax
@@ -27,10 +27,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/bhlint/bhlint/bulkhead"
 	"github.com/bhlint/bhlint/bulkhead/compensation"
+	"github.com/bhlint/bhlint/bulkhead/lanepgx"
+	"github.com/bhlint/bhlint/bulkhead/lanepool"
 
 	"github.com/bhlint/bhlint/examples/payment-core/internal/store"
 	"github.com/bhlint/bhlint/examples/payment-core/internal/tax"
@@ -68,15 +72,17 @@ type Config struct {
 	TaxURL   string // the tax API
 }
 
-// Server is the service. Its pool and client fields belong to lanes; in
-// before mode all three pool fields hold the same shared pool, which is the
-// incident.
+// Server is the service. Its pool and client fields belong to lanes: the
+// lanepgx pools by their type, the clients by their //bhlint:lane marks. In
+// before mode the lane pools are nil and sharedDB, one pgxpool, serves
+// card_auth's and fraud's statements, which is the incident.
 type Server struct {
 	mode string
 
-	cardDB  *pgxpool.Pool //bhlint:lane card_auth
-	fraudDB *pgxpool.Pool //bhlint:lane fraud
-	taxDB   *pgxpool.Pool //bhlint:lane tax
+	cardDB   *lanepgx.Pool[CardAuth]
+	fraudDB  *lanepgx.Pool[Fraud]
+	taxDB    *lanepgx.Pool[Tax]
+	sharedDB *pgxpool.Pool // before mode only
 
 	cardNet  *http.Client //bhlint:lane card_auth
 	fraudAPI *http.Client //bhlint:lane fraud
@@ -88,10 +94,10 @@ type Server struct {
 	fraudQ    *scoreQueue
 	legacyTax http.Handler // before mode only
 
-	pools   map[string]*pgxpool.Pool // by lane name (before: "shared")
-	lanes   []bulkhead.Runner
-	metrics *metrics
-	handler http.Handler
+	lanePools map[string]lanePgx // bulkhead mode, by lane name
+	lanes     []bulkhead.Runner
+	metrics   *metrics
+	handler   http.Handler
 }
 
 // New connects the pools and builds the handler. Close releases them.
@@ -101,7 +107,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("payment-core: the tax compensation table: %w", err)
 	}
 	s := &Server{
-		mode: cfg.Mode, rates: rates, pools: map[string]*pgxpool.Pool{},
+		mode: cfg.Mode, rates: rates, lanePools: map[string]lanePgx{},
 		cardURL: cfg.CardURL, fraudURL: cfg.FraudURL, taxURL: cfg.TaxURL,
 		metrics: newMetrics(),
 	}
@@ -116,7 +122,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		s.cardNet = laneClient(CardAuthWorkers, 900*time.Millisecond)
 		s.fraudAPI = laneClient(FraudWorkers, 900*time.Millisecond)
 		s.taxAPI = laneClient(TaxWorkers, TaxAPITimeout)
-		s.fraudQ = newScoreQueue(s, 2, 256)
+		s.fraudQ = newScoreQueue(s, fraudQueueWorkers, 256)
 		card, fraud, taxLane = bulkhead.MustExecutor[CardAuth](), bulkhead.MustExecutor[Fraud](), bulkhead.MustExecutor[Tax]()
 		onReject = s.onReject
 	case ModeBefore:
@@ -169,28 +175,81 @@ func (s *Server) wireBefore(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	s.pools["shared"] = shared
-	s.cardDB, s.fraudDB = shared, shared
+	s.sharedDB = shared
 	s.cardNet = laneClient(SharedWorkers, 10*time.Second)
 	s.fraudAPI = s.cardNet
 	s.legacyTax = &tax.Handler{Store: store.New(shared), TaxAPI: taxclient.New(cfg.TaxURL, LegacyTaxTimeout)}
 	return nil
 }
 
-func (s *Server) openLanePools(ctx context.Context, dsn string) (err error) {
-	if s.cardDB, err = openPool(ctx, dsn, "card_auth", CardAuthConns); err != nil {
+// openLanePools gives every lane its own lanepgx.Pool[L], of the lane's
+// connection budget. A lane's callers wait for a connection at most the
+// acquire timeout, a fraction of the lane's deadline; as many may wait as
+// the lane has workers beyond its connections, so a caller is turned away
+// only when the pool stayed full for the whole timeout.
+func (s *Server) openLanePools(ctx context.Context, dsn string) error {
+	card, err := openLanePool[CardAuth](ctx, dsn, lanepool.Config{
+		MaxConns: CardAuthConns, MaxWaiters: CardAuthWorkers - CardAuthConns, AcquireTimeout: CardAuthAcquireTimeout,
+	})
+	if err != nil {
 		return err
 	}
-	s.pools["card_auth"] = s.cardDB
-	if s.fraudDB, err = openPool(ctx, dsn, "fraud", FraudConns); err != nil {
+	s.lanePools[card.Lane()] = card
+	s.cardDB = card
+	fraud, err := openLanePool[Fraud](ctx, dsn, lanepool.Config{
+		// The async scoring queue's workers use the pool too.
+		MaxConns: FraudConns, MaxWaiters: FraudWorkers + fraudQueueWorkers - FraudConns, AcquireTimeout: FraudAcquireTimeout,
+	})
+	if err != nil {
 		return err
 	}
-	s.pools["fraud"] = s.fraudDB
-	if s.taxDB, err = openPool(ctx, dsn, "tax", TaxConns); err != nil {
+	s.lanePools[fraud.Lane()] = fraud
+	s.fraudDB = fraud
+	if s.taxDB, err = openLanePool[Tax](ctx, dsn, lanepool.Config{
+		MaxConns: TaxConns, MaxWaiters: TaxWorkers - TaxConns, AcquireTimeout: TaxAcquireTimeout,
+	}); err != nil {
 		return err
 	}
-	s.pools["tax"] = s.taxDB
+	s.lanePools[s.taxDB.Lane()] = s.taxDB
 	return nil
+}
+
+// statements is what the card_auth and fraud handlers run their statements
+// on: the lane's own pool in bulkhead mode, the shared pool in before mode.
+type statements interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// lanePool is a lane's pool as statements.
+type lanePool[L bulkhead.Lane] struct{ *lanepgx.Pool[L] }
+
+// QueryRow is lanepgx.Pool.QueryRow; the connection goes back at Scan.
+func (p lanePool[L]) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return p.Pool.QueryRow(ctx, sql, args...)
+}
+
+// cardStatements is where card_auth runs its statements.
+func (s *Server) cardStatements() statements {
+	if s.sharedDB != nil {
+		return s.sharedDB
+	}
+	return lanePool[CardAuth]{s.cardDB}
+}
+
+// fraudStatements is where fraud runs its statements.
+func (s *Server) fraudStatements() statements {
+	if s.sharedDB != nil {
+		return s.sharedDB
+	}
+	return lanePool[Fraud]{s.fraudDB}
+}
+
+// lanePgx is what Snapshot and Close need of a lane's pool.
+type lanePgx interface {
+	PoolStats() lanepool.Stats
+	Pgx() *pgxpool.Pool
+	Close()
 }
 
 // handle binds a handler function to the server. The handlers are
@@ -209,8 +268,11 @@ func (s *Server) Close() {
 	if s.fraudQ != nil {
 		s.fraudQ.close()
 	}
-	for _, p := range s.pools {
+	for _, p := range s.lanePools {
 		p.Close()
+	}
+	if s.sharedDB != nil {
+		s.sharedDB.Close()
 	}
 }
 
@@ -240,6 +302,62 @@ func openPool(ctx context.Context, dsn, lane string, maxConns int32) (*pgxpool.P
 		return nil, fmt.Errorf("payment-core: the %s pool opened %d of its %d connections in 15 s; is max_connections high enough?", lane, n, maxConns)
 	}
 	return p, nil
+}
+
+// openLanePool opens lane L's pool, whose sessions PostgreSQL shows as
+// application_name payment-core/<lane>, and opens all its connections, as
+// openPool does, so none is opened on a request's path.
+func openLanePool[L bulkhead.Lane](ctx context.Context, dsn string, lcfg lanepool.Config) (*lanepgx.Pool[L], error) {
+	spec, err := bulkhead.SpecOf[L]()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("payment-core: parsing the DSN: %w", err)
+	}
+	cfg.ConnConfig.RuntimeParams["search_path"] = Schema
+	// lanepgx names the sessions after the lane ("card_auth"); keep the
+	// service's prefix, which the drill and the README's query look for.
+	lcfg.ApplicationName = AppName(spec.Name)
+	p, err := lanepgx.NewWithConfig[L](ctx, cfg, lcfg)
+	if err != nil {
+		return nil, fmt.Errorf("payment-core: opening the %s pool: %w", spec.Name, err)
+	}
+	if err := fill(ctx, p, lcfg.MaxConns); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// fill opens n connections of p by holding n at once (at most 15 s), then
+// gives them back: lanepgx keeps them idle, so the pool starts full like a
+// fixed-size one. Start-up is outside every lane, so the guard lets it through.
+func fill[L bulkhead.Lane](ctx context.Context, p *lanepgx.Pool[L], n int) error {
+	held := make([]*lanepgx.Conn[L], 0, n)
+	defer func() {
+		for _, c := range held {
+			c.Release()
+		}
+	}()
+	deadline := time.Now().Add(15 * time.Second)
+	var err error
+	for len(held) < n && time.Now().Before(deadline) {
+		var c *lanepgx.Conn[L]
+		if c, err = p.Acquire(ctx); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		held = append(held, c)
+	}
+	if len(held) < n {
+		return fmt.Errorf("payment-core: the %s pool opened %d of its %d connections in 15 s; is max_connections high enough? (last error: %v)", p.Lane(), len(held), n, err)
+	}
+	return nil
 }
 
 // AppName is the application_name of a lane's connections.
@@ -352,7 +470,8 @@ func authorize(s *Server, w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	var status string
-	err := s.cardDB.QueryRow(ctx, `SELECT status FROM merchants WHERE id = $1`, req.MerchantID).Scan(&status)
+	db := s.cardStatements()
+	err := db.QueryRow(ctx, `SELECT status FROM merchants WHERE id = $1`, req.MerchantID).Scan(&status)
 	if err != nil {
 		fail(w, ctx, "merchant lookup", err)
 		return
@@ -368,7 +487,7 @@ func authorize(s *Server, w http.ResponseWriter, r *http.Request) {
 		}
 		approved = resp.Approved
 	}
-	_, err = s.cardDB.Exec(ctx, `INSERT INTO authorizations (merchant_id, card_hash, amount_cents, approved) VALUES ($1, $2, $3, $4)`,
+	_, err = db.Exec(ctx, `INSERT INTO authorizations (merchant_id, card_hash, amount_cents, approved) VALUES ($1, $2, $3, $4)`,
 		req.MerchantID, req.CardHash, req.AmountCents, approved)
 	if err != nil {
 		fail(w, ctx, "recording the authorisation", err)
@@ -410,7 +529,7 @@ func (s *Server) scoreCard(ctx context.Context, req ScoreRequest) (int, error) {
 	if err := callJSON(ctx, s.fraudAPI, http.MethodPost, s.fraudURL+"/score", req, &resp); err != nil {
 		return 0, err
 	}
-	_, err := s.fraudDB.Exec(ctx, `INSERT INTO card_scores (card_hash, score) VALUES ($1, $2)
+	_, err := s.fraudStatements().Exec(ctx, `INSERT INTO card_scores (card_hash, score) VALUES ($1, $2)
 		ON CONFLICT (card_hash) DO UPDATE SET score = EXCLUDED.score, scored_at = now()`, req.CardHash, resp.Score)
 	return resp.Score, err
 }
@@ -570,14 +689,54 @@ func callJSON(ctx context.Context, c *http.Client, method, u string, in, out any
 	return json.NewDecoder(resp.Body).Decode(out)
 }
 
-// fail answers an error: 504 if the request's deadline passed, 502 if a
-// dependency failed.
+// fail answers an error: the lane's rejection if the lane's pool turned the
+// request away, 504 if the request's deadline passed, 502 if a dependency
+// failed.
 func fail(w http.ResponseWriter, ctx context.Context, what string, err error) {
+	if shedAcquire(w, err) {
+		return
+	}
 	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
 		http.Error(w, what+": deadline exceeded", http.StatusGatewayTimeout)
 		return
 	}
 	http.Error(w, what+": "+err.Error(), http.StatusBadGateway)
+}
+
+// shedAcquire answers, as the lane's own rejection (its status, code and
+// Retry-After), a request whose lane's pool had no connection for it within
+// the acquire timeout or had too many callers waiting: nothing was run.
+func shedAcquire(w http.ResponseWriter, err error) bool {
+	var ae *lanepool.AcquireError
+	if !errors.As(err, &ae) || !errors.Is(err, bulkhead.ErrRejected) {
+		return false
+	}
+	spec, ok := laneSpec(ae.Lane)
+	if !ok {
+		return false
+	}
+	secs := max(int(math.Ceil(ae.RetryAfter.Seconds())), 1)
+	bulkhead.WriteProblem(w, secs, bulkhead.Problem{
+		Type:       bulkhead.ProblemTypeSaturated,
+		Title:      "The lane's database pool has no connection for this request right now",
+		Status:     spec.Policy.Status(),
+		Detail:     ae.Error(),
+		Code:       spec.Code(),
+		Lane:       ae.Lane,
+		Reason:     "pool_" + ae.Reason.String(),
+		RetryAfter: secs,
+	})
+	return true
+}
+
+// laneSpec is the spec of the bulkhead lane named name.
+func laneSpec(name string) (bulkhead.LaneSpec, bool) {
+	for _, of := range []func() (bulkhead.LaneSpec, error){bulkhead.SpecOf[CardAuth], bulkhead.SpecOf[Fraud], bulkhead.SpecOf[Tax]} {
+		if spec, err := of(); err == nil && spec.Name == name {
+			return spec, true
+		}
+	}
+	return bulkhead.LaneSpec{}, false
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

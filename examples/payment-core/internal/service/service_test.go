@@ -3,6 +3,8 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/bhlint/bhlint/bulkhead/lanepool"
 	"github.com/bhlint/bhlint/examples/payment-core/internal/tax"
 )
 
@@ -78,6 +81,29 @@ func TestTaxShedCarriesRetryAfterAndTheVerifiedEstimate(t *testing.T) {
 	writeTaxShed(rec, rej, rates, QuoteRequest{OrderID: "o1", Jurisdiction: "US-OR", AmountCents: 10_000})
 	if strings.Contains(rec.Body.String(), `"estimate":`) {
 		t.Errorf("a jurisdiction the table lacks got an estimate: %s", rec.Body)
+	}
+}
+
+func TestPoolRejectionIsTheLanesRejection(t *testing.T) {
+	for _, c := range []struct {
+		lane   string
+		status int
+		code   string
+	}{
+		{"card_auth", http.StatusTooManyRequests, "ERR_CARD_AUTH_BULKHEAD_SATURATED"},
+		{"tax", http.StatusServiceUnavailable, "ERR_TAX_BULKHEAD_SATURATED"},
+	} {
+		rec := httptest.NewRecorder()
+		err := fmt.Errorf("merchant lookup: %w", &lanepool.AcquireError{Lane: c.lane, Reason: lanepool.ReasonTimeout, RetryAfter: 1500 * time.Millisecond})
+		fail(rec, context.Background(), "merchant lookup", err)
+		if rec.Code != c.status || rec.Header().Get("Retry-After") != "2" || !strings.Contains(rec.Body.String(), c.code) {
+			t.Errorf("%s: %d, Retry-After %q, %s; want %d, 2, %s", c.lane, rec.Code, rec.Header().Get("Retry-After"), rec.Body, c.status, c.code)
+		}
+	}
+	rec := httptest.NewRecorder()
+	fail(rec, context.Background(), "x", &lanepool.AcquireError{Lane: "tax", Reason: lanepool.ReasonConnect, Err: errors.New("refused")})
+	if rec.Code != http.StatusBadGateway {
+		t.Errorf("a failed dial answered %d, want 502", rec.Code)
 	}
 }
 
@@ -200,6 +226,21 @@ func TestBulkheadModeShedsTaxAndKeepsCardAuth(t *testing.T) {
 	}
 	if n := svc.Snapshot().Pools["tax"].Total; n > TaxConns {
 		t.Errorf("tax pool has %d connections, budget %d", n, TaxConns)
+	}
+	// The lanes' lanepgx pools: opened full, at their budgets, the card_auth
+	// one used by the authorisation, none turned away.
+	pools := svc.Snapshot().Pools
+	for lane, budget := range map[string]int32{"card_auth": CardAuthConns, "fraud": FraudConns, "tax": TaxConns} {
+		if p := pools[lane]; p.Max != budget || p.Total != budget || p.Failed != 0 {
+			t.Errorf("%s pool %+v; want %d of %d connections open and no failed acquire", lane, p, budget, budget)
+		}
+	}
+	if pools["card_auth"].Acquires < 2 {
+		t.Errorf("card_auth pool counted %d acquires; want the authorisation's 2", pools["card_auth"].Acquires)
+	}
+	var apps int
+	if err := svc.taxDB.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, AppName("tax")).Scan(&apps); err != nil || apps != TaxConns {
+		t.Errorf("pg_stat_activity shows %d sessions named %s (%v); want %d", apps, AppName("tax"), err, TaxConns)
 	}
 
 	wg.Wait() // the stuck quotes end at the API timeout (2 s)

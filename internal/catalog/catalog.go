@@ -2,7 +2,8 @@
 // a pool acquire, a held connection and its release. Analyzers ask it; none
 // keeps a list of its own. Keys are the fully-qualified names that
 // (*types.Func).FullName prints, for the generic origin of instantiated
-// functions: "net/http.Get", "(*net/http.Client).Do",
+// functions, with a generic receiver's type parameters left out:
+// "net/http.Get", "(*net/http.Client).Do", "(*…/bulkhead/lanedb.DB).Conn",
 // "(github.com/jackc/pgx/v5.Tx).Commit". A key ending in ".*" matches every
 // method of that receiver type.
 package catalog
@@ -75,12 +76,12 @@ var PoolAcquires = newTable(
 	"(*github.com/jmoiron/sqlx.DB).Queryx", "(*github.com/jmoiron/sqlx.DB).QueryxContext",
 	"(*github.com/jmoiron/sqlx.DB).NamedExec", "(*github.com/jmoiron/sqlx.DB).NamedExecContext",
 	// The runtime's lane-typed pools.
-	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).Conn", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).BeginTx",
-	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).QueryContext", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).QueryRowContext",
-	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).ExecContext", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB[L]).PingContext",
-	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Acquire", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Begin",
-	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Query", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).QueryRow",
-	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Exec", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool[L]).Ping",
+	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB).Conn", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB).BeginTx",
+	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB).QueryContext", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB).QueryRowContext",
+	"(*github.com/bhlint/bhlint/bulkhead/lanedb.DB).ExecContext", "(*github.com/bhlint/bhlint/bulkhead/lanedb.DB).PingContext",
+	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool).Acquire", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool).Begin",
+	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool).Query", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool).QueryRow",
+	"(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool).Exec", "(*github.com/bhlint/bhlint/bulkhead/lanepgx.Pool).Ping",
 )
 
 // HeldKind describes one type of pooled connection that a caller holds from
@@ -174,6 +175,7 @@ func newTable(keys ...string) *Table {
 func (t *Table) Add(keys ...string) {
 	for _, k := range keys {
 		if recv, ok := strings.CutSuffix(k, ".*"); ok {
+			recv = withoutTypeParams(recv)
 			t.receivers[recv] = true
 			typeName := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(recv, "("), ")"), "*")
 			if dot := strings.LastIndex(typeName, "."); dot > 0 && !strings.ContainsAny(typeName, "{}()[] ") {
@@ -183,6 +185,7 @@ func (t *Table) Add(keys ...string) {
 			}
 			continue
 		}
+		k = withoutTypeParams(k)
 		t.exact[k] = true
 		t.names[k[strings.LastIndex(k, ".")+1:]] = true
 	}
@@ -194,7 +197,7 @@ func (t *Table) Has(fn *types.Func) bool {
 		return false
 	}
 	fn = fn.Origin()
-	if t.names[fn.Name()] && t.exact[fn.FullName()] {
+	if t.names[fn.Name()] && t.exact[Key(fn)] {
 		return true
 	}
 	if len(t.receivers) == 0 {
@@ -210,7 +213,7 @@ func (t *Table) Has(fn *types.Func) bool {
 // ReceiverKey is the "(T)" or "(*T)" part of a method's full name, or "" for
 // a function.
 func ReceiverKey(fn *types.Func) string {
-	full := fn.FullName()
+	full := withoutTypeParams(fn.FullName())
 	if !strings.HasPrefix(full, "(") {
 		return ""
 	}
@@ -221,5 +224,29 @@ func ReceiverKey(fn *types.Func) string {
 	return full[:end+1]
 }
 
-// Key is the name a table looks fn up by.
-func Key(fn *types.Func) string { return fn.Origin().FullName() }
+// Key is the name a table looks fn up by: its full name, for the generic
+// origin, with the receiver's type parameters left out, so
+// "(*…/lanedb.DB).Conn" names the method whatever the runtime calls its
+// type parameter.
+func Key(fn *types.Func) string { return withoutTypeParams(fn.Origin().FullName()) }
+
+// withoutTypeParams drops bracketed type parameters from the receiver part
+// of a full name: "(*p.DB).Conn" → "(*p.DB).Conn".
+func withoutTypeParams(full string) string {
+	if !strings.HasPrefix(full, "(") || !strings.Contains(full, "[") {
+		return full
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range full {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -25,9 +25,9 @@ var LaneTypedTypes = map[string]map[string]string{
 // passed to them (as receiver or argument): the function argument at the
 // given index (receiver = 0) is an entry point of that lane.
 var LaneRunners = map[string]int{
-	"(*" + RuntimePath + ".Executor[L]).Do":      2,
-	"(*" + RuntimePath + ".Executor[L]).Handler": 1,
-	RuntimePath + ".Call":                        2,
+	"(*" + RuntimePath + ".Executor).Do":      2,
+	"(*" + RuntimePath + ".Executor).Handler": 1,
+	RuntimePath + ".Call":                     2,
 }
 
 // ResourceTypes are the types of shared, fixed-size resources a lane may own:

@@ -16,7 +16,7 @@ var QueuePackages = []string{
 var Limiters = newTable(
 	"(*golang.org/x/sync/semaphore.Weighted).Acquire",
 	"(*golang.org/x/sync/semaphore.Weighted).TryAcquire",
-	"(*"+RuntimePath+".Executor[L]).Do",
+	"(*"+RuntimePath+".Executor).Do",
 	RuntimePath+".Call",
 	"(*golang.org/x/time/rate.Limiter).Wait",
 	"(*golang.org/x/time/rate.Limiter).Allow",

@@ -102,6 +102,20 @@ func TestLSPExchange(t *testing.T) {
 		t.Errorf("diagnostics on 0-based lines %v, want [29 52 85] with their columns", lines)
 	}
 
+	// On save the package is analysed again and published again.
+	conn.Notify(ctx, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	var saved publishParams
+	for saved.URI != uri {
+		select {
+		case saved = <-published:
+		case <-ctx.Done():
+			t.Fatal("no publishDiagnostics after didSave")
+		}
+	}
+	if len(saved.Diagnostics) != 3 {
+		t.Errorf("after didSave: %d diagnostics, want 3", len(saved.Diagnostics))
+	}
+
 	if err := conn.Call(ctx, "shutdown", nil, nil); err != nil {
 		t.Fatalf("shutdown: %v", err)
 	}

@@ -2,7 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"strconv"
+
+	"github.com/bhlint/bhlint/internal/lazyssa"
 )
 
 // passThrough holds the bhlint flags that go on to go vet: build tags, and
@@ -18,8 +21,8 @@ func addPassThroughFlags(fs *flag.FlagSet) *passThrough {
 	return &passThrough{
 		tags:      fs.String("tags", "", "comma-separated build tags, as for go build"),
 		generated: fs.Bool("generated", false, "also report findings in generated files (// Code generated ... DO NOT EDIT.)"),
-		budget: fs.Int("budget", -1, "most SSA instructions in a function the path-sensitive analyzers check; "+
-			"larger ones are reported as skipped (default: lazyssa.DefaultBudget; 0: no limit)"),
+		budget: fs.Int("budget", -1, fmt.Sprintf("most SSA instructions in a function the path-sensitive analyzers check; "+
+			"larger ones are reported as skipped (-1: the analyzers' default, %d; 0: no limit)", lazyssa.DefaultBudget)),
 	}
 }
 

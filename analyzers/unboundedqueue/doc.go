@@ -51,9 +51,13 @@ created or started.
     sync.Mutex or RWMutex (so producers and a consumer share it), with no
     comparison of len(r.f) in that method, and that another function drains
     (f = f[1:], f[n:], f[:0], nil, make(T, 0)) other than in a Close, Stop,
-    Shutdown, Reset or Clear, which is teardown. A slice one goroutine fills
-    and resets (a builder, a reused buffer) and an empty literal that only
-    replaces nil are not queues. Fix: check the length against a bound and
+    Shutdown, Reset or Clear, which is teardown. A reset (nil, [:0],
+    make(T, 0)) drains only where the function first takes the items out
+    (out := r.f, a range, an index, a call); a function that removes one
+    entry found by a search (append(f[:i], f[i+1:]...), a swap-remove) keeps
+    a registry or a set, not a queue. A slice one goroutine fills and resets
+    (a builder, a reused buffer) and an empty literal that only replaces nil
+    are not queues. Fix: check the length against a bound and
     reject or drop when full, or use a buffered channel.
  6. runtime configuration: a bulkhead.LaneSpec literal (the runtime's
     github.com/bhlint/bhlint/bulkhead, known by import path) with a

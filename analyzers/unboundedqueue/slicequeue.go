@@ -47,7 +47,7 @@ func (c *checker) checkSliceQueues() {
 						fields = append(fields, field)
 					}
 					appends[field] = append(appends[field], fieldUse{fd, as})
-				case c.isDrainOf(as.Rhs[0], lhs):
+				case c.isDrainOf(as.Rhs[0], lhs) && c.consumes(fd, as, lhs):
 					if appends[field] == nil && drains[field] == nil {
 						fields = append(fields, field)
 					}
@@ -163,6 +163,70 @@ func (c *checker) isDrainOf(e ast.Expr, target string) bool {
 		}
 	}
 	return false
+}
+
+// consumes reports whether the drain as, in fd, hands the items on: a pop
+// from the front (target[1:]) does; a reset (nil, [:0], make(T, 0)) does
+// only after the function took the items out (out := q.items, range,
+// index, a call), and never in a function that removes one entry by
+// searching for it (a registry or a set: append(s[:i], s[i+1:]...) or a
+// swap-remove), where the reset just tidies an empty slice.
+func (c *checker) consumes(fd *ast.FuncDecl, as *ast.AssignStmt, target string) bool {
+	if sl, ok := ast.Unparen(as.Rhs[0]).(*ast.SliceExpr); ok && sl.Low != nil {
+		return !c.removesBySearch(fd, target)
+	}
+	if c.removesBySearch(fd, target) {
+		return false
+	}
+	takenOut := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if takenOut || n == nil || n.Pos() >= as.Pos() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.RangeStmt:
+			takenOut = types.ExprString(n.X) == target
+		case *ast.IndexExpr:
+			takenOut = types.ExprString(n.X) == target
+		case *ast.AssignStmt:
+			for _, r := range n.Rhs {
+				takenOut = takenOut || types.ExprString(ast.Unparen(r)) == target
+			}
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				takenOut = takenOut || types.ExprString(ast.Unparen(a)) == target
+			}
+		}
+		return !takenOut
+	})
+	return takenOut
+}
+
+// removesBySearch reports whether fd removes one entry of target found by
+// a search: target = append(target[:i], target[i+1:]...), or a swap-remove
+// target = target[:len(target)-1].
+func (c *checker) removesBySearch(fd *ast.FuncDecl, target string) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if found || !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || types.ExprString(as.Lhs[0]) != target {
+			return !found
+		}
+		switch rhs := ast.Unparen(as.Rhs[0]).(type) {
+		case *ast.CallExpr:
+			if id, ok := rhs.Fun.(*ast.Ident); ok && id.Name == "append" && len(rhs.Args) == 2 && rhs.Ellipsis.IsValid() {
+				first, ok1 := ast.Unparen(rhs.Args[0]).(*ast.SliceExpr)
+				second, ok2 := ast.Unparen(rhs.Args[1]).(*ast.SliceExpr)
+				found = ok1 && ok2 && types.ExprString(first.X) == target && types.ExprString(second.X) == target
+			}
+		case *ast.SliceExpr:
+			if bin, ok := ast.Unparen(rhs.High).(*ast.BinaryExpr); ok && rhs.Low == nil && bin.Op == token.SUB {
+				found = types.ExprString(rhs.X) == target && c.isLenOf(bin.X, target)
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // drainElsewhere is a drain of the field in another function than fd that

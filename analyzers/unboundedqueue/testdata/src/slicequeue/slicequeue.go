@@ -151,3 +151,67 @@ func (s *Stmt) Close() {
 	defer s.mu.Unlock()
 	s.conns = nil
 }
+
+// ---- registries and sets are not queues (go-redis autopipeline, fdQueue) ----
+
+type waiter struct {
+	id   int64
+	wake chan struct{}
+}
+
+type waiterLine struct {
+	mu      sync.Mutex
+	holders []waiter
+}
+
+func (q *waiterLine) hold(id int64) chan struct{} {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	ch := make(chan struct{})
+	q.holders = append(q.holders, waiter{id: id, wake: ch})
+	return ch
+}
+
+// drop removes one waiter found by its id, then tidies an empty line.
+func (q *waiterLine) drop(id int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, h := range q.holders {
+		if h.id == id {
+			q.holders = append(q.holders[:i], q.holders[i+1:]...)
+			break
+		}
+	}
+	if len(q.holders) == 0 {
+		q.holders = nil
+	}
+}
+
+type gidSet struct {
+	mu   sync.Mutex
+	gids []int64
+}
+
+func (s *gidSet) enter(gid int64) {
+	s.mu.Lock()
+	s.gids = append(s.gids, gid)
+	s.mu.Unlock()
+}
+
+// leave swap-removes one id.
+func (s *gidSet) leave(gid int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, g := range s.gids {
+		if g == gid {
+			s.gids[i] = s.gids[len(s.gids)-1]
+			s.gids = s.gids[:len(s.gids)-1]
+			return
+		}
+	}
+}
+
+// recycle resets a batch taken from a pool: nothing is consumed.
+func (s *gidSet) recycle() {
+	s.gids = nil
+}

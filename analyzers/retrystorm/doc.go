@@ -14,7 +14,9 @@ jitter, and turned 150 req/s into 1,800 req/s.
 
 What counts as a retry loop: a loop (for, or goto; a range over an integer
 counts, a range over a slice, map, string, channel or iterator does not)
-around a call whose error decides whether the loop goes round again: every
+around a call whose error decides whether the loop goes round again (when
+the error comes from an accessor on a call's result — go-redis's
+rdb.Get(ctx, k).Result(), .Err() — the call is the one retried): every
 way round passes the check of that error, on the error branch the loop can
 come back to its head, and on the success branch it always leaves — unless
 it comes back on the response's StatusCode (a retry on 503 or 429). Loops

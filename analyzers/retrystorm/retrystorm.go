@@ -761,9 +761,14 @@ func (l *loop) stores(addr ssa.Value) bool {
 // goes round again, and on success it leaves.
 type retry struct {
 	loop     *loop
-	call     *ssa.Call
+	call     *ssa.Call // the operation retried
+	errCall  *ssa.Call // the call whose error is checked: call, or an accessor on its result (Cmd.Result)
 	errCheck *ssa.If
 }
+
+// isOwnResult: a value that comes from the retried operation or from the
+// accessor that reports its error.
+func (r *retry) isOwnResult(v *ssa.Call) bool { return v == r.call || v == r.errCall }
 
 func (c *checker) checkLoops(fn *ssa.Function) {
 	if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
@@ -806,9 +811,10 @@ func (c *checker) retryIn(l *loop) *retry {
 		if !l.blocks[fail] {
 			continue
 		}
-		for _, call := range errorCalls(errVal) {
-			if l.inLoop(call) && l.alwaysLeaves(ok2, call) && l.mustCheck(call.Block(), b) && !l.iterates(call.Common()) && !l.consumesOnFailure(call, fail) {
-				return &retry{loop: l, call: call, errCheck: ifInstr}
+		for _, errCall := range errorCalls(errVal) {
+			call := c.operationOf(errCall)
+			if l.inLoop(call) && l.alwaysLeaves(ok2, call) && l.mustCheck(call.Block(), b) && !l.iterates(call.Common()) && !l.consumesOnFailure(errCall, fail) {
+				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr}
 			}
 		}
 	}
@@ -854,6 +860,39 @@ func referrersOf(v ssa.Value) []ssa.Instruction {
 		return *refs
 	}
 	return nil
+}
+
+// operationOf returns the call a result accessor reports on: with
+// go-redis, `v, err := rdb.Get(ctx, k).Result()` fails because Get failed,
+// so Get (a network call) is the operation the loop retries, not Result.
+// Other calls are their own operation.
+func (c *checker) operationOf(call *ssa.Call) *ssa.Call {
+	if c.net.CallReaches(call.Common()) != nil {
+		return call
+	}
+	var recv ssa.Value
+	common := call.Common()
+	switch {
+	case common.IsInvoke():
+		recv = common.Value
+	case common.StaticCallee() != nil && common.StaticCallee().Signature.Recv() != nil && len(common.Args) > 0:
+		recv = common.Args[0]
+	}
+	for {
+		switch v := recv.(type) {
+		case *ssa.ChangeType:
+			recv = v.X
+			continue
+		case *ssa.MakeInterface:
+			recv = v.X
+			continue
+		case *ssa.Call:
+			if c.net.CallReaches(v.Common()) != nil {
+				return v
+			}
+		}
+		return call
+	}
 }
 
 // nilCheck returns the error value compared with nil by cond and the index of
@@ -1076,7 +1115,7 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 		}
 		switch v := v.(type) {
 		case *ssa.Call:
-			if v == r.call {
+			if r.isOwnResult(v) {
 				fromCall = true
 				return
 			}
@@ -1100,12 +1139,12 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 				counter = true
 				return
 			}
-			if len(errorCalls(v)) > 0 && slices.Contains(errorCalls(v), r.call) {
+			if calls := errorCalls(v); slices.Contains(calls, r.call) || slices.Contains(calls, r.errCall) {
 				fromCall = true
 				return
 			}
 		case *ssa.Extract:
-			if v.Tuple == r.call {
+			if call, ok := v.Tuple.(*ssa.Call); ok && r.isOwnResult(call) {
 				fromCall = true
 				return
 			}

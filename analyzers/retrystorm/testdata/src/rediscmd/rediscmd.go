@@ -1,0 +1,48 @@
+// Package rediscmd: a go-redis command fails through its Cmd's Result or
+// Err; the retried operation is the command, a network call.
+package rediscmd
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func getEvery100ms(ctx context.Context, rdb *redis.Client, key string) (string, error) {
+	var err error
+	for i := 0; i < 5; i++ {
+		var v string
+		v, err = rdb.Get(ctx, key).Result() // want `this loop retries \(redis.cmdable\).Get when it fails waiting a constant 100ms`
+		if err == nil {
+			return v, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return "", err
+}
+
+func pingUntilUp(ctx context.Context, rdb *redis.Client) {
+	for {
+		if err := rdb.Ping(ctx).Err(); err == nil { // want `this loop retries \(redis.cmdable\).Ping when it fails with no bound on attempts`
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// getWithBackoff: bounded, growing and jittered: silent.
+func getWithBackoff(ctx context.Context, rdb *redis.Client, key string) (string, error) {
+	delay := 50 * time.Millisecond
+	var err error
+	for i := 0; i < 5; i++ {
+		var v string
+		if v, err = rdb.Get(ctx, key).Result(); err == nil {
+			return v, nil
+		}
+		time.Sleep(delay + time.Duration(rand.Int64N(int64(delay))))
+		delay *= 2
+	}
+	return "", err
+}

@@ -23,7 +23,9 @@ it comes back on the response's StatusCode (a retry on 503 or 429). Loops
 that leave on the error (a stream Recv loop, pagination, a poll that
 returns its error), loops that go round again after a success (a read
 loop), and loops whose call changes each time round (the next endpoint, a
-received message, an argument carried round the loop such as a cursor) are
+received message, an argument carried round the loop such as a cursor, a
+map entry or field written with a changing value before each call such as
+the next port to try) are
 not retries. Loops in _test.go files are not checked.
 
 It is reported when

@@ -1032,7 +1032,13 @@ func (l *loop) iterates(common *ssa.CallCommon) bool {
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value) bool
 	walk = func(v ssa.Value) bool {
-		if v == nil || seen[v] || !l.inLoop(v) {
+		if v == nil || seen[v] {
+			return false
+		}
+		if l.writtenEachRound(v) {
+			return true // config["port"] = nextPort before each call
+		}
+		if !l.inLoop(v) {
 			return false
 		}
 		seen[v] = true
@@ -1066,6 +1072,32 @@ func (l *loop) iterates(common *ssa.CallCommon) bool {
 		}
 	}
 	return slices.ContainsFunc(common.Args, walk) || walk(common.Value)
+}
+
+// writtenEachRound reports whether the loop writes a value that changes
+// between rounds into v, a map or a struct made before the loop: the call it
+// is passed to asks for something different each time (the next port).
+func (l *loop) writtenEachRound(v ssa.Value) bool {
+	for _, ref := range referrersOf(v) {
+		if !l.blocks[ref.Block()] {
+			continue
+		}
+		switch r := ref.(type) {
+		case *ssa.MapUpdate:
+			if g, _ := l.varies(r.Value); r.Map == v && g {
+				return true
+			}
+		case *ssa.FieldAddr:
+			for _, use := range referrersOf(r) {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == r {
+					if g, _ := l.varies(st.Val); g {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isIteration reports whether the loop is a range over a slice, array,

@@ -416,3 +416,54 @@ func collectFragments(r *fragmentReader, delim byte) ([][]byte, error) {
 		full = append(full, bytes.Clone(frag))
 	}
 }
+
+// ---- the argument changes each round through a map or a field ----
+
+func createDB(cfg map[string]any) error { _, err := http.Get("https://admin.example/db"); return err }
+
+type dbConfig struct{ Port int }
+
+func createDBWith(cfg *dbConfig) error { _, err := http.Get("https://admin.example/db"); return err }
+
+// tryNextPortMap asks for a different port each time round: not a retry.
+func tryNextPortMap() error {
+	cfg := map[string]any{"name": "test"}
+	port := 7000
+	var err error
+	for i := 0; i < 5; i++ {
+		cfg["port"] = port
+		if err = createDB(cfg); err == nil {
+			return nil
+		}
+		port++
+	}
+	return err
+}
+
+// tryNextPortField: the same through a struct field.
+func tryNextPortField() error {
+	cfg := &dbConfig{}
+	port := 7000
+	var err error
+	for i := 0; i < 5; i++ {
+		cfg.Port = port
+		if err = createDBWith(cfg); err == nil {
+			return nil
+		}
+		port++
+	}
+	return err
+}
+
+// sameConfigEachRound writes the same value each time: still a retry.
+func sameConfigEachRound() error {
+	cfg := map[string]any{}
+	var err error
+	for i := 0; i < 5; i++ {
+		cfg["port"] = 7000
+		if err = createDB(cfg); err == nil { // want `this loop retries retries.createDB`
+			return nil
+		}
+	}
+	return err
+}

@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -60,7 +59,7 @@ func mustNew(t *testing.T, rdb redis.UniversalClient, cfg Config) *Limiter[Payme
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		waitFor(t, "renewals to stop", func() bool {
+		testsvc.WaitFor(t, "renewals to stop", func() bool {
 			l.mu.Lock()
 			defer l.mu.Unlock()
 			return !l.renewing
@@ -162,7 +161,7 @@ func TestDeadHoldersLeasesAreReclaimed(t *testing.T) {
 	a.kill()
 	killed := time.Now()
 	var got []*Lease
-	waitFor(t, "the dead holder's leases to be reclaimed", func() bool {
+	testsvc.WaitFor(t, "the dead holder's leases to be reclaimed", func() bool {
 		if l, err := b.Acquire(context.Background()); err == nil {
 			got = append(got, l)
 		}
@@ -181,7 +180,7 @@ func TestDeadHoldersLeasesAreReclaimed(t *testing.T) {
 func TestLostLeaseCancelsTheWork(t *testing.T) {
 	key, client := setup(t)
 	const ttl = 300 * time.Millisecond
-	var logs syncBuffer
+	var logs testsvc.SyncBuffer
 	cfg := Config{Key: key, Limit: 1, LocalLimit: 1, LeaseTTL: ttl, RenewEvery: ttl / 4, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	a, b := mustNew(t, client(), cfg), mustNew(t, client(), cfg)
 	paused := make(chan struct{})
@@ -191,7 +190,7 @@ func TestLostLeaseCancelsTheWork(t *testing.T) {
 		a.mu.Unlock()
 		close(paused)
 		var bl *Lease
-		waitFor(t, "b to take the expired lease", func() bool {
+		testsvc.WaitFor(t, "b to take the expired lease", func() bool {
 			l, err := b.Acquire(context.Background())
 			bl = l
 			return err == nil
@@ -224,7 +223,7 @@ func TestFallsBackToTheLocalLimitVisibly(t *testing.T) {
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
 	defer dead.Close()
 	fallbacks := make(chan error, 4)
-	var logs syncBuffer
+	var logs testsvc.SyncBuffer
 	l, err := New[Payments](dead, Config{Limit: 10, LocalLimit: 2, OnFallback: func(err error) { fallbacks <- err }, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +276,7 @@ func TestBackOnRedisAfterAnOutage(t *testing.T) {
 	defer viaProxy.Close()
 	events := make(chan error, 4)
 	l := mustNew(t, viaProxy, Config{Key: key, Limit: 3, LocalLimit: 1, RetryRedisEvery: 50 * time.Millisecond,
-		OnFallback: func(err error) { events <- err }, Logger: slog.New(slog.NewTextHandler(&syncBuffer{}, nil))})
+		OnFallback: func(err error) { events <- err }, Logger: slog.New(slog.NewTextHandler(&testsvc.SyncBuffer{}, nil))})
 	lease, err := l.Acquire(context.Background())
 	if err != nil || lease.Local() {
 		t.Fatalf("Redis up: %v, local=%v", err, lease != nil && lease.Local())
@@ -293,7 +292,7 @@ func TestBackOnRedisAfterAnOutage(t *testing.T) {
 		t.Error("no fallback event")
 	}
 	proxy.up()
-	waitFor(t, "the limiter to use Redis again", func() bool {
+	testsvc.WaitFor(t, "the limiter to use Redis again", func() bool {
 		lease, err := l.Acquire(context.Background())
 		if err != nil {
 			return false
@@ -326,32 +325,4 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.cfg, err, tc.want)
 		}
 	}
-}
-
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }

@@ -1,7 +1,6 @@
 package lanedb_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/bhlint/bhlint/bulkhead/internal/testsvc"
 	"github.com/bhlint/bhlint/bulkhead/lanedb"
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
 )
@@ -38,7 +38,7 @@ func TestTaxStallDoesNotReachCardAuth(t *testing.T) {
 	go func() {
 		defer close(monDone)
 		for {
-			n, err := sessions(context.Background(), mon)
+			n, err := mon.Sessions(context.Background())
 			if err == nil {
 				polls.Add(1)
 				for app, c := range n {
@@ -67,10 +67,8 @@ func TestTaxStallDoesNotReachCardAuth(t *testing.T) {
 			return err
 		})
 	}()
-	waitFor(t, "the tax connection to sleep", func() bool {
-		var n int
-		err := mon.QueryRow(`select count(*) from pg_stat_activity where application_name = $1 and state = 'active' and query like 'select pg_sleep%'`, laneName[Tax]()).Scan(&n)
-		return err == nil && n == 1
+	testsvc.WaitFor(t, "the tax connection to sleep", func() bool {
+		return mon.SleepingSessions(laneName[Tax]()) == 1
 	})
 
 	// A tax acquire waits the acquire timeout, then fails; a second waiter
@@ -91,7 +89,7 @@ func TestTaxStallDoesNotReachCardAuth(t *testing.T) {
 			return err
 		})
 	}()
-	waitFor(t, "a tax caller to wait", func() bool { return tax.PoolStats().Waiting == 1 })
+	testsvc.WaitFor(t, "a tax caller to wait", func() bool { return tax.PoolStats().Waiting == 1 })
 	err := taxLane.Do(context.Background(), func(ctx context.Context) error {
 		_, err := tax.Conn(ctx)
 		return err
@@ -232,7 +230,7 @@ func TestLeakReportedWithAcquiringStack(t *testing.T) {
 
 func TestDefaultLeakReportGoesToLogger(t *testing.T) {
 	dsn, _ := env(t)
-	var buf syncBuffer
+	var buf testsvc.SyncBuffer
 	db := mustOpen[Fraud](t, dsn, lanepool.Config{
 		MaxConns: 1, AcquireTimeout: 5 * time.Second, LeakThreshold: 20 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(&buf, nil)),
@@ -241,7 +239,7 @@ func TestDefaultLeakReportGoesToLogger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the leak report", func() bool { return strings.Contains(buf.String(), "leak threshold") })
+	testsvc.WaitFor(t, "the leak report", func() bool { return strings.Contains(buf.String(), "leak threshold") })
 	c.Close()
 	out := buf.String()
 	if !strings.Contains(out, "leak threshold") || !strings.Contains(out, "TestDefaultLeakReportGoesToLogger") {
@@ -302,7 +300,7 @@ func TestCrossLaneGuard(t *testing.T) {
 
 func TestCrossLaneGuardLogMode(t *testing.T) {
 	dsn, _ := env(t)
-	var buf syncBuffer
+	var buf testsvc.SyncBuffer
 	var events atomic.Int64
 	tax := mustOpen[Tax](t, dsn, lanepool.Config{
 		MaxConns: 1, AcquireTimeout: time.Second, Guard: lanepool.GuardLog,
@@ -409,7 +407,7 @@ func TestEveryPathGivesItsConnectionBack(t *testing.T) {
 		t.Error("pg_sleep(10) with a 30ms deadline succeeded")
 	}
 	// The broken connection keeps its slot until the server ended its session.
-	waitFor(t, "the broken session to end", func() bool { return db.PoolStats().InUse == 0 })
+	testsvc.WaitFor(t, "the broken session to end", func() bool { return db.PoolStats().InUse == 0 })
 	// A panic while holding a connection: the deferred Close runs.
 	func() {
 		defer func() { _ = recover() }()
@@ -421,7 +419,7 @@ func TestEveryPathGivesItsConnectionBack(t *testing.T) {
 		panic("boom")
 	}()
 	inUse("a panic")
-	waitSessions(t, mon, 2)
+	mon.WaitSessions(t, 2)
 }
 
 func TestAcquireFailures(t *testing.T) {
@@ -441,7 +439,7 @@ func TestAcquireFailures(t *testing.T) {
 	}
 	ctx, cancel = context.WithCancel(context.Background())
 	go func() {
-		waitFor(t, "a waiter", func() bool { return db.PoolStats().Waiting == 1 })
+		testsvc.WaitFor(t, "a waiter", func() bool { return db.PoolStats().Waiting == 1 })
 		cancel()
 	}()
 	_, err = db.Conn(ctx)
@@ -457,7 +455,7 @@ func TestAcquireFailures(t *testing.T) {
 		}
 		got <- err
 	}()
-	waitFor(t, "a waiter", func() bool { return db.PoolStats().Waiting == 1 })
+	testsvc.WaitFor(t, "a waiter", func() bool { return db.PoolStats().Waiting == 1 })
 	c.Close()
 	if err := <-got; err != nil {
 		t.Errorf("waiter: %v", err)
@@ -500,30 +498,3 @@ func TestWithApplicationName(t *testing.T) {
 }
 
 // waitFor polls cond; the limit is a hang detector, not a timing assertion.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}

@@ -2,7 +2,6 @@ package lanedb_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"testing"
 	"time"
@@ -46,73 +45,11 @@ func laneName[L bulkhead.Lane]() string {
 	return s.Name
 }
 
-// env opens the monitor connection and registers the end-of-test checks:
-// no goroutine and no session of the test's lanes left behind.
-func env(t *testing.T) (dsn string, mon *sql.DB) {
+// env connects the monitor of the test's lanes and registers the
+// end-of-test checks: no goroutine and no session left behind.
+func env(t *testing.T) (dsn string, mon *testsvc.Monitor) {
 	t.Helper()
-	dsn = testsvc.PostgresDSN(t)
-	mon, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := mon.PingContext(ctx); err != nil {
-		t.Fatalf("PostgreSQL at %s accepts TCP but not this DSN: %v", dsn, err)
-	}
-	t.Cleanup(func() {
-		waitSessions(t, mon, 0)
-		mon.Close()
-		goleak.VerifyNone(t)
-	})
-	return dsn, mon
-}
-
-var lanes = []string{laneName[CardAuth](), laneName[Fraud](), laneName[Tax]()}
-
-// sessions counts the sessions of each lane in pg_stat_activity.
-func sessions(ctx context.Context, mon *sql.DB) (map[string]int, error) {
-	rows, err := mon.QueryContext(ctx, `select application_name, count(*) from pg_stat_activity where application_name = any($1) group by 1`, lanes)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	n := map[string]int{}
-	for rows.Next() {
-		var app string
-		var c int
-		if err := rows.Scan(&app, &c); err != nil {
-			return nil, err
-		}
-		n[app] = c
-	}
-	return n, rows.Err()
-}
-
-// waitSessions waits until no lane has more than max sessions open; the
-// server ends a backend a moment after its client closed it.
-func waitSessions(t *testing.T, mon *sql.DB, max int) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		n, err := sessions(context.Background(), mon)
-		if err != nil {
-			t.Errorf("reading pg_stat_activity: %v", err)
-			return
-		}
-		over := false
-		for _, c := range n {
-			over = over || c > max
-		}
-		if !over {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("sessions left behind in pg_stat_activity: %v", n)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return testsvc.NewMonitor(t, laneName[CardAuth](), laneName[Fraud](), laneName[Tax]())
 }
 
 func mustOpen[L bulkhead.Lane](t *testing.T, dsn string, cfg lanepool.Config) *lanedb.DB[L] {

@@ -312,12 +312,12 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 	if results.Len() == 1 {
 		acq.held = aliasesOf(call)
 	} else {
-		for _, r := range referrers(call) {
+		for _, r := range ssautil.Referrers(call) {
 			if ex, ok := r.(*ssa.Extract); ok {
 				switch {
 				case ex.Index == 0:
 					acq.held = aliasesOf(ex)
-				case ex.Index == results.Len()-1 && isError(ex.Type()):
+				case ex.Index == results.Len()-1 && ssautil.IsError(ex.Type()):
 					acq.errVal = ex
 				}
 			}
@@ -326,7 +326,7 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 	if acq.held == nil {
 		return nil // result discarded
 	}
-	if recv := receiver(call.Common()); recv != nil {
+	if recv := ssautil.Receiver(call.Common()); recv != nil {
 		acq.pool = poolOf(recv)
 	}
 	return acq
@@ -395,7 +395,7 @@ func (c *checker) classify(acq *acquisition, call *ssa.Call, span *heldSpan) {
 		}
 		return
 	}
-	if recv := receiver(common); recv != nil && acq.held[recv] {
+	if recv := ssautil.Receiver(common); recv != nil && acq.held[recv] {
 		return // tx.Exec, rows.Scan: work on the held connection itself
 	}
 	if path := c.net.CallReaches(common); path != nil {
@@ -415,7 +415,7 @@ func (c *checker) otherPoolAcquire(acq *acquisition, common *ssa.CallCommon) boo
 	if obj := calleeObject(callee); !catalog.PoolAcquires.Has(obj) && !c.extraPools.Has(obj) {
 		return false
 	}
-	other := poolOf(receiver(common))
+	other := poolOf(ssautil.Receiver(common))
 	return other != (poolID{}) && other != acq.pool
 }
 
@@ -447,12 +447,7 @@ func comparesWithNil(cond *ssa.BinOp, v ssa.Value) bool {
 	if cond.Op != token.NEQ && cond.Op != token.EQL {
 		return false
 	}
-	return (cond.X == v && isNil(cond.Y)) || (cond.Y == v && isNil(cond.X))
-}
-
-func isNil(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil()
+	return (cond.X == v && ssautil.IsNil(cond.Y)) || (cond.Y == v && ssautil.IsNil(cond.X))
 }
 
 func isNextOn(common *ssa.CallCommon, held map[ssa.Value]bool) bool {
@@ -566,7 +561,7 @@ func (c *checker) heldCallbackParams(common *ssa.CallCommon) ([]int, string) {
 
 func (c *checker) checkCallbacks(fn *ssa.Function) {
 	for _, site := range c.callbackSites(fn) {
-		cb := funcOf(site.arg)
+		cb := ssautil.FuncOf(site.arg)
 		if cb == nil {
 			continue
 		}
@@ -611,7 +606,7 @@ func (c *checker) reportCallback(site callbackSite, call *ssa.Call, path []strin
 }
 
 func callbackName(site callbackSite) string {
-	if cb := funcOf(site.arg); cb != nil && cb.Parent() != nil {
+	if cb := ssautil.FuncOf(site.arg); cb != nil && cb.Parent() != nil {
 		return "the function passed to " + site.holder
 	}
 	return "the callback of " + site.holder
@@ -676,45 +671,11 @@ func callName(common *ssa.CallCommon) string {
 	return "a call"
 }
 
-// receiver is the value a method is called on, or nil for a function call.
-func receiver(common *ssa.CallCommon) ssa.Value {
-	if common.IsInvoke() {
-		return common.Value
-	}
-	if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(common.Args) > 0 {
-		return common.Args[0]
-	}
-	return nil
-}
-
 func callArgs(common *ssa.CallCommon) []ssa.Value {
 	if common.IsInvoke() {
 		return append([]ssa.Value{common.Value}, common.Args...)
 	}
 	return common.Args
-}
-
-func referrers(v ssa.Value) []ssa.Instruction {
-	if refs := v.Referrers(); refs != nil {
-		return *refs
-	}
-	return nil
-}
-
-func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
-
-// funcOf resolves a func-typed value to the function it denotes, if static.
-func funcOf(v ssa.Value) *ssa.Function {
-	switch v := v.(type) {
-	case *ssa.Function:
-		return v
-	case *ssa.MakeClosure:
-		fn, _ := v.Fn.(*ssa.Function)
-		return fn
-	case *ssa.ChangeType:
-		return funcOf(v.X)
-	}
-	return nil
 }
 
 // poolID names a pool by where it lives: a package-level variable or a

@@ -156,7 +156,7 @@ func registrations(fn *ssa.Function) []ssa.CallInstruction {
 	for len(vals) > 0 {
 		v := vals[0]
 		vals = vals[1:]
-		for _, r := range referrersOf(v) {
+		for _, r := range ssautil.Referrers(v) {
 			switch r := r.(type) {
 			case ssa.CallInstruction:
 				out = append(out, r)
@@ -168,13 +168,6 @@ func registrations(fn *ssa.Function) []ssa.CallInstruction {
 		}
 	}
 	return out
-}
-
-func referrersOf(v ssa.Value) []ssa.Instruction {
-	if refs := v.Referrers(); refs != nil {
-		return *refs
-	}
-	return nil
 }
 
 // ---- Retry-After set, status written ----

@@ -190,7 +190,7 @@ func funcMayRetry(info *types.Info, body *ast.BlockStmt, budget int) bool {
 
 func isErrorExpr(info *types.Info, e ast.Expr) bool {
 	t := info.TypeOf(e)
-	return t != nil && isError(t)
+	return t != nil && ssautil.IsError(t)
 }
 
 // mayPause reports whether a function of the package could wait, that is
@@ -553,7 +553,7 @@ func fieldFuncs(funcs []*ssa.Function) map[fieldKey][]*ssa.Function {
 				if !ok {
 					continue
 				}
-				if f := funcOf(st.Val); f != nil {
+				if f := ssautil.FuncOf(st.Val); f != nil {
 					k := fieldKeyOf(fa)
 					if !slices.Contains(out[k], f) {
 						out[k] = append(out[k], f)
@@ -572,26 +572,13 @@ func fieldKeyOf(fa *ssa.FieldAddr) fieldKey {
 // funcsOf resolves a function value to the functions it may denote: a
 // function or closure, or a func-typed field this package assigns.
 func (c *checker) funcsOf(v ssa.Value) []*ssa.Function {
-	if f := funcOf(v); f != nil {
+	if f := ssautil.FuncOf(v); f != nil {
 		return []*ssa.Function{f}
 	}
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if fa, ok := load.X.(*ssa.FieldAddr); ok {
 			return c.fields[fieldKeyOf(fa)]
 		}
-	}
-	return nil
-}
-
-func funcOf(v ssa.Value) *ssa.Function {
-	switch v := v.(type) {
-	case *ssa.Function:
-		return v
-	case *ssa.MakeClosure:
-		fn, _ := v.Fn.(*ssa.Function)
-		return fn
-	case *ssa.ChangeType:
-		return funcOf(v.X)
 	}
 	return nil
 }
@@ -841,25 +828,18 @@ func (l *loop) consumesOnFailure(call *ssa.Call, fail *ssa.BasicBlock) bool {
 	if !ok {
 		return false
 	}
-	for _, r := range referrersOf(call) {
+	for _, r := range ssautil.Referrers(call) {
 		ex, ok := r.(*ssa.Extract)
 		if !ok || ex.Index == tuple.Len()-1 {
 			continue
 		}
-		for _, use := range referrersOf(ex) {
+		for _, use := range ssautil.Referrers(ex) {
 			if _, isPhi := use.(*ssa.Phi); !isPhi && onFailure[use.Block()] {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-func referrersOf(v ssa.Value) []ssa.Instruction {
-	if refs := v.Referrers(); refs != nil {
-		return *refs
-	}
-	return nil
 }
 
 // operationOf returns the call a result accessor reports on: with
@@ -903,13 +883,13 @@ func nilCheck(cond ssa.Value) (ssa.Value, int) {
 		return nil, 0
 	}
 	v := bin.X
-	if !isNil(bin.Y) {
-		if !isNil(bin.X) {
+	if !ssautil.IsNil(bin.Y) {
+		if !ssautil.IsNil(bin.X) {
 			return nil, 0
 		}
 		v = bin.Y
 	}
-	if !isError(v.Type()) {
+	if !ssautil.IsError(v.Type()) {
 		return nil, 0
 	}
 	if bin.Op == token.NEQ {
@@ -1060,7 +1040,7 @@ func (l *loop) iterates(common *ssa.CallCommon) bool {
 		case *ssa.Phi:
 			// A value carried round the loop (lvs = append(lvs, x), the
 			// next cursor) makes each call a different one.
-			return v.Block() == l.header && !isError(v.Type())
+			return v.Block() == l.header && !ssautil.IsError(v.Type())
 		case *ssa.Call:
 			return false
 		}
@@ -1078,7 +1058,7 @@ func (l *loop) iterates(common *ssa.CallCommon) bool {
 // between rounds into v, a map or a struct made before the loop: the call it
 // is passed to asks for something different each time (the next port).
 func (l *loop) writtenEachRound(v ssa.Value) bool {
-	for _, ref := range referrersOf(v) {
+	for _, ref := range ssautil.Referrers(v) {
 		if !l.blocks[ref.Block()] {
 			continue
 		}
@@ -1088,7 +1068,7 @@ func (l *loop) writtenEachRound(v ssa.Value) bool {
 				return true
 			}
 		case *ssa.FieldAddr:
-			for _, use := range referrersOf(r) {
+			for _, use := range ssautil.Referrers(r) {
 				if st, ok := use.(*ssa.Store); ok && st.Addr == r {
 					if g, _ := l.varies(st.Val); g {
 						return true
@@ -1201,7 +1181,7 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 // still the retried call's own result.
 func inspectsError(common *ssa.CallCommon) bool {
 	if common.IsInvoke() {
-		return isError(common.Value.Type()) || common.Method.Name() == "Temporary" || common.Method.Name() == "Timeout"
+		return ssautil.IsError(common.Value.Type()) || common.Method.Name() == "Temporary" || common.Method.Name() == "Timeout"
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
@@ -1337,13 +1317,6 @@ func (c *checker) callStart(lparen token.Pos) token.Pos {
 // ---- small helpers ----
 
 func origin(fn *ssa.Function) *ssa.Function { return ssautil.Origin(fn) }
-
-func isNil(v ssa.Value) bool {
-	k, ok := v.(*ssa.Const)
-	return ok && k.IsNil()
-}
-
-func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
 
 func isDuration(t types.Type) bool { return types.TypeString(t, nil) == "time.Duration" }
 

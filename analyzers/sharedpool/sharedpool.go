@@ -324,7 +324,7 @@ func (c *checker) usesOf(fn *ssa.Function) map[string]localUse {
 func (c *checker) callUses(instr ssa.CallInstruction, add func(lanes.Use, token.Pos)) {
 	common := instr.Common()
 	pos := c.callStart(instr.Pos())
-	if recv := receiver(common); recv != nil && !isLoad(recv) {
+	if recv := ssautil.Receiver(common); recv != nil && !isLoad(recv) {
 		if r, ok := c.typedResource(recv.Type()); ok {
 			add(lanes.Use{Resource: r}, pos)
 		}
@@ -672,12 +672,12 @@ func (c *checker) sourcesOf(fn *ssa.Function, v ssa.Value, depth int) []lanes.Re
 		return c.sourcesOf(fn, v.X, depth)
 	case *ssa.Alloc:
 		var out []lanes.Resource
-		for _, ref := range referrers(v) {
+		for _, ref := range ssautil.Referrers(v) {
 			fa, ok := ref.(*ssa.FieldAddr)
 			if !ok {
 				continue
 			}
-			for _, st := range referrers(fa) {
+			for _, st := range ssautil.Referrers(fa) {
 				if store, ok := st.(*ssa.Store); ok && store.Addr == fa {
 					out = append(out, c.sourcesOf(fn, store.Val, depth-1)...)
 				}
@@ -690,7 +690,7 @@ func (c *checker) sourcesOf(fn *ssa.Function, v ssa.Value, depth int) []lanes.Re
 		// A function given a pool wraps it (sqlx.NewDb(db), lanedb.NewDB);
 		// a method of a pool makes a new one (transport.Clone()).
 		args := call.Common().Args
-		if receiver(call.Common()) != nil && !call.Common().IsInvoke() {
+		if ssautil.Receiver(call.Common()) != nil && !call.Common().IsInvoke() {
 			args = args[1:]
 		}
 		for _, arg := range args {
@@ -975,26 +975,9 @@ func analysisDiag(pos token.Pos, msg string) analysis.Diagnostic {
 
 func origin(fn *ssa.Function) *ssa.Function { return ssautil.Origin(fn) }
 
-func receiver(common *ssa.CallCommon) ssa.Value {
-	if common.IsInvoke() {
-		return common.Value
-	}
-	if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(common.Args) > 0 {
-		return common.Args[0]
-	}
-	return nil
-}
-
 func isLoad(v ssa.Value) bool {
 	u, ok := v.(*ssa.UnOp)
 	return ok && u.Op == token.MUL
-}
-
-func referrers(v ssa.Value) []ssa.Instruction {
-	if refs := v.Referrers(); refs != nil {
-		return *refs
-	}
-	return nil
 }
 
 func callName(common *ssa.CallCommon) string {

@@ -5,6 +5,7 @@ package ssautil
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -44,3 +45,46 @@ func (c *CallStarts) Start(files []*ast.File, lparen token.Pos) token.Pos {
 	}
 	return lparen
 }
+
+// Referrers returns v's referrers, or nil where SSA keeps none (globals,
+// functions, constants): callers need not check for a nil slice pointer.
+func Referrers(v ssa.Value) []ssa.Instruction {
+	if refs := v.Referrers(); refs != nil {
+		return *refs
+	}
+	return nil
+}
+
+// Receiver is the value a method is called on, or nil for a function call.
+func Receiver(common *ssa.CallCommon) ssa.Value {
+	if common.IsInvoke() {
+		return common.Value
+	}
+	if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(common.Args) > 0 {
+		return common.Args[0]
+	}
+	return nil
+}
+
+// FuncOf resolves a func-typed value to the function it denotes, if static.
+func FuncOf(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		fn, _ := v.Fn.(*ssa.Function)
+		return fn
+	case *ssa.ChangeType:
+		return FuncOf(v.X)
+	}
+	return nil
+}
+
+// IsNil reports whether v is the constant nil.
+func IsNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// IsError reports whether t is the built-in error type.
+func IsError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }

@@ -1,0 +1,143 @@
+package retrystorm
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// boundKind is what can end the loop other than the call's success.
+type boundKind struct {
+	count, deadline, other bool
+}
+
+func (b boundKind) any() bool { return b.count || b.deadline || b.other }
+
+func (c *checker) boundsOf(r *retry) boundKind {
+	var bk boundKind
+	for blk := range r.loop.blocks {
+		ifInstr, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+		if !ok || (r.loop.blocks[blk.Succs[0]] && r.loop.blocks[blk.Succs[1]]) {
+			continue
+		}
+		c.classifyExit(r, ifInstr.Cond, &bk)
+	}
+	return bk
+}
+
+// classifyExit records what an exit condition of the loop tests.
+func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
+	var fromCall, counter, deadline, other bool
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if v == nil || seen[v] {
+			return
+		}
+		seen[v] = true
+		if !r.loop.inLoop(v) {
+			if _, ok := v.(*ssa.Const); !ok {
+				other = true // a flag or limit set before the loop
+			}
+			return
+		}
+		switch v := v.(type) {
+		case *ssa.Call:
+			if r.isOwnResult(v) {
+				fromCall = true
+				return
+			}
+			if isDeadlineCall(v.Common()) {
+				deadline = true
+				return
+			}
+			if inspectsError(v.Common()) {
+				for _, a := range v.Common().Args {
+					walk(a)
+				}
+				return
+			}
+			other = true // a retry policy's decision: shouldRetry(err), budget.Allow()
+			return
+		case *ssa.Select:
+			deadline = true
+			return
+		case *ssa.Phi:
+			if v.Block() == r.loop.header && isInteger(v.Type()) {
+				counter = true
+				return
+			}
+			if calls := errorCalls(v); slices.Contains(calls, r.call) || slices.Contains(calls, r.errCall) {
+				fromCall = true
+				return
+			}
+		case *ssa.Extract:
+			if call, ok := v.Tuple.(*ssa.Call); ok && r.isOwnResult(call) {
+				fromCall = true
+				return
+			}
+		}
+		for _, op := range operands(v) {
+			walk(op)
+		}
+	}
+	walk(cond)
+	switch {
+	case counter:
+		bk.count = true
+	case deadline:
+		bk.deadline = true
+	case other && !fromCall:
+		bk.other = true
+	}
+}
+
+// inspectsError reports calls that only look at an error (errors.Is,
+// errors.As, err.Error(), a Temporary() method): a condition made of them is
+// still the retried call's own result.
+func inspectsError(common *ssa.CallCommon) bool {
+	if common.IsInvoke() {
+		return ssautil.IsError(common.Value.Type()) || common.Method.Name() == "Temporary" || common.Method.Name() == "Timeout"
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	fn, _ := origin(callee).Object().(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors"
+}
+
+// isDeadlineCall reports calls that tell time or a context's state:
+// ctx.Err(), time.Since, time.Now().After(deadline)…
+func isDeadlineCall(common *ssa.CallCommon) bool {
+	var fn *types.Func
+	if common.IsInvoke() {
+		fn = common.Method
+	} else if callee := common.StaticCallee(); callee != nil {
+		fn, _ = origin(callee).Object().(*types.Func)
+	}
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	return fn.Pkg().Path() == "time" || fn.Pkg().Path() == "context"
+}
+
+// pauseOf returns how the loop waits between attempts, and where.
+func (c *checker) pauseOf(l *loop) (pause, ssa.Instruction) {
+	best, where := noPause, ssa.Instruction(nil)
+	for _, b := range l.fn.Blocks {
+		if !l.blocks[b] {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			p, _ := c.instrPause(instr, l.varies)
+			if p > best {
+				best, where = p, instr
+			}
+		}
+	}
+	return best, where
+}

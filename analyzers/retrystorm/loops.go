@@ -1,0 +1,444 @@
+package retrystorm
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// loop is a natural loop of the SSA control-flow graph: for, range and
+// goto loops alike.
+type loop struct {
+	fn     *ssa.Function
+	header *ssa.BasicBlock
+	blocks map[*ssa.BasicBlock]bool
+}
+
+func loopsOf(fn *ssa.Function) []*loop {
+	byHeader := map[*ssa.BasicBlock]*loop{}
+	var out []*loop
+	for _, b := range fn.Blocks {
+		for _, h := range b.Succs {
+			if !h.Dominates(b) {
+				continue
+			}
+			l := byHeader[h]
+			if l == nil {
+				l = &loop{fn: fn, header: h, blocks: map[*ssa.BasicBlock]bool{h: true}}
+				byHeader[h] = l
+				out = append(out, l)
+			}
+			stack := []*ssa.BasicBlock{b}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if l.blocks[x] {
+					continue
+				}
+				l.blocks[x] = true
+				stack = append(stack, x.Preds...)
+			}
+		}
+	}
+	return out
+}
+
+// inLoop reports whether v is computed inside the loop.
+func (l *loop) inLoop(v ssa.Value) bool {
+	instr, ok := v.(ssa.Instruction)
+	return ok && instr.Block() != nil && l.blocks[instr.Block()]
+}
+
+// varies classifies a duration used inside the loop: growing if it changes
+// from one attempt to the next (a loop variable, a call such as rand or
+// NextBackOff, a field the loop updates); constant otherwise.
+func (l *loop) varies(v ssa.Value) (bool, []int) {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if v == nil || seen[v] || !l.inLoop(v) {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Phi, *ssa.Call:
+			return true
+		case *ssa.UnOp:
+			if v.Op == token.MUL && l.stores(v.X) {
+				return true
+			}
+		}
+		return slices.ContainsFunc(operands(v), walk)
+	}
+	return walk(v), nil
+}
+
+// stores reports whether the loop stores to the field or variable at addr.
+func (l *loop) stores(addr ssa.Value) bool {
+	fa, isField := addr.(*ssa.FieldAddr)
+	for b := range l.blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if st.Addr == addr {
+				return true
+			}
+			if other, ok := st.Addr.(*ssa.FieldAddr); ok && isField && fieldKeyOf(other) == fieldKeyOf(fa) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// retry is a loop that repeats a failing call: on the call's error the loop
+// goes round again, and on success it leaves.
+type retry struct {
+	loop     *loop
+	call     *ssa.Call // the operation retried
+	errCall  *ssa.Call // the call whose error is checked: call, or an accessor on its result (Cmd.Result)
+	errCheck *ssa.If
+}
+
+// isOwnResult: a value that comes from the retried operation or from the
+// accessor that reports its error.
+func (r *retry) isOwnResult(v *ssa.Call) bool { return v == r.call || v == r.errCall }
+
+func (c *checker) checkLoops(fn *ssa.Function) {
+	if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+		return // a test's loop against its own server is not a production retry
+	}
+	if !lazyssa.HasLoop(fn) || !lazyssa.Fits(c.pass, Code, fn) {
+		return
+	}
+	reported := map[*ssa.Call]bool{}
+	for _, l := range loopsOf(fn) {
+		if l.isIteration() {
+			continue
+		}
+		r := c.retryIn(l)
+		if r == nil || reported[r.call] {
+			continue
+		}
+		reported[r.call] = true
+		c.judge(r)
+	}
+}
+
+// retryIn finds the first call whose error decides whether the loop goes
+// round again: the failure branch stays in the loop and the success branch
+// leaves it before coming back to the loop's head.
+func (c *checker) retryIn(l *loop) *retry {
+	for _, b := range l.fn.Blocks {
+		if !l.blocks[b] {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		errVal, failIdx := nilCheck(ifInstr.Cond)
+		if errVal == nil {
+			continue
+		}
+		fail, ok2 := b.Succs[failIdx], b.Succs[1-failIdx]
+		if !l.blocks[fail] {
+			continue
+		}
+		for _, errCall := range errorCalls(errVal) {
+			call := c.operationOf(errCall)
+			if l.inLoop(call) && l.alwaysLeaves(ok2, call) && l.mustCheck(call.Block(), b) && !l.iterates(call.Common()) && !l.consumesOnFailure(errCall, fail) {
+				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr}
+			}
+		}
+	}
+	return nil
+}
+
+// consumesOnFailure reports whether the failure branch uses the call's other
+// results: the "error" reports partial progress to keep (bufio's
+// ErrBufferFull with the bytes read so far, a short write), so the loop
+// makes progress and is not retrying the same operation.
+func (l *loop) consumesOnFailure(call *ssa.Call, fail *ssa.BasicBlock) bool {
+	onFailure := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{fail}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == l.header || !l.blocks[b] || onFailure[b] {
+			continue
+		}
+		onFailure[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	tuple, ok := call.Type().(*types.Tuple)
+	if !ok {
+		return false
+	}
+	for _, r := range ssautil.Referrers(call) {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || ex.Index == tuple.Len()-1 {
+			continue
+		}
+		for _, use := range ssautil.Referrers(ex) {
+			if _, isPhi := use.(*ssa.Phi); !isPhi && onFailure[use.Block()] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operationOf returns the call a result accessor reports on: with
+// go-redis, `v, err := rdb.Get(ctx, k).Result()` fails because Get failed,
+// so Get (a network call) is the operation the loop retries, not Result.
+// Other calls are their own operation.
+func (c *checker) operationOf(call *ssa.Call) *ssa.Call {
+	if c.net.CallReaches(call.Common()) != nil {
+		return call
+	}
+	var recv ssa.Value
+	common := call.Common()
+	switch {
+	case common.IsInvoke():
+		recv = common.Value
+	case common.StaticCallee() != nil && common.StaticCallee().Signature.Recv() != nil && len(common.Args) > 0:
+		recv = common.Args[0]
+	}
+	for {
+		switch v := recv.(type) {
+		case *ssa.ChangeType:
+			recv = v.X
+			continue
+		case *ssa.MakeInterface:
+			recv = v.X
+			continue
+		case *ssa.Call:
+			if c.net.CallReaches(v.Common()) != nil {
+				return v
+			}
+		}
+		return call
+	}
+}
+
+// nilCheck returns the error value compared with nil by cond and the index of
+// the successor taken when it is not nil.
+func nilCheck(cond ssa.Value) (ssa.Value, int) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || (bin.Op != token.NEQ && bin.Op != token.EQL) {
+		return nil, 0
+	}
+	v := bin.X
+	if !ssautil.IsNil(bin.Y) {
+		if !ssautil.IsNil(bin.X) {
+			return nil, 0
+		}
+		v = bin.Y
+	}
+	if !ssautil.IsError(v.Type()) {
+		return nil, 0
+	}
+	if bin.Op == token.NEQ {
+		return v, 0
+	}
+	return v, 1
+}
+
+// errorCalls returns the calls whose error result v may be.
+func errorCalls(v ssa.Value) []*ssa.Call {
+	var out []*ssa.Call
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Extract:
+			if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == call.Type().(*types.Tuple).Len()-1 {
+				out = append(out, call)
+			}
+		case *ssa.Call:
+			out = append(out, v)
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				walk(e)
+			}
+		case *ssa.ChangeInterface:
+			walk(v.X)
+		case *ssa.MakeInterface:
+			walk(v.X)
+		}
+	}
+	walk(v)
+	return out
+}
+
+// mustCheck reports whether every way round the loop from the call's block
+// passes the error check in block check: the error alone decides. A read
+// loop that tests n == 0 first, and can go round without the check, does
+// not retry.
+func (l *loop) mustCheck(from, check *ssa.BasicBlock) bool {
+	if from == check {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := slices.Clone(from.Succs)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == check || !l.blocks[x] || seen[x] {
+			continue
+		}
+		if x == l.header {
+			return false
+		}
+		seen[x] = true
+		stack = append(stack, x.Succs...)
+	}
+	return true
+}
+
+// alwaysLeaves reports whether every path from b leaves the loop before
+// its head is reached again: the success branch of a retry. A loop that goes
+// round again after a success (a read loop) is not retrying; one that goes
+// round again on the response's status (a 503 or 429) still is.
+func (l *loop) alwaysLeaves(b *ssa.BasicBlock, call *ssa.Call) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !l.blocks[x] || seen[x] {
+			continue
+		}
+		if x == l.header {
+			return false
+		}
+		seen[x] = true
+		if ifInstr, ok := x.Instrs[len(x.Instrs)-1].(*ssa.If); ok && isStatusCheck(ifInstr.Cond, call) {
+			continue
+		}
+		stack = append(stack, x.Succs...)
+	}
+	return true
+}
+
+// isStatusCheck reports whether cond tests the StatusCode of the
+// *http.Response that call returned.
+func isStatusCheck(cond ssa.Value, call *ssa.Call) bool {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	for _, v := range []ssa.Value{bin.X, bin.Y} {
+		load, ok := v.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		fa, ok := load.X.(*ssa.FieldAddr)
+		if !ok || types.TypeString(fa.X.Type(), nil) != "*net/http.Response" {
+			continue
+		}
+		if fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct).Field(fa.Field).Name() != "StatusCode" {
+			continue
+		}
+		if ex, ok := fa.X.(*ssa.Extract); ok && ex.Tuple == call {
+			return true
+		}
+	}
+	return false
+}
+
+// iterates reports whether the call works on a different item each time
+// round (the next element of a range, the next endpoint, the next message),
+// which is failover or consumption, not a retry of the same operation.
+func (l *loop) iterates(common *ssa.CallCommon) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if v == nil || seen[v] {
+			return false
+		}
+		if l.writtenEachRound(v) {
+			return true // config["port"] = nextPort before each call
+		}
+		if !l.inLoop(v) {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.IndexAddr:
+			if g, _ := l.varies(v.Index); g {
+				return true
+			}
+		case *ssa.Index:
+			if g, _ := l.varies(v.Index); g {
+				return true
+			}
+		case *ssa.Next:
+			return true
+		case *ssa.UnOp:
+			if v.Op == token.ARROW {
+				return true
+			}
+		case *ssa.Phi:
+			// A value carried round the loop (lvs = append(lvs, x), the
+			// next cursor) makes each call a different one.
+			return v.Block() == l.header && !ssautil.IsError(v.Type())
+		case *ssa.Call:
+			return false
+		}
+		return slices.ContainsFunc(operands(v), walk)
+	}
+	if common.StaticCallee() == nil {
+		if g, _ := l.varies(common.Value); g {
+			return true // a different function each time round
+		}
+	}
+	return slices.ContainsFunc(common.Args, walk) || walk(common.Value)
+}
+
+// writtenEachRound reports whether the loop writes a value that changes
+// between rounds into v, a map or a struct made before the loop: the call it
+// is passed to asks for something different each time (the next port).
+func (l *loop) writtenEachRound(v ssa.Value) bool {
+	for _, ref := range ssautil.Referrers(v) {
+		if !l.blocks[ref.Block()] {
+			continue
+		}
+		switch r := ref.(type) {
+		case *ssa.MapUpdate:
+			if g, _ := l.varies(r.Value); r.Map == v && g {
+				return true
+			}
+		case *ssa.FieldAddr:
+			for _, use := range ssautil.Referrers(r) {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == r {
+					if g, _ := l.varies(st.Val); g {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isIteration reports whether the loop is a range over a slice, array,
+// string, map, channel or iterator: it visits items, it does not repeat an
+// attempt. A range over an integer (for range 3) is an attempt count.
+func (l *loop) isIteration() bool {
+	c := l.header.Comment
+	return strings.HasPrefix(c, "rangeindex") || strings.HasPrefix(c, "rangeiter") || strings.HasPrefix(c, "rangechan")
+}

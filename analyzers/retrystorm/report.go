@@ -1,0 +1,104 @@
+package retrystorm
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/netio"
+)
+
+func (c *checker) judge(r *retry) {
+	bound := c.boundsOf(r)
+	p, where := c.pauseOf(r.loop)
+	if bound.any() && p == growingPause {
+		return
+	}
+	// A bounded loop that retries a local operation at once (a conflict, a
+	// bad pooled connection) multiplies no remote load: only a bounded retry
+	// of a network call needs a growing pause.
+	network := c.net.CallReaches(r.call.Common())
+	if bound.any() && network == nil {
+		return
+	}
+	var problems []string
+	switch {
+	case !bound.any():
+		problems = append(problems, "with no bound on attempts")
+	case p == noPause && !bound.count && !bound.other:
+		problems = append(problems, "bounded only by its context's deadline")
+	}
+	switch p {
+	case noPause:
+		problems = append(problems, "with no pause between attempts")
+	case constantPause:
+		problems = append(problems, "waiting "+c.constantWait(where)+" between attempts with no backoff or jitter")
+	}
+	d := analysis.Diagnostic{
+		Pos: c.callStart(r.call.Pos()),
+		Message: fmt.Sprintf("%s: this loop retries %s when it fails %s; %s", Code,
+			c.operationName(r.call, network), strings.Join(problems, ", "), fixFor(bound, p)),
+	}
+	if where != nil && where.Pos().IsValid() && p == constantPause {
+		d.Related = []analysis.RelatedInformation{{Pos: c.callStart(where.Pos()), Message: "the constant wait"}}
+	}
+	if d.Pos.IsValid() {
+		c.pass.Report(d)
+	}
+}
+
+func fixFor(bound boundKind, p pause) string {
+	switch {
+	case !bound.any() && p == growingPause:
+		return "stop after a few attempts (e.g. 3) or a deadline, and return the error"
+	case bound.any():
+		return "wait with exponential backoff and jitter between attempts (cenkalti/backoff), so callers do not retry in step"
+	}
+	return "bound the attempts (e.g. 3) and wait with exponential backoff and jitter between them (cenkalti/backoff), or return the error to the caller"
+}
+
+// constantWait names the constant wait: "a constant 50ms" when it is known.
+func (c *checker) constantWait(where ssa.Instruction) string {
+	if call, ok := where.(*ssa.Call); ok {
+		for _, a := range call.Common().Args {
+			if k, ok := a.(*ssa.Const); ok && isDuration(k.Type()) && k.Value != nil {
+				if n, exact := constant.Int64Val(k.Value); exact {
+					return "a constant " + time.Duration(n).String()
+				}
+			}
+		}
+	}
+	return "a constant time"
+}
+
+func (c *checker) operationName(call *ssa.Call, path []string) string {
+	common := call.Common()
+	name := "a function value"
+	switch {
+	case common.IsInvoke():
+		name = netio.Name(common.Method)
+	case common.StaticCallee() != nil:
+		callee := origin(common.StaticCallee())
+		if obj, ok := callee.Object().(*types.Func); ok {
+			name = netio.Name(obj)
+		} else {
+			name = callee.Name()
+		}
+	}
+	if len(path) > 1 {
+		return name + " (a network call: → " + strings.Join(path[1:], " → ") + ")"
+	}
+	return name
+}
+
+// callStart maps the Lparen position SSA records for a call to the start of
+// the call expression.
+func (c *checker) callStart(lparen token.Pos) token.Pos {
+	return c.starts.Start(c.pass.Files, lparen)
+}

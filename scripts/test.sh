@@ -1,35 +1,136 @@
 #!/usr/bin/env bash
-# The repository's one test command: every module, the end-to-end tests, and
-# the tests that talk to the real PostgreSQL and Redis on this machine.
+# The repository's one test command: every test of the three modules (the
+# linter, the bulkhead runtime, the payment-core example), the end-to-end
+# tests against real go vet, golangci-lint, pre-commit and the SARIF schema,
+# the tests against the real PostgreSQL and Redis, and the robustness run.
+#
+#   ./scripts/test.sh           # everything
+#   ./scripts/test.sh --drill   # and the recovery drill, short form (what .ci/run does)
+#
+# It does the setup those tests need itself (scripts/setup.sh: installs
+# pre-commit, the SARIF validator, builds golangci-lint with the plugin into a
+# cache), runs every stage even after a failure, and ends with a summary: each
+# failure, each skip with its reason, and alone on the last line
+# "N passed, N failed, N skipped". Exit status 0 only if nothing failed.
 #
 # Environment (defaults in brackets):
-#   BHLINT_PG_DSN    [postgres://postgres@127.0.0.1:5432/test?sslmode=disable]
+#   BHLINT_PG_DSN     [postgres://postgres@127.0.0.1:5432/test?sslmode=disable]
 #   BHLINT_REDIS_ADDR [127.0.0.1:6379]
-#   BHLINT_REQUIRE_SERVICES=1  a missing server fails the tests instead of skipping them (CI sets it)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+#   BHLINT_REQUIRE_SERVICES=1  a missing server or tool fails instead of skipping (CI sets it)
+#   BHLINT_GOLANGCI_LINT, BHLINT_GOPLS, BHLINT_CACHE_DIR: see scripts/setup.sh
+set -uo pipefail # no -e: every stage runs, and the summary says what failed
+cd "$(dirname "$0")/.." || exit 2
 
-echo "== vet and format"
-unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '/testdata/src/') 2>/dev/null || true)
-if [ -n "$unformatted" ]; then
-	echo "gofmt would change:"; echo "$unformatted"; exit 1
-fi
-go vet ./...
-staticcheck="go run honnef.co/go/tools/cmd/staticcheck@v0.8.2"
-$staticcheck ./...
-# The documented GitHub Actions gate: checked with actionlint (it cannot run here).
-go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 .github/workflows/bhlint.yml
+drill=false
+case "${1:-}" in
+--drill) drill=true ;;
+"") ;;
+*) echo "usage: $0 [--drill]" >&2; exit 2 ;;
+esac
 
-echo "== linter module (analyzers, driver, end-to-end)"
-go test -count=1 ./...
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+results="$work/results.jsonl"
+summary="$work/testsummary"
+staticcheck=(go run honnef.co/go/tools/cmd/staticcheck@v0.8.2)
+go build -o "$summary" ./scripts/testsummary || { echo "test.sh: cannot build scripts/testsummary" >&2; exit 2; }
 
-if [ -f bulkhead/go.mod ]; then
-	echo "== runtime module (bulkhead)"
-	(cd bulkhead && go vet ./... && $staticcheck ./... && go test -race -count=1 ./...)
-fi
+# check NAME CMD...: runs CMD, a step that is not a Go test, and records it.
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		"$summary" check -results "$results" -name "$name" -status pass
+	else
+		echo "--- FAIL: $name" >&2
+		"$summary" check -results "$results" -name "$name" -status fail
+	fi
+}
 
-echo "== example (builds, its own tests)"
-(cd examples/payment-core && go vet ./... && $staticcheck ./... && go test -count=1 ./...)
+# gotest DIR ARGS...: go test ARGS in DIR, each test recorded.
+gotest() {
+	local dir=$1
+	shift
+	"$summary" gotest -results "$results" -C "$dir" -- "$@"
+}
 
-echo "== robustness: bhlint over std packages, this repo and dependencies (no panic, no internal error)"
-./scripts/robustness/run.sh --ci
+# indir DIR CMD...: CMD in DIR.
+indir() { (cd "$1" && shift && "$@"); }
+
+# ---- Stages: one function each, run in order by main. To add one, write a
+# stage_NAME function and add it to main's list.
+
+stage_setup() {
+	# shellcheck source=scripts/setup.sh
+	source scripts/setup.sh
+	bhlint_setup
+	local f
+	for f in "${BHLINT_SETUP_FAILURES[@]}"; do
+		"$summary" check -results "$results" -name "setup: ${f%%: *}" -status fail
+	done
+}
+
+gofmt_clean() {
+	local unformatted
+	# shellcheck disable=SC2046 # file names without spaces, one argument each
+	unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '/testdata/src/'))
+	[ -z "$unformatted" ] && return
+	echo "gofmt would change:"
+	echo "$unformatted"
+	return 1
+}
+
+stage_vet_and_format() {
+	check "gofmt" gofmt_clean
+	check "go vet (linter module)" go vet ./...
+	check "staticcheck (linter module)" "${staticcheck[@]}" ./...
+	# The documented GitHub Actions gate: checked with actionlint (it cannot run here).
+	check "actionlint .github/workflows/bhlint.yml" go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 .github/workflows/bhlint.yml
+}
+
+stage_linter() {
+	gotest . -count=1 ./...
+}
+
+stage_runtime() {
+	check "go vet (bulkhead)" indir bulkhead go vet ./...
+	check "staticcheck (bulkhead)" indir bulkhead "${staticcheck[@]}" ./...
+	gotest bulkhead -race -count=1 ./...
+}
+
+stage_example() {
+	check "go vet (payment-core)" indir examples/payment-core go vet ./...
+	check "staticcheck (payment-core)" indir examples/payment-core "${staticcheck[@]}" ./...
+	gotest examples/payment-core -count=1 ./...
+}
+
+stage_robustness() {
+	check "robustness: bhlint over std packages, this repository and its dependencies" ./scripts/robustness/run.sh --ci
+}
+
+stage_drill() {
+	check "recovery drill, short form" ./scripts/drills/run_bulkhead_recovery_test.sh --short
+}
+
+# stage TITLE FUNC: runs FUNC under a heading, with its time.
+stage() {
+	local start=$SECONDS
+	echo "== $1"
+	"$2"
+	echo "-- $1: $((SECONDS - start)) s"
+}
+
+main() {
+	stage "setup (scripts/setup.sh)" stage_setup
+	stage "vet and format" stage_vet_and_format
+	stage "linter module (analyzers, driver, end-to-end)" stage_linter
+	stage "runtime module (bulkhead, -race)" stage_runtime
+	stage "example (payment-core)" stage_example
+	stage "robustness: bhlint over std, this repo and dependencies (no panic, no internal error)" stage_robustness
+	if $drill; then
+		stage "recovery drill (short)" stage_drill
+	fi
+	"$summary" report "$results"
+}
+
+main

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run.sh — bhlint against go vet and staticcheck, side by side (issue 10).
+# bench/run.sh — bhlint against go vet and staticcheck, side by side.
 #
 #   ./bench/run.sh                  # std and this repository, every state, every tool
 #   BENCH_SETS=repo ./bench/run.sh  # only this repository (sets: std repo)
@@ -225,7 +225,7 @@ report() {
 		done
 	done
 	echo
-	echo "Targets (issue 10):"
+	echo "Targets:"
 	echo
 	for set in $sets; do
 		w=$(ratio "$(field "$set,bhlint,cold" 1)" "$(field "$set,vet,cold" 1)")

@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// RetryGuardConfig configures a [RetryGuard]. Zero fields take the defaults
-// of ADV-IR-01: more than 3 retries in 10s are blocked with Retry-After: 5.
+// RetryGuardConfig configures a [RetryGuard]. Zero fields take the payment
+// core's defaults: more than 3 retries in 10s are blocked with Retry-After: 5.
 type RetryGuardConfig struct {
 	// Key identifies a client. Default: the host part of r.RemoteAddr. Use a
 	// header (an API key, X-Forwarded-For set by your own proxy) when clients
@@ -30,7 +30,7 @@ type RetryGuardConfig struct {
 	Clock Clock
 }
 
-// RetryGuard blocks retry storms at the edge (ADV-IR-01). A request counts as
+// RetryGuard blocks retry storms at the edge. A request counts as
 // a retry when it comes from a client that was rejected within the last
 // Window; a client that retries more than MaxRetries times within Window is
 // answered 429 ERR_RETRY_STORM_BLOCKED, before any lane is touched. Requests

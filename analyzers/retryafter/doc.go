@@ -9,7 +9,7 @@ retryafter: report a 429 or 503 written without a Retry-After header
 ERR_MISSING_RETRY_AFTER. A 429 or 503 tells a client the server is shedding
 load. Without Retry-After, well-behaved clients fall back on their own
 policy, and the others retry at once: the rejection becomes the next wave
-of load. The payment core's invariant (INV-BH-04) is that every rejection
+of load. The payment core's isolation spec requires that every rejection
 carries Retry-After (the tax lane sheds with 503 and Retry-After: 5).
 
 What counts: a function with the net/http handler signature

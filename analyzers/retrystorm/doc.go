@@ -8,9 +8,10 @@ retrystorm: report a retry loop with no attempt bound, or with no backoff and ji
 
 ERR_UNBOUNDED_RETRY_DETECTED. When a dependency fails, every caller that
 retries at once, forever, or in step with the others multiplies the load on
-it exactly when it can least take it. In INC-4491 the checkout service
-retried failed tax calls every 50 ms, with no bound, no backoff and no
-jitter, and turned 150 req/s into 1,800 req/s.
+it exactly when it can least take it. In the tax-API incident bhlint was
+built around, the checkout service retried failed tax calls every 50 ms,
+with no bound, no backoff and no jitter, and turned 150 req/s into
+1,800 req/s.
 
 What counts as a retry loop: a loop (for, or goto; a range over an integer
 counts, a range over a slice, map, string, channel or iterator does not)

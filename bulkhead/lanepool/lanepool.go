@@ -25,7 +25,7 @@ import (
 )
 
 // DefaultLeakThreshold is how long a connection may be held before it is
-// reported as leaked, when Config.LeakThreshold is 0 (DEC-BH-01: 2,000 ms).
+// reported as leaked, when Config.LeakThreshold is 0 (2,000 ms, the payment core's leak threshold).
 const DefaultLeakThreshold = 2000 * time.Millisecond
 
 // Config is the configuration of one lane's pool.

@@ -12,7 +12,7 @@ import (
 // Garbage collector settings for one vet-tool process. go vet starts one
 // short-lived process per package; under the default GOGC=100 the collector
 // and the page faults of a heap it keeps small took about a quarter of
-// bhlint's CPU time on std (bench/RESULTS.md, issue 10). A larger growth
+// bhlint's CPU time on std (bench/RESULTS.md). A larger growth
 // factor lets most packages finish with few or no collections, and the soft
 // limit keeps the few big packages near go vet's own peak instead of at five
 // times their live heap.

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# MC-RT-01, the bulkhead recovery drill, against examples/payment-core.
+# The bulkhead recovery drill of the payment core's spec (docs/ARCHITECTURE.md),
+# against examples/payment-core.
 #
 # Builds the service, the fake dependencies and the drill, then runs the
 # drill: the same open-model load (vegeta) against the "before" mode (one
-# shared worker pool and DB pool, as in INC-4491) and the bulkhead mode,
+# shared worker pool and DB pool, as in the tax-API incident) and the bulkhead mode,
 # with the tax API slowed to 8,000 ms for the fault window. It prints the
 # per-lane, per-phase report and the before/after table, writes
 # report.txt, drill.png and the processes' logs to the output directory,

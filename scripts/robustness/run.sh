@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/robustness/run.sh — bhlint must never crash or hang (issue 11).
+# scripts/robustness/run.sh — bhlint must never crash or hang.
 #
 #   ./scripts/robustness/run.sh        # the standard library (std), this repository's modules,
 #                                      # and every module of bhlint's dependency graph

@@ -29,7 +29,7 @@ func writeChart(path string, cfg config, runs []*run) error {
 	img := image.NewRGBA(image.Rect(0, 0, W, H))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	c := &canvas{img: img}
-	c.text(left, 22, fmt.Sprintf("payment-core recovery drill (MC-RT-01): tax API at %s for %s; load %.0f%% of the spec's rates; %s",
+	c.text(left, 22, fmt.Sprintf("payment-core recovery drill: tax API at %s for %s; load %.0f%% of the spec's rates; %s",
 		cfg.faultLat, cfg.fault, cfg.scale*100, time.Now().UTC().Format("2006-01-02")), color.Black)
 	lx := left
 	for o := range numOutcomes {

@@ -1,4 +1,4 @@
-// Command drill is the bulkhead recovery drill MC-RT-01 for payment-core:
+// Command drill is the bulkhead recovery drill of the payment spec:
 // it starts the fake dependencies and the service, drives an open-model
 // load (vegeta) of card authorisations, fraud scores and tax quotes, slows
 // the tax API to 8,000 ms for the fault window, restores it, and measures
@@ -40,7 +40,7 @@ type config struct {
 	faultLat time.Duration
 }
 
-// The spec's load (MC-RT-01): 1,400 card authorisations and 150 tax
+// The spec's load: 1,400 card authorisations and 150 tax
 // quotes a second. Fraud scoring is not in the spec's drill; the drill adds
 // it at the tax rate so the fraud lane's degradation is exercised too.
 const (

@@ -10,7 +10,7 @@ import (
 	"github.com/bhlint/bhlint/examples/payment-core/internal/service"
 )
 
-// Targets of MC-RT-01.
+// The spec's targets for the drill.
 const (
 	targetShed     = 5 * time.Millisecond
 	targetCardP99  = 120 * time.Millisecond
@@ -127,7 +127,7 @@ func poolLanes(r *run) []string {
 func report(cfg config, runs []*run) reportOut {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w("\n== MC-RT-01 recovery drill, %s\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	w("\n== payment-core recovery drill, %s\n", time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	w("load: %.0f%% of the spec's rates (%.0f card_auth/s, %.1f tax/s, %.1f fraud/s), open model (vegeta); budgets at the spec's sizes\n",
 		cfg.scale*100, specCardRate*cfg.scale, specTaxRate*cfg.scale, specFraudRate*cfg.scale)
 	w("phases: baseline %s, tax API at %s for %s, after %s\n", cfg.baseline, cfg.faultLat, cfg.fault, cfg.after)
@@ -243,7 +243,7 @@ func verdict(cfg config, before, bulk *run) (bool, []string, string) {
 		}
 		checks = append(checks, mark+" "+fmt.Sprintf(format, args...))
 	}
-	// MC-RT-01 times the tax lane's shedding: it queues nothing, so a
+	// The spec times the tax lane's shedding: it queues nothing, so a
 	// rejection is immediate. card_auth and fraud queue for up to 50 ms
 	// before a wait-timeout rejection, by design; they are reported above.
 	taxShed := bulk.final.Routes["tax"]

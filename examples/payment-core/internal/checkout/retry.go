@@ -14,7 +14,7 @@ type Pricer struct {
 	Tax *taxclient.Client
 }
 
-// TaxFor is the loop of INC-4491: when the tax API failed, checkout asked
+// TaxFor is the loop of the tax-API incident: when the tax API failed, checkout asked
 // again every 50 ms, forever, in step with every other checkout instance,
 // and turned 150 req/s into 1,800 req/s against a tax API that was already
 // down. bhlint reports it; the fix is a bound and jittered backoff, or

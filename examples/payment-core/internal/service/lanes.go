@@ -6,7 +6,7 @@ import (
 	"github.com/bhlint/bhlint/bulkhead"
 )
 
-// The lanes of the payment spec (BULKHEAD-PAY-001, MC-PO-01), at the spec's
+// The lanes of the payment spec (see docs/ARCHITECTURE.md), at the spec's
 // sizes: the drill scales the load down to what two cores can drive, not the
 // budgets, so a slow tax API fills the tax lane exactly as it would in
 // production.
@@ -25,7 +25,7 @@ const (
 	fraudQueueWorkers = 2
 
 	// SharedWorkers and SharedConns are the incident's shared Tomcat pool
-	// and HikariCP pool (INC-4491), used by the "before" mode.
+	// and HikariCP pool, used by the "before" mode.
 	SharedWorkers, SharedConns = 120, 60
 	// SharedQueue is Tomcat's default accept queue.
 	SharedQueue = 100

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// scoreQueue is the fraud lane's degradation (MC-PO-01): when the lane is
+// scoreQueue is the fraud lane's degradation: when the lane is
 // full, the score is computed later by a fixed number of workers reading a
 // bounded queue, and the caller is told pending_fraud. A full queue rejects.
 type scoreQueue struct {

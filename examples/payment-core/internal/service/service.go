@@ -7,7 +7,7 @@
 //     application_name payment-core/<lane>) and its own outbound sockets,
 //     sized by the payment spec. Tax sheds with 503 and a verified estimate, fraud
 //     degrades to an async scoring queue, card_auth throttles with 429.
-//   - ModeBefore: the incident (INC-4491). One shared worker pool of 120,
+//   - ModeBefore: the tax-API incident. One shared worker pool of 120,
 //     one shared PostgreSQL pool of 60 (payment-core/shared), and the tax
 //     quote handler that holds an order's row lock, and so its connection,
 //     while it calls the tax API (internal/tax.Handler, which bhlint
@@ -141,7 +141,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			"POST /fraud/score":    fraud,
 			"POST /tax/quote":      taxLane,
 		},
-		// ADV-IR-01: a client that retries a rejected request more than 3
+		// The spec's retry limit: a client that retries a rejected request more than 3
 		// times in 10 s is answered 429 at the edge. Clients are told apart
 		// by X-Client-ID, as behind a gateway all callers share an address.
 		RetryGuard: bulkhead.NewRetryGuard(bulkhead.RetryGuardConfig{Key: clientKey}),
@@ -169,7 +169,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // serves tax quotes with the incident's handler. It is the shared failure
 // domain bhlint exists to find, kept on purpose so the drill can show it.
 //
-//bhlint:ignore ERR_SHARED_FAILURE_DOMAIN_DETECTED the before mode reproduces INC-4491 on purpose
+//bhlint:ignore ERR_SHARED_FAILURE_DOMAIN_DETECTED the before mode reproduces the tax-API incident on purpose
 func (s *Server) wireBefore(ctx context.Context, cfg Config) error {
 	shared, err := openPool(ctx, cfg.DSN, "shared", SharedConns)
 	if err != nil {

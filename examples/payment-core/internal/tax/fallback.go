@@ -46,7 +46,7 @@ func (f *Fallback) TaxCents(ctx context.Context, jurisdiction string, amountCent
 	return taxCents, nil
 }
 
-// QuoteOffline is the compensation the incident review found (ADV-UC-01):
+// QuoteOffline is the compensation the incident review found:
 // when the tax API fails fast it answers 0% tax for every jurisdiction, and
 // every order settles with a tax nobody can reconcile. bhlint reports it;
 // Fallback.TaxCents is the fix.

@@ -462,7 +462,7 @@ func (r *recorder) count(kind EventKind) int {
 	return n
 }
 
-// TestStateTransitions is MC-ST-01's NORMAL → SATURATED → RECOVERING → NORMAL
+// TestStateTransitions is the spec's NORMAL → SATURATED → RECOVERING → NORMAL
 // lifecycle, with the relapse, driven by a fake clock.
 func TestStateTransitions(t *testing.T) {
 	clock := fakeclock.New(epoch)

@@ -16,7 +16,7 @@ import (
 	"github.com/bhlint/bhlint/bulkhead/internal/fakeclock"
 )
 
-// The three lanes of the payment spec (MC-PO-01).
+// The three lanes of the payment spec.
 type (
 	CardAuth struct{}
 	Fraud    struct{}
@@ -274,7 +274,7 @@ func TestMiddlewareRoutingAndFallback(t *testing.T) {
 	}
 }
 
-// TestRetryStormGuard: ADV-IR-01. A client retrying a rejected request more
+// TestRetryStormGuard: the spec's retry limit. A client retrying a rejected request more
 // than 3 times in 10 s gets 429 ERR_RETRY_STORM_BLOCKED with Retry-After, and
 // the lane never sees those requests.
 func TestRetryStormGuard(t *testing.T) {

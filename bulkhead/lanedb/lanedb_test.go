@@ -16,7 +16,7 @@ import (
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
 )
 
-// TestTaxStallDoesNotReachCardAuth is issue 4's scenario: every tax
+// TestTaxStallDoesNotReachCardAuth is the incident's scenario: every tax
 // connection is held by pg_sleep, card_auth keeps answering within its
 // deadline, tax never has more sessions than its budget, and a tax acquire
 // fails after the acquire timeout.

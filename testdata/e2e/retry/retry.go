@@ -18,7 +18,7 @@ func quote(ctx context.Context, url string) (*http.Response, error) {
 	return http.DefaultClient.Do(req)
 }
 
-// QuoteForever is INC-4491: every 50 ms, forever.
+// QuoteForever is the tax-API incident's loop: every 50 ms, forever.
 func QuoteForever(ctx context.Context, url string) *http.Response {
 	for {
 		resp, err := quote(ctx, url)

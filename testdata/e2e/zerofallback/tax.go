@@ -1,4 +1,4 @@
-// Package tax has the fallbacks ADV-UC-01 forbids, against the real
+// Package tax has the fallbacks the payment spec forbids, against the real
 // gobreaker, shopspring/decimal and failsafe-go modules.
 package tax
 

@@ -1,4 +1,4 @@
-// Package clean retries and sheds the way INV-BH-04 asks.
+// Package clean retries and sheds the way the payment spec asks (bounded, Retry-After).
 package clean
 
 import (

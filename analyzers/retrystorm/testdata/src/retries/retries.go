@@ -42,7 +42,7 @@ func bumpVersion() error { return nil }
 
 // ---- positives ----
 
-// incident4491 is INC-4491: every 50 ms, forever, no jitter.
+// incident4491 is the tax-API incident's loop: every 50 ms, forever, no jitter.
 func incident4491(ctx context.Context, c *TaxClient, order string) int64 {
 	for {
 		tax, err := c.Quote(ctx, order) // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop retries \(\*retries.TaxClient\).Quote \(a network call: → \(\*http.Client\).Do\) when it fails with no bound on attempts, waiting a constant 50ms between attempts with no backoff or jitter; bound the attempts`

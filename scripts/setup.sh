@@ -118,14 +118,23 @@ setup_sarif() {
 	fi
 }
 
-# cache_key LABEL FILE_OR_DIR...: a hash of LABEL, the Go toolchain and the
-# files a build depends on (test files and testdata left out).
+# cache_key LABEL [DIR...]: a hash of LABEL, the Go toolchain, the linter
+# module's source (go.mod, go.sum, every non-test .go file outside testdata
+# and the other modules) and the files under DIR: what a binary that compiles
+# bhlint's analyzers in is built from.
 cache_key() {
+	local label=$1
+	shift
 	{
-		echo "$1"
+		echo "$label"
 		go version
-		shift
-		find "$@" -name testdata -prune -o -type f ! -name '*_test.go' -print | LC_ALL=C sort | xargs -r sha256sum
+		{
+			echo go.mod
+			echo go.sum
+			find . \( -path ./.git -o -path ./bulkhead -o -path ./examples -o -path ./scripts -o -path ./bench \
+				-o -name testdata -o -name node_modules \) -prune -o -type f -name '*.go' ! -name '*_test.go' -print
+			[ $# -eq 0 ] || find "$@" -type f
+		} | LC_ALL=C sort | xargs -r sha256sum
 	} | sha256sum | cut -c1-16
 }
 
@@ -152,18 +161,20 @@ build_cached() {
 
 # A real golangci-lint v2 with bhlint's module plugin compiled in, for the
 # plugin's integration test. It compiles this checkout's analyzers, so it is
-# rebuilt whenever they change.
+# rebuilt whenever the linter's source changes (in a minute or two: the go
+# build cache keeps what did not change).
 setup_golangci() {
 	build_cached golangci-lint BHLINT_GOLANGCI_LINT scripts/golangci/build.sh \
-		"$(cache_key "golangci-lint ${GOLANGCI_VERSION:-}" go.mod go.sum scripts/golangci analyzers internal plugin)"
+		"$(cache_key "golangci-lint ${GOLANGCI_VERSION:-}" scripts/golangci)"
 }
 
 # ---- HOOK: gopls for the editor tests ---------------------------------------
-# scripts/gopls/build.sh OUT builds the gopls the editor tests drive, which read
-# its path from BHLINT_GOPLS. Until that script exists this step does nothing.
+# scripts/gopls/build.sh OUT builds a gopls with bhlint's analyzers compiled in,
+# for the editor tests, which read its path from BHLINT_GOPLS. Without that
+# script this step does nothing.
 setup_gopls() {
 	[ -n "${BHLINT_GOPLS:-}" ] || [ -x scripts/gopls/build.sh ] || return 0
-	build_cached gopls BHLINT_GOPLS scripts/gopls/build.sh "$(cache_key gopls go.mod go.sum scripts/gopls)"
+	build_cached gopls BHLINT_GOPLS scripts/gopls/build.sh "$(cache_key "gopls ${GOPLS_VERSION:-}" scripts/gopls)"
 }
 
 # bhlint_setup runs every step from the repository's root. To add a step,

@@ -38,6 +38,7 @@ func Wrap(a *analysis.Analyzer, code string) *analysis.Analyzer {
 			if !d.Pos.IsValid() || (!*reportGenerated && isGenerated(pass, d.Pos)) || ignores.suppress(pass.Fset, d.Pos) {
 				return
 			}
+			d = withSpan(pass, d)
 			pass.Report(d)
 		}
 		defer func() {

@@ -63,7 +63,7 @@ setup_services() {
 			setup_note "starting PostgreSQL"
 			local version
 			version=$(find /etc/postgresql -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -1)
-			as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start ||
+			as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start >&2 ||
 				setup_missing postgresql "could not start PostgreSQL on 127.0.0.1:5432"
 		else
 			setup_missing postgresql "no PostgreSQL on 127.0.0.1:5432 (set BHLINT_PG_DSN)"
@@ -73,7 +73,7 @@ setup_services() {
 		if command -v redis-server >/dev/null 2>&1 && [ -d /var/lib/redis ]; then
 			setup_note "starting Redis"
 			as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
-				--dir /var/lib/redis --logfile /var/log/redis/ci.log ||
+				--dir /var/lib/redis --logfile /var/log/redis/ci.log >&2 ||
 				setup_missing redis "could not start Redis on 127.0.0.1:6379"
 		else
 			setup_missing redis "no Redis on 127.0.0.1:6379 (set BHLINT_REDIS_ADDR)"

@@ -1,6 +1,9 @@
 package bulkhead
 
-import "context"
+import (
+	"context"
+	"log/slog"
+)
 
 // Executor runs work in lane L: at most L's MaxConcurrent calls at once, at
 // most MaxQueued callers waiting, each for at most QueueTimeout. Create one
@@ -15,6 +18,8 @@ type Option func(*options)
 type options struct {
 	clock     Clock
 	observers []Observer
+	breaker   Breaker
+	logger    *slog.Logger
 }
 
 // WithClock sets the executor's time source; tests use it to drive queue
@@ -38,7 +43,13 @@ func NewExecutor[L Lane](opts ...Option) (*Executor[L], error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	e := &Executor[L]{l: newLimiter(spec, o.clock, o.observers)}
+	e := &Executor[L]{l: newLimiter(spec, &o)}
+	if o.breaker != nil {
+		e.l.breakerState = o.breaker.State()
+		if err := o.breaker.Bind(spec.Name, e.l.breakerChanged); err != nil {
+			return nil, err
+		}
+	}
 	e.l.emit(Event{Kind: EventAttached, Lane: spec.Name, Source: e})
 	return e, nil
 }
@@ -61,22 +72,45 @@ func MustExecutor[L Lane](opts ...Option) *Executor[L] {
 // unchanged: its deadline is the caller's, so the time spent in the queue has
 // already been taken from it. The slot is released when fn
 // returns or panics; a panic goes on up after the release.
+//
+// With a breaker ([WithBreaker]) an open breaker rejects the work at once;
+// with a MaxRunTime the work's context is cancelled once it has run that
+// long, and the slot is still released only when fn returns.
 func (e *Executor[L]) Do(ctx context.Context, fn func(ctx context.Context) error) error {
+	if e.l.guarded {
+		return e.l.run(ctx, e.critical(ctx), fn)
+	}
 	if err := e.l.acquire(ctx, e.critical(ctx)); err != nil {
 		return err
 	}
 	defer e.l.release()
-	return fn(inLane(ctx, e.l.spec.Name))
+	err := fn(inLane(ctx, e.l.spec.Name))
+	if e.l.disturbed.Load() {
+		e.l.noteOutcome(DependencyFailure(err))
+	}
+	return err
 }
 
 // Call is Do for work that returns a value.
 func Call[L Lane, T any](ctx context.Context, e *Executor[L], fn func(ctx context.Context) (T, error)) (T, error) {
+	if e.l.guarded {
+		var v T
+		err := e.l.run(ctx, e.critical(ctx), func(ctx context.Context) (err error) {
+			v, err = fn(ctx)
+			return err
+		})
+		return v, err
+	}
 	if err := e.l.acquire(ctx, e.critical(ctx)); err != nil {
 		var zero T
 		return zero, err
 	}
 	defer e.l.release()
-	return fn(inLane(ctx, e.l.spec.Name))
+	v, err := fn(inLane(ctx, e.l.spec.Name))
+	if e.l.disturbed.Load() {
+		e.l.noteOutcome(DependencyFailure(err))
+	}
+	return v, err
 }
 
 // critical looks up the critical mark only for lanes that reserve slots,

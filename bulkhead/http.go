@@ -11,8 +11,9 @@ import (
 
 // Problem types (RFC 9457 "type" members) of the responses written here.
 const (
-	ProblemTypeSaturated  = "urn:bhlint:problem:bulkhead-saturated"
-	ProblemTypeRetryStorm = "urn:bhlint:problem:retry-storm"
+	ProblemTypeSaturated   = "urn:bhlint:problem:bulkhead-saturated"
+	ProblemTypeCircuitOpen = "urn:bhlint:problem:circuit-open"
+	ProblemTypeRetryStorm  = "urn:bhlint:problem:retry-storm"
 	// CodeRetryStorm is the code of a response to a client that retries too often.
 	CodeRetryStorm = "ERR_RETRY_STORM_BLOCKED"
 )
@@ -117,6 +118,9 @@ func laneHandler(lane Runner, next http.Handler, cfg *MiddlewareConfig) http.Han
 
 func serveInLane(w http.ResponseWriter, r *http.Request, lane Runner, next http.Handler, cfg *MiddlewareConfig) {
 	err := lane.Do(r.Context(), func(ctx context.Context) error {
+		if b, ok := lane.(breakerLane); ok && b.hasBreaker() {
+			return serveCounted(w, r.WithContext(ctx), next)
+		}
 		next.ServeHTTP(w, r.WithContext(ctx)) // ctx carries the lane: see LaneOf
 		return nil
 	})
@@ -154,9 +158,13 @@ type Problem struct {
 // is ERR_<LANE>_BULKHEAD_SATURATED.
 func WriteRejection(w http.ResponseWriter, rej *Rejection) {
 	secs := retryAfterSeconds(rej.RetryAfter)
+	typ, title := ProblemTypeSaturated, "The service has no capacity for this kind of request right now"
+	if rej.Reason == ReasonBreakerOpen {
+		typ, title = ProblemTypeCircuitOpen, "The service is not calling a dependency that keeps failing right now"
+	}
 	WriteProblem(w, secs, Problem{
-		Type:       ProblemTypeSaturated,
-		Title:      "The service has no capacity for this kind of request right now",
+		Type:       typ,
+		Title:      title,
 		Status:     rej.Status,
 		Detail:     fmt.Sprintf("The %s lane rejected the request (%s) without starting it. Retry after %d seconds.", rej.Lane, rej.Reason, secs),
 		Code:       rej.Code,

@@ -52,6 +52,21 @@ type LaneSpec struct {
 	// RecoverAfter is how long the lane must stay below 60% of its slots
 	// before a RECOVERING lane counts as NORMAL again. Default 10s.
 	RecoverAfter time.Duration
+	// MaxRunTime is the longest one call may run once it has its slot. Past
+	// it the work's context is cancelled (its cause wraps ErrMaxRunTime),
+	// the call is reported as stuck with its goroutine's stack, and its slot
+	// is released only when the work returns. 0 means no limit; the payment
+	// spec uses 10s.
+	MaxRunTime time.Duration
+	// Baseline is the number of running calls below which the lane counts as
+	// back to normal after an incident, for recovery lag (see the package
+	// documentation). 0 means 60% of MaxConcurrent, rounded up: the mark
+	// below which a SATURATED lane turns RECOVERING.
+	Baseline int
+	// RecoveryLag is how long the lane may stay at or above Baseline after
+	// its dependency answers normally again before the lane reports
+	// ALERT_BULKHEAD_RECOVERY_LAG and resets its pools. Default 10s.
+	RecoveryLag time.Duration
 }
 
 // Policy is how a lane's rejection is answered over HTTP.
@@ -85,6 +100,7 @@ func (p Policy) String() string {
 const (
 	defaultRetryAfter   = 5 * time.Second
 	defaultRecoverAfter = 10 * time.Second
+	defaultRecoveryLag  = 10 * time.Second
 )
 
 // resolveSpec reads the lane type's spec, fills the defaults and checks it.
@@ -99,6 +115,12 @@ func resolveSpec[L Lane]() (LaneSpec, error) {
 	}
 	if spec.RecoverAfter == 0 {
 		spec.RecoverAfter = defaultRecoverAfter
+	}
+	if spec.RecoveryLag == 0 {
+		spec.RecoveryLag = defaultRecoveryLag
+	}
+	if spec.Baseline == 0 && spec.MaxConcurrent > 0 {
+		spec.Baseline = (60*spec.MaxConcurrent + 99) / 100
 	}
 	return spec, spec.validate()
 }
@@ -119,6 +141,12 @@ func (s LaneSpec) validate() error {
 		return fmt.Errorf("bulkhead: lane %q has unknown %v; use PolicyShed or PolicyThrottle", s.Name, s.Policy)
 	case s.RetryAfter < 0 || s.RecoverAfter < 0:
 		return fmt.Errorf("bulkhead: lane %q has a negative RetryAfter or RecoverAfter; use 0 for the default", s.Name)
+	case s.MaxRunTime < 0:
+		return fmt.Errorf("bulkhead: lane %q has MaxRunTime %s; use 0 for no limit or how long one call may run (the payment spec uses 10s)", s.Name, s.MaxRunTime)
+	case s.Baseline < 0 || s.Baseline > s.MaxConcurrent:
+		return fmt.Errorf("bulkhead: lane %q has Baseline %d; it is a number of running calls between 1 and MaxConcurrent (%d), or 0 for 60%% of MaxConcurrent", s.Name, s.Baseline, s.MaxConcurrent)
+	case s.RecoveryLag < 0:
+		return fmt.Errorf("bulkhead: lane %q has a negative RecoveryLag; use 0 for the default (10s)", s.Name)
 	}
 	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -32,6 +34,21 @@ type limiter struct {
 	stateSeq     uint64
 	belowSince   time.Time // start of the current run below 60% while RECOVERING
 	recoverTimer bool      // a recoverCheck is scheduled
+
+	// guarded sends Do through run: the lane has a breaker or a MaxRunTime.
+	guarded bool
+	breaker Breaker
+	log     *slog.Logger
+	stuck   atomic.Int64 // calls running past MaxRunTime
+
+	// Recovery lag (recoverylag.go). disturbed is written under mu and read
+	// without it on the path of every call, which it costs one load.
+	disturbed    atomic.Bool
+	answeredAt   time.Time
+	answerSeq    uint64
+	lagging      bool
+	breakerState BreakerState
+	resetters    []PoolResetter
 }
 
 // waiter is one caller in the queue. Its fields other than ready are guarded
@@ -49,11 +66,14 @@ type waiter struct {
 // its wait is over: it is out of the queue and its channel is empty.
 var waiters = sync.Pool{New: func() any { return &waiter{ready: make(chan struct{}, 1)} }}
 
-func newLimiter(spec LaneSpec, clock Clock, observers []Observer) *limiter {
+func newLimiter(spec LaneSpec, o *options) *limiter {
 	return &limiter{
 		spec:      spec,
-		clock:     clock,
-		observers: observers,
+		clock:     o.clock,
+		observers: o.observers,
+		breaker:   o.breaker,
+		log:       o.logger,
+		guarded:   o.breaker != nil || spec.MaxRunTime > 0,
 		template: Rejection{
 			Lane:       spec.Name,
 			RetryAfter: spec.RetryAfter,
@@ -155,11 +175,16 @@ func (l *limiter) release() {
 		l.active--
 	}
 	c := l.updateState()
+	var lag lagEnd
+	if l.disturbed.Load() {
+		lag = l.atBaseline()
+	}
 	l.mu.Unlock()
 	if w != nil {
 		w.ready <- struct{}{}
 	}
 	l.emitState(c)
+	l.emitLag(lag)
 }
 
 // nextEligible is the first waiter in FIFO order that may take the slot being
@@ -274,6 +299,9 @@ func (l *limiter) stats() Stats {
 		Active:        l.active,
 		Queued:        l.queued,
 		State:         l.state,
+		Breaker:       l.breakerState,
+		Stuck:         int(l.stuck.Load()),
+		Lagging:       l.lagging,
 	}
 	l.mu.Unlock()
 	l.emitState(c)

@@ -14,6 +14,20 @@ const (
 	EventRejected
 	// EventStateChanged: the lane went From one state To another At a time.
 	EventStateChanged
+	// EventBreakerChanged: the lane's circuit breaker went BreakerFrom one
+	// state BreakerTo another At a time.
+	EventBreakerChanged
+	// EventStuck: a call ran past the lane's MaxRunTime (Wait) and its
+	// context was cancelled; Stack is its goroutine's stack at that moment.
+	// Its slot stays taken until it returns.
+	EventStuck
+	// EventRecoveryLag is ALERT_BULKHEAD_RECOVERY_LAG: the lane's dependency
+	// answered normally again Wait ago, yet the lane still runs Active
+	// calls, at or above its Baseline. The lane's pools are being reset.
+	EventRecoveryLag
+	// EventRecoveryLagEnded: a lane that reported recovery lag is below its
+	// Baseline again; Wait is how long after the dependency answered.
+	EventRecoveryLagEnded
 )
 
 // Event is what an [Observer] is told. Fields not listed for a kind are zero.
@@ -24,11 +38,18 @@ type Event struct {
 	Reason Reason
 	From   State
 	To     State
-	At     time.Time
+
+	BreakerFrom, BreakerTo BreakerState
+
+	At time.Time
 	// Seq numbers state changes of one lane from 1, so an observer that gets
 	// them from several goroutines can put them in order.
 	Seq    uint64
 	Source StatsSource
+	// Active is the calls running when a recovery lag was reported.
+	Active int
+	// Stack is the stuck goroutine's stack, for EventStuck.
+	Stack string
 }
 
 // Observer receives an executor's events. Observe is called outside the
@@ -53,6 +74,9 @@ type Stats struct {
 	Active        int // calls running now
 	Queued        int // callers waiting now
 	State         State
+	Breaker       BreakerState // BreakerClosed when the lane has no breaker
+	Stuck         int          // calls running past MaxRunTime now
+	Lagging       bool         // the lane reported recovery lag and is not below Baseline yet
 }
 
 // StatsSource is anything that can report a lane's stats; every executor is one.

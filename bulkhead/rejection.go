@@ -24,10 +24,13 @@ const (
 	// ReasonSaturated: every slot was busy and the lane does not queue, either
 	// because it has no queue or because it is SATURATED and fails fast.
 	ReasonSaturated
+	// ReasonBreakerOpen: the lane's circuit breaker is open: its dependency
+	// failed too often lately, so the lane does not call it (see [Breaker]).
+	ReasonBreakerOpen
 )
 
 // Reasons lists every Reason, for metrics that want all label values up front.
-var Reasons = [4]Reason{ReasonQueueFull, ReasonWaitTimeout, ReasonDeadline, ReasonSaturated}
+var Reasons = [5]Reason{ReasonQueueFull, ReasonWaitTimeout, ReasonDeadline, ReasonSaturated, ReasonBreakerOpen}
 
 // String is the reason's metric label value.
 func (r Reason) String() string {
@@ -40,6 +43,8 @@ func (r Reason) String() string {
 		return "deadline"
 	case ReasonSaturated:
 		return "saturated"
+	case ReasonBreakerOpen:
+		return "breaker_open"
 	}
 	return fmt.Sprintf("Reason(%d)", uint8(r))
 }
@@ -60,7 +65,8 @@ type Rejection struct {
 	Waited time.Duration
 	// Status is the HTTP status of the lane's policy: 503 or 429.
 	Status int
-	// Code is the lane's diagnostic code, ERR_<LANE>_BULKHEAD_SATURATED.
+	// Code is the lane's diagnostic code, ERR_<LANE>_BULKHEAD_SATURATED, or
+	// ERR_<LANE>_CIRCUIT_OPEN for ReasonBreakerOpen.
 	Code string
 
 	limit, queueCap int
@@ -84,6 +90,8 @@ func (r *Rejection) why() string {
 			return fmt.Sprintf("all %d slots are busy and the lane queues nothing", r.limit)
 		}
 		return fmt.Sprintf("all %d slots are busy and the lane is saturated, so it fails fast instead of queueing", r.limit)
+	case ReasonBreakerOpen:
+		return "the lane's circuit breaker is open because its dependency failed too often lately"
 	}
 	return r.Reason.String()
 }

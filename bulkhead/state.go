@@ -100,8 +100,11 @@ func (l *limiter) setState(to State) stateChange {
 	l.stateSeq++
 	c.seq = l.stateSeq
 	l.belowSince = time.Time{}
-	if to == StateRecovering {
+	switch to {
+	case StateRecovering:
 		l.trackBelow()
+	case StateSaturated:
+		l.noteDisturbed() // recovery lag starts counting from here (recoverylag.go)
 	}
 	return c
 }

@@ -78,3 +78,65 @@ func TestFindUpward(t *testing.T) {
 		t.Fatalf("ForDir = %+v, %v", cfg, err)
 	}
 }
+
+// TestDigestSeesEveryConfig: adding, editing or removing a .bhlint.yml
+// anywhere in the module (nested ones too) or above it changes the digest;
+// files in hidden directories do not count.
+func TestDigestSeesEveryConfig(t *testing.T) {
+	top := t.TempDir()
+	mod := filepath.Join(top, "mod")
+	writeFile(t, filepath.Join(mod, "go.mod"), "module example.com/m\n")
+	writeFile(t, filepath.Join(mod, "sub", "x.go"), "package sub\n")
+	seen := map[string]string{}
+	step := func(name string) {
+		t.Helper()
+		d := Digest(filepath.Join(mod, "sub"))
+		if other, dup := seen[d]; dup {
+			t.Errorf("%s: digest %s is the same as after %s", name, d, other)
+		}
+		seen[d] = name
+	}
+	step("no config")
+	writeFile(t, filepath.Join(mod, "sub", "deeper", FileName), "analyzers:\n  heldconn: false\n")
+	step("nested config added")
+	writeFile(t, filepath.Join(mod, "sub", "deeper", FileName), "analyzers:\n  heldconn: true\n")
+	step("nested config edited")
+	writeFile(t, filepath.Join(mod, FileName), "bogus: 1\n")
+	step("invalid root config added")
+	writeFile(t, filepath.Join(top, FileName), "")
+	step("config above the module added")
+	if err := os.Remove(filepath.Join(mod, "sub", "deeper", FileName)); err != nil {
+		t.Fatal(err)
+	}
+	step("nested config removed")
+
+	before := Digest(mod)
+	writeFile(t, filepath.Join(mod, ".git", FileName), "analyzers:\n  heldconn: false\n")
+	if Digest(mod) != before {
+		t.Errorf("a .bhlint.yml inside .git changed the digest")
+	}
+	if Digest(mod) != Digest(filepath.Join(mod, "sub")) {
+		t.Errorf("the digest depends on the directory inside the module it is asked from")
+	}
+}
+
+func TestCheckAnalyzers(t *testing.T) {
+	cfg, err := Parse("x/.bhlint.yml", []byte("analyzers:\n  heldcon: false\n  heldconn: true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.CheckAnalyzers([]string{"heldconn", "sharedpool"})
+	if err == nil || !strings.Contains(err.Error(), `x/.bhlint.yml: analyzers: unknown analyzer "heldcon" (known: heldconn, sharedpool)`) {
+		t.Errorf("CheckAnalyzers: %v; want the file and the unknown name", err)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/bhlint/bhlint/internal/config"
 	"github.com/bhlint/bhlint/internal/suite"
 )
 
@@ -48,10 +49,21 @@ func New(raw any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("bhlint plugin settings: disable: unknown analyzer or code %q", name)
 		}
 	}
-	return &plugin{settings: settings}, nil
+	// The analyzers read the .bhlint.yml of each package themselves and
+	// fail on a bad one; the file golangci-lint runs from is checked here
+	// too, for analyzer names, which only the suite knows.
+	if cfg, err := config.ForDir("."); err != nil {
+		return nil, fmt.Errorf("bhlint: %w", err)
+	} else if err := cfg.CheckAnalyzers(suiteNames()); err != nil {
+		return nil, fmt.Errorf("bhlint: %w", err)
+	}
+	return &plugin{settings: settings, configDigest: config.Digest(".")}, nil
 }
 
-type plugin struct{ settings Settings }
+type plugin struct {
+	settings     Settings
+	configDigest string // config.Digest of the workspace golangci-lint runs in
+}
 
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	var out []*analysis.Analyzer
@@ -61,7 +73,30 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 		}
 		out = append(out, e.Analyzer)
 	}
-	return out, nil
+	return append(out, configKey(p.configDigest)), nil
+}
+
+// configKey is an analyzer that does nothing: its name carries the digest
+// of every .bhlint.yml of the workspace. golangci-lint keys cached results
+// on its own settings and on the names of the analyzers it runs, not on
+// files it does not know about, so without it an edited, added or removed
+// .bhlint.yml (an analyzer turned back on, a catalogue entry, a bad key)
+// would take effect only after golangci-lint cache clean. It reports
+// nothing, so its name never shows.
+func configKey(digest string) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name: "bhlintconfig_" + digest,
+		Doc:  "carries the digest of the workspace's .bhlint.yml files into golangci-lint's cache key; reports nothing",
+		Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	}
+}
+
+func suiteNames() []string {
+	var names []string
+	for _, e := range suite.All {
+		names = append(names, e.Analyzer.Name)
+	}
+	return names
 }
 
 // GetLoadMode asks for type information: the analyzers need types and SSA.

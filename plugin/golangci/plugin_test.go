@@ -39,14 +39,7 @@ func TestSettings(t *testing.T) {
 // (scripts/golangci/build.sh; .ci/run builds it and sets
 // BHLINT_GOLANGCI_LINT) on the end-to-end module and checks its findings.
 func TestGolangciLintWithPlugin(t *testing.T) {
-	bin := os.Getenv("BHLINT_GOLANGCI_LINT")
-	if bin == "" {
-		msg := "set BHLINT_GOLANGCI_LINT to a golangci-lint built with scripts/golangci/build.sh"
-		if os.Getenv("BHLINT_REQUIRE_SERVICES") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	bin := golangciLint(t)
 	cmd := exec.Command(bin, "run", "./...")
 	cmd.Dir = filepath.Join("..", "..", "testdata", "e2e", "heldconn")
 	out, err := cmd.CombinedOutput()
@@ -73,4 +66,69 @@ func TestGolangciLintWithPlugin(t *testing.T) {
 	if !strings.Contains(string(out), "suppress.go:22:2: heldconn: ERR_CONN_HELD_ACROSS_NETWORK_CALL: this //bhlint:ignore suppresses nothing") {
 		t.Errorf("golangci-lint did not report the stale ignore:\n%s", out)
 	}
+}
+
+// TestGolangciLintConfigTakesEffect: golangci-lint keys its cache on its own
+// settings and the analyzers' names; bhlint puts the digest of every
+// .bhlint.yml into those names, so that on a warm cache turning an analyzer
+// off and on again takes effect at once, and a bad file fails every run.
+func TestGolangciLintConfigTakesEffect(t *testing.T) {
+	bin := golangciLint(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "e2e", "heldconn"))); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	lint := func() (string, int) {
+		cmd := exec.Command(bin, "run", "./...")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOLANGCI_LINT_CACHE="+cache)
+		out, err := cmd.CombinedOutput()
+		if exitErr, ok := err.(*exec.ExitError); ok {
+			return string(out), exitErr.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+	const finding = "heldconn: ERR_CONN_HELD_ACROSS_NETWORK_CALL: transaction from (*sql.DB).BeginTx"
+	for _, step := range []struct {
+		what, file, config string
+		wantCode           int
+		want               string
+	}{
+		{"no .bhlint.yml", "", "", 1, finding},
+		{"heldconn off", ".bhlint.yml", "analyzers:\n  heldconn: false\n", 0, ""},
+		{"heldconn on again", ".bhlint.yml", "analyzers:\n  heldconn: true\n", 1, finding},
+		{"unknown key", ".bhlint.yml", "analyzers:\n  heldconn: true\nbogus: 1\n", 3, `bogus`},
+		{"unknown analyzer", ".bhlint.yml", "analyzers:\n  heldcon: false\n", 3, `unknown analyzer "heldcon"`},
+		{"root fixed", ".bhlint.yml", "", 1, finding},
+		{"unknown key in a nested file", "clean/.bhlint.yml", "nested: 1\n", 3, `nested`},
+	} {
+		if step.file != "" {
+			if err := os.WriteFile(filepath.Join(dir, step.file), []byte(step.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for run := 1; run <= 2; run++ { // the second run may come from the cache
+			out, code := lint()
+			if code != step.wantCode || (step.want != "" && !strings.Contains(out, step.want)) || (step.want == "" && strings.Contains(out, "ERR_")) {
+				t.Fatalf("%s, run %d: exit %d, want %d and output with %q:\n%s", step.what, run, code, step.wantCode, step.want, out)
+			}
+		}
+	}
+}
+
+// golangciLint is the golangci-lint built with this plugin that
+// BHLINT_GOLANGCI_LINT names (scripts/golangci/build.sh builds it).
+func golangciLint(t *testing.T) string {
+	bin := os.Getenv("BHLINT_GOLANGCI_LINT")
+	if bin == "" {
+		msg := "set BHLINT_GOLANGCI_LINT to a golangci-lint built with scripts/golangci/build.sh"
+		if os.Getenv("BHLINT_REQUIRE_SERVICES") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return bin
 }

@@ -39,7 +39,7 @@ func Wrap(a *analysis.Analyzer, code string) *analysis.Analyzer {
 				return
 			}
 			d = withSpan(pass, d)
-			pass.Report(d)
+			pass.Report(withCategory(d, code))
 		}
 		defer func() {
 			if r := recover(); r != nil {
@@ -53,6 +53,20 @@ func Wrap(a *analysis.Analyzer, code string) *analysis.Analyzer {
 		return result, err
 	}
 	return a
+}
+
+// withCategory sets the diagnostic's Category to its code unless the
+// analyzer chose one: gopls shows the Category as the LSP diagnostic's code
+// (the other drivers read the code from the message, which starts with it).
+func withCategory(d analysis.Diagnostic, code string) analysis.Diagnostic {
+	if d.Category == "" {
+		if c, _, ok := strings.Cut(d.Message, ": "); ok && strings.HasPrefix(c, "ERR_") {
+			d.Category = c
+		} else {
+			d.Category = code
+		}
+	}
+	return d
 }
 
 // At runs f, and if f panics, re-panics with pos attached, so that the error
@@ -164,7 +178,7 @@ func (s ignoreSet) reportUnused(pass *analysis.Pass, code string) {
 	for _, ig := range s {
 		if !ig.used {
 			pass.Report(analysis.Diagnostic{
-				Pos: ig.d.Pos, End: ig.d.End,
+				Pos: ig.d.Pos, End: ig.d.End, Category: code,
 				Message: fmt.Sprintf("%s: this //bhlint:ignore suppresses nothing; remove it, or move it to the line or function it is meant for", code),
 			})
 		}

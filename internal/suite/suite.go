@@ -1,51 +1,22 @@
-// Package suite lists bhlint's analyzers with their diagnostic codes, for
-// every driver: the bhlint binary, the golangci-lint plugin, the LSP server.
+// Package suite is the module's own name for the public package
+// github.com/bhlint/bhlint/suite, which lists the analyzers every driver
+// runs; the drivers in this module import it here.
 package suite
 
 import (
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/bhlint/bhlint/analyzers/directives"
-	"github.com/bhlint/bhlint/analyzers/heldconn"
-	"github.com/bhlint/bhlint/analyzers/retryafter"
-	"github.com/bhlint/bhlint/analyzers/retrystorm"
-	"github.com/bhlint/bhlint/analyzers/sharedpool"
-	"github.com/bhlint/bhlint/analyzers/unboundedqueue"
-	"github.com/bhlint/bhlint/analyzers/zerofallback"
+	"github.com/bhlint/bhlint/suite"
 )
 
 // Entry is one analyzer and the code that starts its messages.
-type Entry struct {
-	Analyzer *analysis.Analyzer
-	Code     string
-}
+type Entry = suite.Entry
 
-// All is every analyzer bhlint runs.
-var All = []Entry{
-	{directives.Analyzer, directives.Code},
-	{heldconn.Analyzer, heldconn.Code},
-	{retryafter.Analyzer, retryafter.Code},
-	{retrystorm.Analyzer, retrystorm.Code},
-	{sharedpool.Analyzer, sharedpool.Code},
-	{unboundedqueue.Analyzer, unboundedqueue.Code},
-	{zerofallback.Analyzer, zerofallback.Code},
-}
+// All is every analyzer bhlint runs (the same slice as suite.All).
+var All = suite.All
 
 // Analyzers returns the analyzers of All.
-func Analyzers() []*analysis.Analyzer {
-	out := make([]*analysis.Analyzer, len(All))
-	for i, e := range All {
-		out[i] = e.Analyzer
-	}
-	return out
-}
+func Analyzers() []*analysis.Analyzer { return suite.Analyzers() }
 
 // Lookup finds an analyzer by its name or its diagnostic code.
-func Lookup(nameOrCode string) (Entry, bool) {
-	for _, e := range All {
-		if e.Analyzer.Name == nameOrCode || e.Code == nameOrCode {
-			return e, true
-		}
-	}
-	return Entry{}, false
-}
+func Lookup(nameOrCode string) (Entry, bool) { return suite.Lookup(nameOrCode) }

@@ -1,0 +1,56 @@
+// Package suite lists bhlint's analyzers with their diagnostic codes: the
+// set every driver runs (the bhlint binary, go vet -vettool, the
+// golangci-lint plugin, the LSP server, a gopls built by
+// scripts/gopls/build.sh). It is public so that drivers outside this module
+// can run the same analyzers; each one applies .bhlint.yml and
+// //bhlint:ignore itself, so a driver needs nothing else.
+package suite
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/bhlint/bhlint/analyzers/directives"
+	"github.com/bhlint/bhlint/analyzers/heldconn"
+	"github.com/bhlint/bhlint/analyzers/retryafter"
+	"github.com/bhlint/bhlint/analyzers/retrystorm"
+	"github.com/bhlint/bhlint/analyzers/sharedpool"
+	"github.com/bhlint/bhlint/analyzers/unboundedqueue"
+	"github.com/bhlint/bhlint/analyzers/zerofallback"
+)
+
+// Entry is one analyzer and the code that starts its messages (and is the
+// Category of its diagnostics).
+type Entry struct {
+	Analyzer *analysis.Analyzer
+	Code     string
+}
+
+// All is every analyzer bhlint runs.
+var All = []Entry{
+	{directives.Analyzer, directives.Code},
+	{heldconn.Analyzer, heldconn.Code},
+	{retryafter.Analyzer, retryafter.Code},
+	{retrystorm.Analyzer, retrystorm.Code},
+	{sharedpool.Analyzer, sharedpool.Code},
+	{unboundedqueue.Analyzer, unboundedqueue.Code},
+	{zerofallback.Analyzer, zerofallback.Code},
+}
+
+// Analyzers returns the analyzers of All.
+func Analyzers() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(All))
+	for i, e := range All {
+		out[i] = e.Analyzer
+	}
+	return out
+}
+
+// Lookup finds an analyzer by its name or its diagnostic code.
+func Lookup(nameOrCode string) (Entry, bool) {
+	for _, e := range All {
+		if e.Analyzer.Name == nameOrCode || e.Code == nameOrCode {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}

@@ -12,8 +12,17 @@
 //	bulkhead_queue_capacity_calls      gauge      the lane's MaxQueued
 //	bulkhead_state                     gauge      1 for the lane's current state, 0 for the others (label state)
 //	bulkhead_queue_wait_seconds        histogram  time admitted work spent queued (0 when it did not queue)
-//	bulkhead_rejections_total          counter    rejections, by reason (queue_full, wait_timeout, deadline, saturated)
+//	bulkhead_rejections_total          counter    rejections, by reason (queue_full, wait_timeout, deadline, saturated, breaker_open)
 //	bulkhead_state_transitions_total   counter    state changes, by the state entered (label to)
+//	bulkhead_breaker_state             gauge      1 for the lane's breaker state (closed, open, half_open), 0 for the others; closed without a breaker
+//	bulkhead_breaker_transitions_total counter    breaker state changes, by the state entered (label to)
+//	bulkhead_stuck_calls               gauge      calls running past the lane's MaxRunTime now (cancelled, slot still held)
+//	bulkhead_stuck_total               counter    calls that ran past MaxRunTime
+//	bulkhead_recovery_lagging          gauge      1 while the lane reports recovery lag (ALERT_BULKHEAD_RECOVERY_LAG)
+//	bulkhead_recovery_lag_total        counter    recovery lag reports
+//
+// rules.yml, next to this file and embedded as [Rules], holds Prometheus
+// alerting rules over these metrics.
 //
 // Lane pools (lanedb, lanepgx, lanehttp) add the bulkhead_pool_* metrics
 // listed in pool.go.
@@ -48,10 +57,12 @@ type Opts struct {
 // and in lanepool.Config.Observers for every lane pool, it should export.
 type Collector struct {
 	active, queued, limit, queueCap, state *prometheus.Desc
+	breaker, stuck, lagging                *prometheus.Desc
 
-	wait        *prometheus.HistogramVec
-	rejections  *prometheus.CounterVec
-	transitions *prometheus.CounterVec
+	wait                               *prometheus.HistogramVec
+	rejections                         *prometheus.CounterVec
+	transitions                        *prometheus.CounterVec
+	breakerMoves, stuckTotal, lagTotal *prometheus.CounterVec
 
 	mu      sync.Mutex
 	sources []bulkhead.StatsSource
@@ -89,6 +100,21 @@ func New(o Opts) *Collector {
 			Namespace: ns, Name: "state_transitions_total",
 			Help: "Changes of the lane's state, by the state entered.",
 		}, []string{"lane", "to"}),
+		breaker: desc("breaker_state", "The lane's circuit breaker: 1 for the current state (closed, open, half_open), 0 for the others; closed for a lane without one.", "state"),
+		stuck:   desc("stuck_calls", "Calls running past the lane's MaxRunTime now: cancelled, their slots held until they return."),
+		lagging: desc("recovery_lagging", "1 while the lane reports recovery lag (ALERT_BULKHEAD_RECOVERY_LAG): its dependency answers again but the lane is not back below its baseline."),
+		breakerMoves: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Name: "breaker_transitions_total",
+			Help: "Changes of the lane's circuit breaker state, by the state entered.",
+		}, []string{"lane", "to"}),
+		stuckTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Name: "stuck_total",
+			Help: "Calls that ran past the lane's MaxRunTime and were cancelled.",
+		}, lane),
+		lagTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Name: "recovery_lag_total",
+			Help: "Times the lane reported recovery lag (ALERT_BULKHEAD_RECOVERY_LAG) and reset its pools.",
+		}, lane),
 	}
 }
 
@@ -103,6 +129,12 @@ func (c *Collector) Observe(e bulkhead.Event) {
 		c.rejections.WithLabelValues(e.Lane, e.Reason.String()).Inc()
 	case bulkhead.EventStateChanged:
 		c.transitions.WithLabelValues(e.Lane, e.To.String()).Inc()
+	case bulkhead.EventBreakerChanged:
+		c.breakerMoves.WithLabelValues(e.Lane, e.BreakerTo.String()).Inc()
+	case bulkhead.EventStuck:
+		c.stuckTotal.WithLabelValues(e.Lane).Inc()
+	case bulkhead.EventRecoveryLag:
+		c.lagTotal.WithLabelValues(e.Lane).Inc()
 	}
 }
 
@@ -119,16 +151,24 @@ func (c *Collector) attach(lane string, src bulkhead.StatsSource) {
 	for _, s := range bulkhead.States {
 		c.transitions.WithLabelValues(lane, s.String())
 	}
+	for _, s := range bulkhead.BreakerStates {
+		c.breakerMoves.WithLabelValues(lane, s.String())
+	}
+	c.stuckTotal.WithLabelValues(lane)
+	c.lagTotal.WithLabelValues(lane)
 }
 
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.active, c.queued, c.limit, c.queueCap, c.state} {
+	for _, d := range []*prometheus.Desc{c.active, c.queued, c.limit, c.queueCap, c.state, c.breaker, c.stuck, c.lagging} {
 		ch <- d
 	}
 	c.wait.Describe(ch)
 	c.rejections.Describe(ch)
 	c.transitions.Describe(ch)
+	c.breakerMoves.Describe(ch)
+	c.stuckTotal.Describe(ch)
+	c.lagTotal.Describe(ch)
 	c.pools.describe(ch)
 }
 
@@ -145,10 +185,18 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		for _, st := range bulkhead.States {
 			gauge(c.state, boolInt(s.State == st), st.String())
 		}
+		for _, st := range bulkhead.BreakerStates {
+			gauge(c.breaker, boolInt(s.Breaker == st), st.String())
+		}
+		gauge(c.stuck, s.Stuck)
+		gauge(c.lagging, boolInt(s.Lagging))
 	}
 	c.wait.Collect(ch)
 	c.rejections.Collect(ch)
 	c.transitions.Collect(ch)
+	c.breakerMoves.Collect(ch)
+	c.stuckTotal.Collect(ch)
+	c.lagTotal.Collect(ch)
 	c.pools.collect(ch)
 }
 
@@ -174,6 +222,11 @@ func (c *Collector) lanes() []bulkhead.Stats {
 		sum.Limit += s.Limit
 		sum.QueueCapacity += s.QueueCapacity
 		sum.State = worse(sum.State, s.State)
+		sum.Stuck += s.Stuck
+		sum.Lagging = sum.Lagging || s.Lagging
+		if s.Breaker != bulkhead.BreakerClosed && sum.Breaker != bulkhead.BreakerOpen {
+			sum.Breaker = s.Breaker // open over half-open over closed
+		}
 	}
 	return out
 }

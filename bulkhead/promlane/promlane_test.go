@@ -63,6 +63,7 @@ bulkhead_state{lane="tax",state="RECOVERING"} 0
 bulkhead_state{lane="tax",state="SATURATED"} 1
 # HELP bulkhead_rejections_total Work the lane rejected without starting it, by reason.
 # TYPE bulkhead_rejections_total counter
+bulkhead_rejections_total{lane="tax",reason="breaker_open"} 0
 bulkhead_rejections_total{lane="tax",reason="deadline"} 0
 bulkhead_rejections_total{lane="tax",reason="queue_full"} 1
 bulkhead_rejections_total{lane="tax",reason="saturated"} 0
@@ -87,6 +88,7 @@ bulkhead_queue_wait_seconds_sum{lane="tax"} 0
 bulkhead_queue_wait_seconds_count{lane="tax"} 1
 # HELP bulkhead_rejections_total Work the lane rejected without starting it, by reason.
 # TYPE bulkhead_rejections_total counter
+bulkhead_rejections_total{lane="tax",reason="breaker_open"} 0
 bulkhead_rejections_total{lane="tax",reason="deadline"} 0
 bulkhead_rejections_total{lane="tax",reason="queue_full"} 1
 bulkhead_rejections_total{lane="tax",reason="saturated"} 0

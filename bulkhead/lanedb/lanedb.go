@@ -54,6 +54,8 @@ import (
 type DB[L bulkhead.Lane] struct {
 	db *sql.DB
 	g  *gate.Gate
+	// dial opens a session outside the pool, for Reset (reset.go).
+	dial driver.Connector
 }
 
 // Open opens lane L's pool of driverName connections to dsn. cfg.MaxConns
@@ -80,7 +82,9 @@ func Open[L bulkhead.Lane](driverName, dsn string, cfg lanepool.Config) (*DB[L],
 			return nil, fmt.Errorf("%s: %w", resource, err)
 		}
 	}
-	return newDB[L](sql.OpenDB(&connector{inner: c}), spec, resource, cfg), nil
+	d := newDB[L](sql.OpenDB(&connector{inner: c}), spec, resource, cfg)
+	d.dial = c
+	return d, nil
 }
 
 type dsnConnector struct {
@@ -197,7 +201,9 @@ func OpenDB[L bulkhead.Lane](c driver.Connector, cfg lanepool.Config) (*DB[L], e
 	if err != nil {
 		return nil, err
 	}
-	return newDB[L](sql.OpenDB(&connector{inner: c}), spec, resource, cfg), nil
+	d := newDB[L](sql.OpenDB(&connector{inner: c}), spec, resource, cfg)
+	d.dial = c
+	return d, nil
 }
 
 func resolve[L bulkhead.Lane](cfg lanepool.Config) (bulkhead.LaneSpec, string, lanepool.Config, error) {
@@ -286,7 +292,7 @@ func (d *DB[L]) Conn(ctx context.Context) (*Conn[L], error) {
 }
 
 func (d *DB[L]) conn(ctx context.Context, skip int) (*Conn[L], error) {
-	t, deadline, err := d.g.Acquire(ctx, skip+1)
+	t, deadline, err := d.g.Admit(ctx, skip+1)
 	if err != nil {
 		return nil, err
 	}
@@ -299,6 +305,7 @@ func (d *DB[L]) conn(ctx context.Context, skip int) (*Conn[L], error) {
 		releaseWhenGone(t, actx.wait())
 		return nil, d.g.Fail(reasonFor(ctx, actx.timedOut.Load(), err), time.Since(t.Start()), err)
 	}
+	t.Grant()
 	return &Conn[L]{Conn: c, t: t}, nil
 }
 
@@ -356,8 +363,10 @@ func brokenSession(c *sql.Conn) <-chan struct{} {
 }
 
 // releaseWhenGone releases t now, or once gone is closed (pgx bounds that
-// wait: it closes the socket after at most 15s).
+// wait: it closes the socket after at most 15s). Either way no caller holds
+// the connection any more.
 func releaseWhenGone(t *gate.Ticket, gone <-chan struct{}) {
+	t.Returned()
 	if gone == nil {
 		t.Release()
 		return

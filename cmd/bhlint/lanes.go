@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/tools/go/packages"
 
@@ -46,7 +47,7 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: sharedpool.LoadMode}, patterns...)
+	pkgs, err := packages.Load(&packages.Config{Mode: sharedpool.LoadMode | packages.NeedModule}, patterns...)
 	if err != nil {
 		fmt.Fprintf(stderr, "bhlint lanes: %v\n", err)
 		return exitError
@@ -57,6 +58,7 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := sharedpool.LaneMap(pkgs)
 	if m != nil {
+		m.Relative(moduleDirs(pkgs))
 		if werr := write(m, stdout); werr != nil {
 			fmt.Fprintf(stderr, "bhlint lanes: %v\n", werr)
 			return exitError
@@ -67,6 +69,24 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return exitClean
+}
+
+// moduleDirs gives the directory, relative to its module's root, of each
+// package of the main module (or modules, in a workspace).
+func moduleDirs(pkgs []*packages.Package) func(pkg string) (string, bool) {
+	dirs := map[string]string{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module == nil || !p.Module.Main || len(p.GoFiles) == 0 {
+			return
+		}
+		if rel, err := filepath.Rel(p.Module.Dir, filepath.Dir(p.GoFiles[0])); err == nil {
+			dirs[p.PkgPath] = filepath.ToSlash(rel)
+		}
+	})
+	return func(pkg string) (string, bool) {
+		dir, ok := dirs[pkg]
+		return dir, ok
+	}
 }
 
 // mapWriter is the lane map's three renderings.

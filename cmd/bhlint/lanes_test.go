@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
 
 // TestLanesPaymentCore prints the lane map of the example service in the
-// three formats.
+// three formats: positions from the module root, the before mode's one
+// pool in a field of Server drawn as shared, a legend; the DOT is checked
+// by Graphviz when it is installed.
 func TestLanesPaymentCore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the example module and its dependencies")
@@ -23,13 +26,17 @@ func TestLanesPaymentCore(t *testing.T) {
 		want   []string
 	}{
 		{"text", []string{
-			"lane card_auth\n  entry points:\n    card.Authorize at authorize.go:",
+			"lane card_auth\n  entry points:\n    card.Authorize at internal/card/authorize.go:",
 			"    pools.CardAuth (database pool, lane card_auth) via tax.Estimate → merchant.Country → merchant.row → pools.CardAuth  ← another lane's\n",
 			"lane fraud\n", "lane tax\n",
-			"shared between lanes:\n  pools.CardAuth (database pool at pools.go:14:5) shared by card_auth, tax\n",
+			"shared between lanes:\n  pools.CardAuth (database pool at internal/pools/pools.go:14:5) shared by card_auth, tax\n",
+			"  service.Server.sharedDB (database pool at internal/service/service.go:", ") shared by card_auth, fraud, through one value of its struct\n",
+			"\nlegend:\n",
 		}},
 		{"json", []string{`"name": "card_auth"`, `"name": "pools.Fraud"`, `"lanes": [` + "\n" + `        "card_auth",` + "\n" + `        "tax"`}},
-		{"dot", []string{"digraph lanes {", `"tax: tax.Estimate" -> "res: pools.CardAuth" [color=red];`, `"fraud: fraud.Score" -> "res: pools.Fraud" [color=black];`}},
+		{"dot", []string{"digraph lanes {", `"tax: tax.Estimate" -> "res: pools.CardAuth" [color=red];`, `"fraud: fraud.Score" -> "res: pools.Fraud" [color=black];`,
+			`"res: service.Server.sharedDB" [shape=cylinder, label="service.Server.sharedDB\ndatabase pool", color=red, style=dashed];`,
+			"subgraph cluster_legend {"}},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := runLanes([]string{"-format=" + tc.format, "-C", "../../examples/payment-core", "./..."}, &stdout, &stderr); code != exitClean {
@@ -41,6 +48,23 @@ func TestLanesPaymentCore(t *testing.T) {
 				t.Errorf("-format=%s: output lacks %q:\n%s", tc.format, want, stdout.String())
 			}
 		}
+		if tc.format == "dot" {
+			renderDOT(t, stdout.Bytes())
+		}
+	}
+}
+
+// renderDOT has Graphviz lay the graph out, when it is installed.
+func renderDOT(t *testing.T, graph []byte) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Log("Graphviz (dot) is not installed: the DOT map is checked by its text only")
+		return
+	}
+	cmd := exec.Command(dot, "-Tsvg")
+	cmd.Stdin = bytes.NewReader(graph)
+	if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("<svg")) {
+		t.Errorf("dot -Tsvg rejects the map: %v\n%.2000s", err, out)
 	}
 }
 

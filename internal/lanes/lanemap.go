@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -28,6 +29,7 @@ type Lane struct {
 type EntryPoint struct {
 	Name string `json:"name"`
 	Pos  string `json:"pos,omitempty"`
+	Pkg  string `json:"pkg,omitempty"` // import path of its package
 }
 
 // LaneReached is a resource a lane reaches, with the entry points that
@@ -37,6 +39,7 @@ type LaneReached struct {
 	Noun    string   `json:"kind"`
 	Owner   string   `json:"owner,omitempty"` // the resource's own lane, "" if none
 	Pos     string   `json:"pos,omitempty"`
+	Pkg     string   `json:"pkg,omitempty"` // import path of the declaring package
 	Path    string   `json:"path"`
 	Entries []string `json:"entries"`
 }
@@ -47,8 +50,13 @@ type Shared struct {
 	Noun  string   `json:"kind"`
 	Owner string   `json:"owner,omitempty"`
 	Pos   string   `json:"pos,omitempty"`
+	Pkg   string   `json:"pkg,omitempty"`
 	Lanes []string `json:"lanes"`
 	Why   []string `json:"why"`
+	// Field: a struct field with no lane, which the lanes share through one
+	// value of the struct (a service's one Server); the sharedpool analyzer
+	// leaves these out, since each lane could hold a value of its own.
+	Field bool `json:"field,omitempty"`
 }
 
 // BuildMap makes the lane map from the package summaries of a set of
@@ -65,7 +73,7 @@ func BuildMap(sums []*Summary) *Map {
 				l = &Lane{Name: e.Lane}
 				byLane[e.Lane] = l
 			}
-			l.Entries = append(l.Entries, EntryPoint{Name: e.Name, Pos: e.Pos})
+			l.Entries = append(l.Entries, EntryPoint{Name: e.Name, Pos: e.Pos, Pkg: s.Pkg})
 			for _, u := range e.Uses {
 				r := u.Resource
 				resources[r.Key] = r
@@ -74,7 +82,7 @@ func BuildMap(sums []*Summary) *Map {
 				}
 				if !reachers[r.Key][e.Lane] {
 					reachers[r.Key][e.Lane] = true
-					l.Resources = append(l.Resources, LaneReached{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Path: u.PathString(e.Name)})
+					l.Resources = append(l.Resources, LaneReached{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Pkg: r.Pkg, Path: u.PathString(e.Name)})
 					why[r.Key] = append(why[r.Key], fmt.Sprintf("lane %s reaches it: %s", e.Lane, u.PathString(e.Name)))
 				}
 				for i := range l.Resources {
@@ -105,16 +113,17 @@ func BuildMap(sums []*Summary) *Map {
 			owners[r.Lane] = true
 		}
 		r := resources[key]
-		if len(owners) < 2 || (r.Lane == "" && !r.Global) {
-			continue // a field with no lane may hold a different pool in each lane
+		field := r.Lane == "" && !r.Global
+		if len(owners) < 2 || (field && r.Obj == "") {
+			continue // known by its type alone (a parameter): each caller may pass its own
 		}
-		shared[key] = &Shared{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Lanes: keys(owners), Why: why[key]}
+		shared[key] = &Shared{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Pkg: r.Pkg, Lanes: keys(owners), Why: why[key], Field: field}
 	}
 	for _, c := range Conflicts(sums) {
 		sh := shared[c.Resource.Key]
 		if sh == nil {
 			r := c.Resource
-			sh = &Shared{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos}
+			sh = &Shared{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Pkg: r.Pkg}
 			shared[r.Key] = sh
 		}
 		for _, cl := range c.Claims {
@@ -133,6 +142,35 @@ func BuildMap(sums []*Summary) *Map {
 	}
 	sort.Slice(m.Shared, func(i, j int) bool { return m.Shared[i].Name < m.Shared[j].Name })
 	return m
+}
+
+// Relative rewrites each position, which the facts record as file:line:col
+// within the package's directory, as a path from the module root. dirOf
+// gives a package's directory relative to the root, or false for a package
+// outside the module, whose positions are then led by its import path.
+func (m *Map) Relative(dirOf func(pkg string) (string, bool)) {
+	rel := func(pos, pkg string) string {
+		if pos == "" || pkg == "" || strings.Contains(pos, "/") {
+			return pos
+		}
+		dir, ok := dirOf(pkg)
+		if !ok {
+			dir = pkg
+		}
+		return path.Join(dir, pos)
+	}
+	for i := range m.Lanes {
+		l := &m.Lanes[i]
+		for j := range l.Entries {
+			l.Entries[j].Pos = rel(l.Entries[j].Pos, l.Entries[j].Pkg)
+		}
+		for j := range l.Resources {
+			l.Resources[j].Pos = rel(l.Resources[j].Pos, l.Resources[j].Pkg)
+		}
+	}
+	for i := range m.Shared {
+		m.Shared[i].Pos = rel(m.Shared[i].Pos, m.Shared[i].Pkg)
+	}
 }
 
 func keys(set map[string]bool) []string {
@@ -175,14 +213,31 @@ func (m *Map) WriteText(w io.Writer) error {
 		b.WriteString("shared between lanes:\n")
 	}
 	for _, s := range m.Shared {
-		fmt.Fprintf(&b, "  %s (%s%s) shared by %s\n", s.Name, s.Noun, at(s.Pos), strings.Join(s.Lanes, ", "))
+		through := ""
+		if s.Field {
+			through = ", through one value of its struct"
+		}
+		fmt.Fprintf(&b, "  %s (%s%s) shared by %s%s\n", s.Name, s.Noun, at(s.Pos), strings.Join(s.Lanes, ", "), through)
 		for _, why := range s.Why {
 			fmt.Fprintf(&b, "    %s\n", why)
 		}
 	}
+	if len(m.Lanes) > 0 {
+		b.WriteString(textLegend)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+const textLegend = `legend:
+  lane NAME                         work that enters by its entry points (//bhlint:lane NAME, bulkhead.Executor[NAME])
+  (KIND, lane NAME)                 the resource belongs to that lane; "no lane": nothing gives it one
+  via A → B → R                     the calls by which the first entry point reaches the resource
+  ← another lane's                  this lane reaches a resource of another lane: that lane's slowness becomes this one's
+  shared between lanes              resources more than one lane reaches or wraps: one failure domain for all of them
+  through one value of its struct   a struct field with no lane, which these lanes reach in the same value
+  file:line:col                     from the module root; a package outside the module is named by its import path
+`
 
 func at(pos string) string {
 	if pos == "" {
@@ -207,13 +262,14 @@ func (m *Map) WriteJSON(w io.Writer) error {
 
 // WriteDOT writes the map as a Graphviz digraph: one cluster per lane with
 // its entry points, an edge from each entry point to the resources it
-// reaches, and shared resources drawn in red.
+// reaches, shared resources drawn in red (dashed for a struct field shared
+// through one value), and a legend.
 func (m *Map) WriteDOT(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("digraph lanes {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n")
-	shared := map[string]bool{}
+	shared := map[string]Shared{}
 	for _, s := range m.Shared {
-		shared[s.Name] = true
+		shared[s.Name] = s
 	}
 	resources := map[string]LaneReached{}
 	for i, l := range m.Lanes {
@@ -232,11 +288,7 @@ func (m *Map) WriteDOT(w io.Writer) error {
 		if r.Owner != "" {
 			label += ", lane " + r.Owner
 		}
-		color := "black"
-		if shared[name] {
-			color = "red"
-		}
-		fmt.Fprintf(&b, "  %s [shape=cylinder, label=\"%s\", color=%s];\n", strconv.Quote("res: "+name), escapeDOT(label), color)
+		fmt.Fprintf(&b, "  %s [shape=cylinder, label=\"%s\", %s];\n", strconv.Quote("res: "+name), escapeDOT(label), resourceStyle(shared, name))
 	}
 	for _, l := range m.Lanes {
 		for _, r := range l.Resources {
@@ -251,13 +303,47 @@ func (m *Map) WriteDOT(w io.Writer) error {
 	}
 	for _, s := range m.Shared {
 		if _, drawn := resources[s.Name]; !drawn {
-			fmt.Fprintf(&b, "  %s [shape=cylinder, label=\"%s\", color=red];\n", strconv.Quote("res: "+s.Name), escapeDOT(s.Name+"\\n"+s.Noun))
+			fmt.Fprintf(&b, "  %s [shape=cylinder, label=\"%s\", %s];\n", strconv.Quote("res: "+s.Name), escapeDOT(s.Name+"\\n"+s.Noun), resourceStyle(shared, s.Name))
 		}
+	}
+	if len(m.Lanes) > 0 {
+		b.WriteString(dotLegend)
 	}
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// resourceStyle: red for a resource lanes share, dashed when they share it
+// through one value of a struct, black otherwise.
+func resourceStyle(shared map[string]Shared, name string) string {
+	s, ok := shared[name]
+	switch {
+	case !ok:
+		return "color=black"
+	case s.Field:
+		return "color=red, style=dashed"
+	}
+	return "color=red"
+}
+
+// dotLegend explains the shapes and colours, in a cluster of its own.
+const dotLegend = `  subgraph cluster_legend {
+    label="legend";
+    fontsize=10;
+    node [fontsize=10];
+    edge [fontsize=10];
+    "legend: entry" [shape=box, label="entry point of a lane\n(//bhlint:lane, bulkhead.Executor[L])"];
+    "legend: own" [shape=cylinder, label="resource (pool, client)\nof this lane or of none", color=black];
+    "legend: other" [shape=cylinder, label="another lane's resource", color=black];
+    "legend: shared" [shape=cylinder, label="shared by lanes:\none failure domain", color=red];
+    "legend: field" [shape=cylinder, label="struct field with no lane,\nshared through one value", color=red, style=dashed];
+    "legend: entry" -> "legend: own" [color=black, label="reaches"];
+    "legend: entry" -> "legend: other" [color=red, label="reaches another lane's"];
+    "legend: entry" -> "legend: shared" [style=invis];
+    "legend: entry" -> "legend: field" [style=invis];
+  }
+`
 
 func escapeDOT(s string) string { return strings.ReplaceAll(s, `"`, `\"`) }
 

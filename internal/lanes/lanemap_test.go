@@ -74,8 +74,9 @@ shared between lanes:
   wiring.shared (database pool) shared by card_auth, fraud
     wrapped into lane card_auth by wiring.CardPool
     wrapped into lane fraud by wiring.FraudPool
+legend:
 `
-	if got := b.String(); got != want {
+	if got, _, _ := strings.Cut(b.String(), "  lane NAME "); got != want {
 		t.Errorf("text map:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -142,9 +143,9 @@ func TestDOT(t *testing.T) {
   "tax: tax.QuoteHandler" -> "res: ledger.AuditDB" [color=black];
   "tax: tax.QuoteHandler" -> "res: ledger.CardDB" [color=red];
   "res: wiring.shared" [shape=cylinder, label="wiring.shared\ndatabase pool", color=red];
-}
+  subgraph cluster_legend {
 `
-	if got := b.String(); got != want {
+	if got, _, _ := strings.Cut(b.String(), `    label="legend";`); got != want {
 		t.Errorf("DOT map:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -167,5 +168,97 @@ func TestDOTEveryEntry(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("DOT lacks %s:\n%s", want, b.String())
 		}
+	}
+}
+
+// A struct field with no lane that two lanes reach is shared through one
+// value of its struct: listed as shared, marked so, and drawn dashed red. A
+// resource known by its type alone (a parameter) is not shared.
+func TestFieldShared(t *testing.T) {
+	field := lanes.Resource{Key: "pay/service.Server.db", Name: "service.Server.db", Noun: "database pool", Pkg: "pay/service", Obj: "T.db", Pos: "service.go:7:2"}
+	param := lanes.Resource{Key: "*pgxpool.Pool", Name: "*pgxpool.Pool", Noun: "database pool"}
+	sums := []*lanes.Summary{{Pkg: "pay/service", Seen: []string{"pay/service"}, Entries: []lanes.Entry{
+		{Lane: "card_auth", Name: "service.authorize", Uses: []lanes.Use{{Resource: field}, {Resource: param}}},
+		{Lane: "fraud", Name: "service.score", Uses: []lanes.Use{{Resource: field}, {Resource: param}}},
+	}}}
+	m := lanes.BuildMap(sums)
+	if len(m.Shared) != 1 || m.Shared[0].Name != "service.Server.db" || !m.Shared[0].Field {
+		t.Fatalf("shared = %+v, want the field alone, marked Field", m.Shared)
+	}
+	var text, dot bytes.Buffer
+	m.WriteText(&text)
+	m.WriteDOT(&dot)
+	if want := "  service.Server.db (database pool at service.go:7:2) shared by card_auth, fraud, through one value of its struct\n"; !strings.Contains(text.String(), want) {
+		t.Errorf("text lacks %q:\n%s", want, text.String())
+	}
+	if want := `"res: service.Server.db" [shape=cylinder, label="service.Server.db\ndatabase pool", color=red, style=dashed];`; !strings.Contains(dot.String(), want) {
+		t.Errorf("DOT lacks %s:\n%s", want, dot.String())
+	}
+}
+
+// The legend names every mark the text and the DOT use.
+func TestLegend(t *testing.T) {
+	var text, dot bytes.Buffer
+	m := lanes.BuildMap(summaries())
+	m.WriteText(&text)
+	m.WriteDOT(&dot)
+	_, legend, ok := strings.Cut(text.String(), "\nlegend:\n")
+	if !ok {
+		t.Fatalf("text has no legend:\n%s", text.String())
+	}
+	for _, mark := range []string{"lane NAME", "no lane", "via ", "← another lane's", "shared between lanes", "through one value of its struct", "from the module root"} {
+		if !strings.Contains(legend, mark) {
+			t.Errorf("text legend does not explain %q:\n%s", mark, legend)
+		}
+	}
+	_, dotLegend, ok := strings.Cut(dot.String(), "subgraph cluster_legend {")
+	if !ok {
+		t.Fatalf("DOT has no legend:\n%s", dot.String())
+	}
+	for _, mark := range []string{"shape=box", "shape=cylinder", "color=red]", "color=red, style=dashed", `[color=black, label="reaches"]`, `[color=red, label="reaches another lane's"]`} {
+		if !strings.Contains(dotLegend, mark) {
+			t.Errorf("DOT legend lacks %s:\n%s", mark, dotLegend)
+		}
+	}
+	var empty bytes.Buffer
+	lanes.BuildMap(nil).WriteText(&empty)
+	if strings.Contains(empty.String(), "legend") {
+		t.Errorf("a map with no lanes has a legend:\n%s", empty.String())
+	}
+}
+
+// Relative leads each position by its package's directory from the module
+// root, or by the import path of a package outside the module.
+func TestRelative(t *testing.T) {
+	m := lanes.BuildMap(summaries())
+	m.Relative(func(pkg string) (string, bool) {
+		switch pkg {
+		case "pay/card":
+			return "internal/card", true
+		case "pay/tax":
+			return ".", true
+		}
+		return "", false
+	})
+	var b bytes.Buffer
+	m.WriteText(&b)
+	for _, want := range []string{
+		"card.Authorize at internal/card/card.go:12:6\n", // in the module
+		"tax.QuoteHandler at tax.go:20:6\n",              // at the module root
+		"ledger.CardDB (database pool at ledger.go:9:5)", // no package recorded: left alone
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	cardDB := cardDB
+	cardDB.Pkg = "example.com/ledger"
+	m = lanes.BuildMap([]*lanes.Summary{{Pkg: "pay/card", Seen: []string{"pay/card"}, Entries: []lanes.Entry{
+		{Lane: "card_auth", Name: "card.Authorize", Uses: []lanes.Use{{Resource: cardDB}}},
+	}}})
+	m.Relative(func(string) (string, bool) { return "", false })
+	m.Relative(func(string) (string, bool) { return "", false }) // twice changes nothing more
+	if got := m.Lanes[0].Resources[0].Pos; got != "example.com/ledger/ledger.go:9:5" {
+		t.Errorf("position of a resource outside the module = %q, want it led by its import path", got)
 	}
 }

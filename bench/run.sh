@@ -37,19 +37,12 @@ reps=${BENCH_REPS:-3}
 cold_reps=${BENCH_COLD_REPS:-1}
 staticcheck_version=v0.8.2
 
-die() { echo "bench: $*" >&2; exit 2; }
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+die() { bench_die "$@"; }
 
 command -v go >/dev/null || die "the go command is not on PATH"
-if [ ! -x /usr/bin/time ]; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-		echo "bench: installing GNU time (apt-get install time)" >&2
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null ||
-			die "could not install GNU time; install it (apt-get install time) and rerun"
-	else
-		die "GNU time (/usr/bin/time) is missing; install it (apt-get install time) and rerun"
-	fi
-fi
-/usr/bin/time -f %M true >/dev/null 2>&1 || die "/usr/bin/time is not GNU time (need -f %M)"
+bench_need_gnu_time
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bhlint-bench.XXXXXX")
 touched=""   # file currently modified for the incremental state, restored on exit
@@ -66,7 +59,7 @@ go build -o "$work/bhlint" ./cmd/bhlint || die "building bhlint failed"
 GOBIN="$work/bin" GOFLAGS=-buildvcs=false go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ||
 	die "installing staticcheck $staticcheck_version from the module proxy failed"
 
-salt() { od -An -N6 -tu8 /dev/urandom | tr -d ' \n'; }
+salt() { bench_salt; }
 
 # Per-tool identity for the current cold/warm/incremental sequence.
 new_identity() {
@@ -74,8 +67,7 @@ new_identity() {
 	s=$(salt)
 	vet_salt=$s
 	bhlint_bin="$work/bhlint-$s"
-	cp "$work/bhlint" "$bhlint_bin"
-	printf 'bench-salt-%s' "$s" >>"$bhlint_bin" # changes the sha256 that -V=full reports
+	bench_salted_copy "$work/bhlint" "$bhlint_bin" # changes the sha256 that -V=full reports
 	sc_cache="$work/staticcheck-cache-$s"
 	mkdir -p "$sc_cache"
 }
@@ -122,26 +114,26 @@ run_tool() {
 	case $tool in
 	vet)
 		# shellcheck disable=SC2046
-		/usr/bin/time -f '%e %U %S %M' -o "$out" go vet -printf.funcs=benchsalt"$vet_salt" $(set_vetflags "$set") $pats >"$work/$tool.log" 2>&1
+		bench_timed "$out" go vet -printf.funcs=benchsalt"$vet_salt" $(set_vetflags "$set") $pats >"$work/$tool.log" 2>&1
 		;;
 	bhlint)
-		/usr/bin/time -f '%e %U %S %M' -o "$out" "$bhlint_bin" $pats >"$work/$tool.log" 2>&1
+		bench_timed "$out" "$bhlint_bin" $pats >"$work/$tool.log" 2>&1
 		;;
 	staticcheck)
-		STATICCHECK_CACHE=$sc_cache /usr/bin/time -f '%e %U %S %M' -o "$out" "$work/bin/staticcheck" $pats >"$work/$tool.log" 2>&1
+		STATICCHECK_CACHE=$sc_cache bench_timed "$out" "$work/bin/staticcheck" $pats >"$work/$tool.log" 2>&1
 		;;
 	esac
 	rc=$?
 	set -e
 	# go vet exits 1 on findings, bhlint 1 on findings, staticcheck 1 on findings; 2+ or a
 	# crash means the figure is not a real run.
-	if [ $rc -ge 2 ] || ! grep -qE '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' <(tail -1 "$out"); then
+	if [ $rc -ge 2 ] || ! bench_figures "$out" >/dev/null; then
 		echo "bench: $tool on $set failed (exit $rc); its output:" >&2
 		tail -20 "$work/$tool.log" >&2
 		tail -3 "$out" >&2
 		exit 2
 	fi
-	tail -1 "$out" | awk -v la="$load" -v rc="$rc" '{ printf "%.2f %.2f %.0f %s %s\n", $1, $2 + $3, $4 / 1024, la, rc }'
+	echo "$(bench_figures "$out") $load $rc"
 }
 
 # best RESULTS...: the run with the least wall time.

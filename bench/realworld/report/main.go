@@ -1,0 +1,108 @@
+// Command report compares bhlint's findings on the real-world corpus (bench/realworld) with the
+// triage and recall files, prints what a reviewer must look at, and writes bench/REALWORLD.md.
+// bench/realworld/run.sh runs it; see that script for the whole procedure.
+//
+//	go run ./bench/realworld/report -services bench/realworld/services -results DIR [-out FILE] [-ci] [service...]
+//
+// It exits 1 when a service did not load completely, a finding triaged true disappeared or a
+// finding triaged false came back; untriaged findings are printed for review, not failures.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	servicesDir := flag.String("services", "bench/realworld/services", "the corpus: one directory per service")
+	resultsDir := flag.String("results", "", "run.sh's results: one directory per service")
+	out := flag.String("out", "", "write the Markdown report to this file")
+	header := flag.String("header", "", "a paragraph put under the report's title (machine, load, versions)")
+	window := flag.Int("window", 5, "a recall entry is found by a finding of its code in its file within this many lines")
+	flag.Parse()
+	if *resultsDir == "" {
+		fmt.Fprintln(os.Stderr, "report: -results is required")
+		os.Exit(2)
+	}
+	code, err := run(*servicesDir, *resultsDir, *out, *header, *window, flag.Args(), os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(2)
+	}
+	os.Exit(code)
+}
+
+func run(servicesDir, resultsDir, out, header string, window int, only []string, stdout io.Writer) (int, error) {
+	svcs, err := loadServices(servicesDir, only)
+	if err != nil {
+		return 2, err
+	}
+	var evals []*evaluation
+	for _, s := range svcs {
+		dir := filepath.Join(resultsDir, s.Name)
+		if _, err := os.Stat(dir); err != nil {
+			if len(only) > 0 {
+				return 2, fmt.Errorf("no results for %s in %s", s.Name, resultsDir)
+			}
+			continue // not part of this run
+		}
+		if s.Results, err = readResults(dir); err != nil {
+			return 2, fmt.Errorf("%s: %v", s.Name, err)
+		}
+		evals = append(evals, evaluate(s, window))
+	}
+	if len(evals) == 0 {
+		return 2, fmt.Errorf("no service results in %s", resultsDir)
+	}
+	failed := printReview(stdout, evals)
+	if out != "" {
+		f, err := os.Create(out)
+		if err != nil {
+			return 2, err
+		}
+		writeMarkdown(f, header, evals, window)
+		if err := f.Close(); err != nil {
+			return 2, err
+		}
+	}
+	if failed {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// printReview prints, per service, what changed against the triage and whether it loaded; it
+// reports whether a check failed.
+func printReview(w io.Writer, evals []*evaluation) bool {
+	failed := false
+	for _, e := range evals {
+		r := e.Service.Results
+		status := "loaded completely"
+		if !r.complete() {
+			status, failed = "DID NOT LOAD COMPLETELY", true
+		}
+		fmt.Fprintf(w, "%s: %d packages analysed, %s; %d findings (%d untriaged); recall %d/%d\n",
+			e.Service.Name, r.Analysed, status, len(r.Findings), len(e.Untriaged), e.Total.RecallFound, e.Total.RecallAll)
+		for _, p := range r.NotAnalysed {
+			fmt.Fprintf(w, "  not analysed: %s\n", p)
+		}
+		for _, m := range r.Errors {
+			fmt.Fprintf(w, "  error: %s\n", m)
+		}
+		for _, k := range e.LostTrue {
+			fmt.Fprintf(w, "  FAIL triaged-true finding disappeared: %s\n", k)
+			failed = true
+		}
+		for _, f := range e.BackFalse {
+			fmt.Fprintf(w, "  FAIL triaged-false finding came back: %s\t%s\n", f.key, f.Message)
+			failed = true
+		}
+		for _, f := range e.Untriaged {
+			fmt.Fprintf(w, "  untriaged: %s\t%s\n", f.key, f.Message)
+		}
+	}
+	return failed
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// results is what run.sh left for one service in its results directory:
+//
+//	root.txt                  the module root of the work copy (finding paths are made relative to it)
+//	bhlint.json, .err, .rc    bhlint -format=json's output, stderr and exit status
+//	TOOL.time                 "wall cpu rssMB" for TOOL in bhlint, vet, staticcheck (bench_figures)
+//	TOOL.out, TOOL.rc         go vet's and staticcheck's output and exit status
+type results struct {
+	Findings    []finding
+	Analysed    int
+	NotAnalysed []string // "package: reason"
+	Errors      []string // analyzer errors, panics, a failed run
+	Times       map[string]figures
+	Reports     map[string]int // go vet's and staticcheck's findings, by tool
+}
+
+type finding struct {
+	key
+	Analyzer string
+	Message  string
+}
+
+type figures struct{ Wall, CPU, RSS float64 }
+
+// bhlintJSON is the part of bhlint -format=json the report reads.
+type bhlintJSON struct {
+	Findings []struct {
+		Analyzer string `json:"analyzer"`
+		Code     string `json:"code"`
+		Message  string `json:"message"`
+		Location struct {
+			File string `json:"file"`
+			Line int    `json:"line"`
+		} `json:"location"`
+	} `json:"findings"`
+	Summary struct {
+		Analysed    int `json:"packages_analysed"`
+		NotAnalysed []struct {
+			Package string `json:"package"`
+			Reason  string `json:"reason"`
+		} `json:"packages_not_analysed"`
+		Errors []string `json:"analyzer_errors"`
+	} `json:"summary"`
+}
+
+// crashRE finds a crash in bhlint's or go vet's stderr.
+var crashRE = regexp.MustCompile(`(?m)^(panic: |fatal error: |.*internal error)`)
+
+// toolFinding is a "file:line:col: message" line of go vet or staticcheck.
+var toolFinding = regexp.MustCompile(`(?m)^[^\s#][^:]*\.go:\d+:\d+: `)
+
+func readResults(dir string) (*results, error) {
+	r := &results{Times: map[string]figures{}, Reports: map[string]int{}}
+	rootBytes, err := os.ReadFile(filepath.Join(dir, "root.txt"))
+	if err != nil {
+		return nil, err
+	}
+	root := strings.TrimSpace(string(rootBytes)) + string(filepath.Separator)
+	if err := r.readBhlint(dir, root); err != nil {
+		return nil, err
+	}
+	for _, tool := range []string{"bhlint", "vet", "staticcheck"} {
+		if f, ok := readFigures(filepath.Join(dir, tool+".time")); ok {
+			r.Times[tool] = f
+		}
+		if out, err := os.ReadFile(filepath.Join(dir, tool+".out")); err == nil {
+			r.Reports[tool] = len(toolFinding.FindAll(out, -1))
+		}
+	}
+	return r, nil
+}
+
+func (r *results) readBhlint(dir, root string) error {
+	rc := readInt(filepath.Join(dir, "bhlint.rc"))
+	stderr, _ := os.ReadFile(filepath.Join(dir, "bhlint.err"))
+	if m := crashRE.Find(stderr); m != nil {
+		r.Errors = append(r.Errors, "crash: "+strings.TrimSpace(string(m)))
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "bhlint.json"))
+	var out bhlintJSON
+	if err == nil {
+		err = json.Unmarshal(data, &out)
+	}
+	if err != nil {
+		r.Errors = append(r.Errors, fmt.Sprintf("bhlint exited %d without a JSON report (%v): %s", rc, err, firstLine(stderr)))
+		return nil
+	}
+	if rc >= 2 {
+		r.Errors = append(r.Errors, fmt.Sprintf("bhlint exited %d: %s", rc, firstLine(stderr)))
+	}
+	r.Analysed = out.Summary.Analysed
+	for _, p := range out.Summary.NotAnalysed {
+		r.NotAnalysed = append(r.NotAnalysed, p.Package+": "+p.Reason)
+	}
+	r.Errors = append(r.Errors, out.Summary.Errors...)
+	for _, f := range out.Findings {
+		file := strings.TrimPrefix(f.Location.File, root)
+		r.Findings = append(r.Findings, finding{key{file, f.Location.Line, f.Code}, f.Analyzer, f.Message})
+	}
+	return nil
+}
+
+// complete reports whether every package was analysed with no error or crash.
+func (r *results) complete() bool { return len(r.NotAnalysed) == 0 && len(r.Errors) == 0 }
+
+func readFigures(path string) (figures, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return figures{}, false
+	}
+	var f figures
+	if _, err := fmt.Sscan(string(data), &f.Wall, &f.CPU, &f.RSS); err != nil {
+		return figures{}, false
+	}
+	return f, true
+}
+
+func readInt(path string) int {
+	data, _ := os.ReadFile(path)
+	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return s
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# bench/realworld/run.sh — bhlint on real open-source Go services, against triage and recall
+# files, with go vet and staticcheck side by side (issue 16).
+#
+#   ./bench/realworld/run.sh                # every service; writes bench/REALWORLD.md
+#   ./bench/realworld/run.sh miniflux       # some services; the report goes to $REALWORLD_DIR
+#   ./bench/realworld/run.sh --ci           # the services marked ci=1, bhlint only; no timing
+#   REALWORLD_DIR=/path ...                 # work copies and results (default ~/.cache/bhlint-realworld)
+#
+# Each service is bench/realworld/services/<name>/: service.txt (module=, version=, sum=,
+# packages=, style=, optionally subdir= when go.mod is below the module root, touch= files to
+# create before building, e.g. an embedded UI build the module zip leaves out, and ci=1),
+# triage.tsv (every bhlint finding: file:line, code, true|false|debatable, reason) and
+# recall.tsv (real instances found by reading the code: file:line, code, note).
+#
+# For each service: the module is fetched at its exact version (the module cache is read-only,
+# so it is copied to a work copy), its dependencies downloaded, the build cache warmed; then go
+# vet, bhlint and staticcheck each run once with a cold analysis cache (bench/lib.sh says how),
+# timed. The report program compares bhlint's findings with the triage file, prints each finding
+# the triage does not know as "untriaged", and fails (exit 1) when a triaged-true finding
+# disappeared, a triaged-false one came back, or a service did not load completely.
+#
+# The proxy serves these versions but its checksum database does not know most of them, so the
+# modules are fetched with GOSUMDB=off and checked against the sum= in service.txt instead.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+# shellcheck source=bench/lib.sh
+. "$root/bench/lib.sh"
+die() { bench_die "realworld: $*"; }
+
+ci=""
+only=()
+for arg in "$@"; do
+	case $arg in
+	--ci) ci=1 ;;
+	-*) die "unknown flag $arg (usage: run.sh [--ci] [service...])" ;;
+	*) [ -f "bench/realworld/services/$arg/service.txt" ] || die "no service $arg in bench/realworld/services"
+		only+=("$arg") ;;
+	esac
+done
+staticcheck_version=v0.8.2
+export GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false"
+command -v go >/dev/null || die "the go command is not on PATH"
+[ -n "$ci" ] || bench_need_gnu_time
+
+services=("${only[@]}")
+if [ ${#services[@]} -eq 0 ]; then
+	for d in bench/realworld/services/*/; do
+		name=$(basename "$d")
+		[ -f "$d/service.txt" ] || continue
+		if [ -z "$ci" ] || grep -qx 'ci=1' "$d/service.txt"; then services+=("$name"); fi
+	done
+fi
+
+rwdir=${REALWORLD_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bhlint-realworld}
+results="$rwdir/results"
+work=$(mktemp -d "${TMPDIR:-/tmp}/bhlint-realworld.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$rwdir/src"
+rm -rf "$results"
+mkdir -p "$results"
+
+echo "realworld: building bhlint and the report${ci:+ (--ci)}" >&2
+go build -o "$work/bhlint" ./cmd/bhlint || die "building bhlint failed"
+go build -o "$work/report" ./bench/realworld/report || die "building bench/realworld/report failed"
+if [ -z "$ci" ]; then
+	GOBIN="$work/bin" GOFLAGS=-buildvcs=false go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ||
+		die "installing staticcheck $staticcheck_version failed"
+fi
+
+# meta SERVICE KEY: a value of the service's service.txt.
+meta() { sed -n "s/^$2=//p" "bench/realworld/services/$1/service.txt" | head -1; }
+
+# prepare SERVICE: a writable work copy of the module with its dependencies; prints its root.
+prepare() {
+	local name=$1 module version sum info dir got copy
+	module=$(meta "$name" module) version=$(meta "$name" version) sum=$(meta "$name" sum)
+	[ -n "$module" ] && [ -n "$version" ] && [ -n "$sum" ] || die "$name: service.txt needs module=, version= and sum="
+	copy="$rwdir/src/$name@$version"
+	if [ ! -f "$copy/.realworld-ready" ]; then
+		info=$(GOSUMDB=off GOFLAGS=-mod=mod go mod download -json "$module@$version") ||
+			die "$name: go mod download $module@$version failed: $info"
+		dir=$(sed -n 's/^\t"Dir": "\(.*\)",$/\1/p' <<<"$info")
+		got=$(sed -n 's/^\t"Sum": "\(.*\)",$/\1/p' <<<"$info")
+		[ "$got" = "$sum" ] || die "$name: $module@$version has sum $got, service.txt says $sum"
+		rm -rf "$copy"
+		cp -r "$dir" "$copy"
+		chmod -R u+w "$copy"
+		local f
+		for f in $(meta "$name" touch); do mkdir -p "$copy/$(dirname "$f")" && touch "$copy/$f"; done
+		(cd "$copy/$(meta "$name" subdir)" && GOSUMDB=off go mod download) >&2 ||
+			die "$name: downloading its dependencies failed"
+		touch "$copy/.realworld-ready"
+	fi
+	echo "$copy"
+}
+
+# measure SERVICE MODROOT: run the tools in the module, leaving results in $results/SERVICE.
+measure() {
+	local name=$1 modroot=$2 out="$results/$1" pkgs s rc
+	local dir
+	dir="$modroot/$(meta "$name" subdir)"
+	mkdir -p "$out"
+	echo "$modroot" >"$out/root.txt"
+	read -r -a pkgs <<<"$(meta "$name" packages)"
+	echo "realworld: $name: warming the build cache" >&2
+	(cd "$dir" && go list -e -export -deps -test "${pkgs[@]}" >/dev/null 2>"$out/list.err") ||
+		echo "realworld: $name: go list reported errors (see $out/list.err)" >&2
+	s=$(bench_salt)
+	bench_salted_copy "$work/bhlint" "$work/bhlint-$s"
+	if [ -n "$ci" ]; then
+		set +e
+		(cd "$dir" && "$work/bhlint-$s" -format=json "${pkgs[@]}" >"$out/bhlint.json" 2>"$out/bhlint.err")
+		echo $? >"$out/bhlint.rc"
+		set -e
+		return
+	fi
+	set +e
+	(cd "$dir" && bench_timed "$out/vet.time.raw" go vet -printf.funcs=benchsalt"$s" "${pkgs[@]}" >"$out/vet.out" 2>&1)
+	echo $? >"$out/vet.rc"
+	(cd "$dir" && bench_timed "$out/bhlint.time.raw" "$work/bhlint-$s" -format=json "${pkgs[@]}" >"$out/bhlint.json" 2>"$out/bhlint.err")
+	echo $? >"$out/bhlint.rc"
+	mkdir -p "$work/sc-$s"
+	(cd "$dir" && STATICCHECK_CACHE="$work/sc-$s" bench_timed "$out/staticcheck.time.raw" "$work/bin/staticcheck" "${pkgs[@]}" >"$out/staticcheck.out" 2>&1)
+	echo $? >"$out/staticcheck.rc"
+	set -e
+	for t in vet bhlint staticcheck; do
+		bench_figures "$out/$t.time.raw" >"$out/$t.time" || echo "realworld: $name: $t has no timing (exit $(cat "$out/$t.rc"))" >&2
+		echo "realworld: $name: $t (exit $(cat "$out/$t.rc")): wall cpu rssMB = $(cat "$out/$t.time")" >&2
+	done
+}
+
+start=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+for name in "${services[@]}"; do
+	echo "realworld: $name: $(meta "$name" module)@$(meta "$name" version)" >&2
+	modroot=$(prepare "$name")
+	measure "$name" "$modroot"
+done
+
+header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)'); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg); the whole run took $(($(date +%s) - start)) s."
+report_out=""
+if [ -z "$ci" ]; then
+	report_out="$rwdir/REALWORLD.md"
+	[ ${#only[@]} -eq 0 ] && report_out="$root/bench/REALWORLD.md"
+fi
+set +e
+"$work/report" -services bench/realworld/services -results "$results" ${report_out:+-out "$report_out"} -header "$header" "${services[@]}"
+rc=$?
+set -e
+[ -n "$report_out" ] && echo "realworld: wrote $report_out" >&2
+echo "realworld: $(($(date +%s) - start)) s; results in $results" >&2
+exit $rc

@@ -52,6 +52,55 @@
 // promlane subpackage exports them, with the lane's counts, queue waits and
 // rejections, as Prometheus metrics.
 //
+// # Circuit breaker
+//
+// [WithBreaker] puts a circuit breaker in front of a lane's dependency (the
+// lanebreaker subpackage has one, with the defaults of the payment core's
+// breaker note: open when more than half of at least 20 calls in 30 seconds
+// failed; after 30 seconds let 3 probe calls through, and close after 3
+// successes in a row). While the breaker is open the lane rejects work at
+// once with ReasonBreakerOpen and the code ERR_<LANE>_CIRCUIT_OPEN,
+// answered like any rejection: the lane's 503 or 429 with Retry-After, or
+// its fallback (MiddlewareConfig.OnReject). Timeouts count as failures; the
+// caller's own errors ([CallerError], an HTTP 4xx answer) and the caller's
+// cancellation do not (see [DependencyFailure]).
+//
+// # Stuck work
+//
+// LaneSpec.MaxRunTime bounds how long one call may run once admitted. Past
+// it the work's context is cancelled (its cause wraps [ErrMaxRunTime]), the
+// call is logged and reported ([EventStuck]) with its goroutine's stack,
+// and counted. Its slot is released only when the work returns, never
+// before, so the lane never runs more than MaxConcurrent calls, even stuck
+// ones; Stats.Stuck counts those still running.
+//
+// # Recovery lag
+//
+// A lane lags in recovering when its dependency works again but the lane
+// does not get back to normal. Precisely:
+//
+//  1. An incident starts when the lane turns SATURATED, or its breaker
+//     opens, while at least LaneSpec.Baseline calls run (by default 60% of
+//     its slots, rounded up).
+//  2. During the incident, the dependency has answered normally again at
+//     the first moment a call ends without a failure (as [DependencyFailure]
+//     or the breaker's classification says) while the lane's breaker, if it
+//     has one, is closed, or at the moment the breaker closes. A failure
+//     after that takes the answer back: the next normal answer starts again.
+//  3. If LaneSpec.RecoveryLag (10 seconds by default) after that answer the
+//     lane still runs at least Baseline calls, it reports
+//     ALERT_BULKHEAD_RECOVERY_LAG once: an error log line with that message,
+//     [EventRecoveryLag] to its observers (promlane counts it and sets
+//     bulkhead_recovery_lagging), Stats.Lagging, and it resets the pools
+//     registered with [Executor.ResetOnRecoveryLag] (lanedb and lanepgx drop
+//     their idle connections and end their sessions stuck in a transaction
+//     for longer than their leak threshold).
+//  4. The incident ends as soon as fewer than Baseline calls run;
+//     [EventRecoveryLagEnded] reports the end of a lag.
+//
+// A lane whose dependency never answers again is in an outage, not lagging:
+// saturation, shed rate and breaker alerts cover that.
+//
 // # HTTP
 //
 // [NewMiddleware] classifies requests into lanes by route and answers a

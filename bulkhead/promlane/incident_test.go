@@ -67,8 +67,8 @@ func TestCollectorIncidentMetrics(t *testing.T) {
 		_ = e.Do(context.Background(), func(context.Context) error { return errors.New("vendor down") })
 	}
 	_ = e.Do(context.Background(), func(context.Context) error { return nil }) // refused: open
-	b.Close()                                                                 // an operator closes it: the dependency answers
-	clock.Advance(10 * time.Second)                                           // the stuck call still holds its slot: lag
+	b.Close()                                                                  // an operator closes it: the dependency answers
+	clock.Advance(10 * time.Second)                                            // the stuck call still holds its slot: lag
 
 	want := `
 # HELP bulkhead_breaker_state The lane's circuit breaker: 1 for the current state (closed, open, half_open), 0 for the others; closed for a lane without one.

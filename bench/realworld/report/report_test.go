@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	uq = "ERR_UNBOUNDED_QUEUE_DETECTED"
+	hc = "ERR_CONN_HELD_ACROSS_NETWORK_CALL"
+)
+
+// corpus writes one service "svc" with the given triage and recall files and a bhlint result
+// with the given findings (file:line:code), and returns the services and results directories.
+func corpus(t *testing.T, triage, recall string, findings ...string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	svc := filepath.Join(dir, "services", "svc")
+	res := filepath.Join(dir, "results", "svc")
+	write(t, filepath.Join(svc, "service.txt"), "module=example.com/svc\nversion=v1.0.0\nsum=h1:x\npackages=./...\nstyle=net/http\n")
+	write(t, filepath.Join(svc, "triage.tsv"), triage)
+	write(t, filepath.Join(svc, "recall.tsv"), recall)
+	write(t, filepath.Join(res, "root.txt"), "/work/svc\n")
+	var js []string
+	for _, f := range findings {
+		parts := strings.Split(f, ":")
+		js = append(js, `{"analyzer":"a","code":"`+parts[2]+`","message":"m","location":{"file":"/work/svc/`+parts[0]+`","line":`+parts[1]+`,"column":1}}`)
+	}
+	write(t, filepath.Join(res, "bhlint.json"), `{"findings":[`+strings.Join(js, ",")+`],"summary":{"packages_analysed":3,"packages_not_analysed":[],"functions_skipped":[],"analyzer_errors":[]}}`)
+	write(t, filepath.Join(res, "bhlint.rc"), "1\n")
+	write(t, filepath.Join(res, "bhlint.err"), "")
+	write(t, filepath.Join(res, "vet.time"), "2.00 3.00 100\n")
+	write(t, filepath.Join(res, "bhlint.time"), "1.00 2.00 160\n")
+	return filepath.Join(dir, "services"), filepath.Join(dir, "results")
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func runReport(t *testing.T, services, results string) (int, string, string) {
+	t.Helper()
+	md := filepath.Join(t.TempDir(), "out.md")
+	var out bytes.Buffer
+	code, err := run(services, results, md, "header", 5, nil, &out)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	data, _ := os.ReadFile(md)
+	return code, out.String(), string(data)
+}
+
+func TestTriageMatchesAndFigures(t *testing.T) {
+	triage := "a.go:10\t" + uq + "\ttrue\treal\nb.go:20\t" + uq + "\tfalse\ttest fixture\nc.go:5\t" + uq + "\tdebatable\tmodel-bound\n"
+	recall := "a.go:12\t" + uq + "\tnear the finding\nd.go:1\t" + hc + "\tmissed\n"
+	services, results := corpus(t, triage, recall, "a.go:10:"+uq, "c.go:5:"+uq, "e.go:7:"+uq)
+	code, out, md := runReport(t, services, results)
+	if code != 0 {
+		t.Errorf("exit %d, want 0 (nothing regressed); output:\n%s", code, out)
+	}
+	if !strings.Contains(out, "untriaged: e.go:7\t"+uq) {
+		t.Errorf("the finding the triage does not know is not printed as untriaged:\n%s", out)
+	}
+	// 3 findings: 1 true, 0 false (b.go did not come back), 1 debatable, 1 untriaged; recall 1/2.
+	if !strings.Contains(md, "| svc | example.com/svc@v1.0.0 | net/http | 3 | yes | 3 | 1 | 0 | 1 | 1 | 100% (1/1) | 50% (1/2) |") {
+		t.Errorf("service row wrong:\n%s", md)
+	}
+	if !strings.Contains(md, "| svc | 2.00 | 1.00 | 0.00 | 0.50× | 0.67× | 100 | 160 | 1.60× | met | **missed** |") {
+		t.Errorf("speed row wrong:\n%s", md)
+	}
+	if !strings.Contains(md, "d.go:1") {
+		t.Errorf("the missed recall instance is not listed:\n%s", md)
+	}
+}
+
+func TestRegressionsFail(t *testing.T) {
+	triage := "a.go:10\t" + uq + "\ttrue\treal\nb.go:20\t" + uq + "\tfalse\ttest fixture\n"
+	services, results := corpus(t, triage, "", "b.go:20:"+uq)
+	code, out, _ := runReport(t, services, results)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"triaged-true finding disappeared: a.go:10", "triaged-false finding came back: b.go:20"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestIncompleteLoadFails(t *testing.T) {
+	services, results := corpus(t, "", "")
+	write(t, filepath.Join(results, "svc", "bhlint.json"), `{"findings":[],"summary":{"packages_analysed":2,"packages_not_analysed":[{"package":"example.com/svc/x","reason":"type errors"}],"analyzer_errors":[]}}`)
+	code, out, md := runReport(t, services, results)
+	if code != 1 || !strings.Contains(out, "not analysed: example.com/svc/x: type errors") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+	if !strings.Contains(md, "**no**: example.com/svc/x: type errors") {
+		t.Errorf("report does not say the service did not load:\n%s", md)
+	}
+}
+
+func TestCrashFails(t *testing.T) {
+	services, results := corpus(t, "", "")
+	write(t, filepath.Join(results, "svc", "bhlint.err"), "panic: runtime error: index out of range\n")
+	if code, out, _ := runReport(t, services, results); code != 1 || !strings.Contains(out, "crash: panic:") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestBadCorpusFiles(t *testing.T) {
+	for name, triage := range map[string]string{
+		"fields":  "a.go:1\t" + uq + "\ttrue\n",
+		"verdict": "a.go:1\t" + uq + "\tmaybe\tr\n",
+		"code":    "a.go:1\tERR_NOPE\ttrue\tr\n",
+		"line":    "a.go\t" + uq + "\ttrue\tr\n",
+		"reason":  "a.go:1\t" + uq + "\ttrue\t \n",
+		"twice":   "a.go:1\t" + uq + "\ttrue\tr\na.go:1\t" + uq + "\tfalse\tr\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			services, results := corpus(t, triage, "")
+			_, err := run(services, results, "", "", 5, nil, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), "triage.tsv:") {
+				t.Errorf("err = %v, want one naming triage.tsv and the line", err)
+			}
+		})
+	}
+}
+
+func TestMissingMeta(t *testing.T) {
+	services, results := corpus(t, "", "")
+	write(t, filepath.Join(services, "svc", "service.txt"), "module=example.com/svc\n")
+	_, err := run(services, results, "", "", 5, nil, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), `"version" is missing`) {
+		t.Errorf("err = %v", err)
+	}
+}

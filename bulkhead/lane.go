@@ -56,7 +56,8 @@ type LaneSpec struct {
 	// it the work's context is cancelled (its cause wraps ErrMaxRunTime),
 	// the call is reported as stuck with its goroutine's stack, and its slot
 	// is released only when the work returns. 0 means no limit; the payment
-	// spec uses 10s.
+	// spec uses 10s. Reading another goroutine's stack takes a dump of all
+	// of them, which pauses the process briefly: once per stuck call.
 	MaxRunTime time.Duration
 	// Baseline is the number of running calls below which the lane counts as
 	// back to normal after an incident, for recovery lag (see the package

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # scripts/setup.sh — what the tests need besides Go and the source: the local
-# PostgreSQL and Redis running, the real pre-commit, the SARIF schema
-# validator, a golangci-lint with bhlint's plugin compiled in (and, once it
-# exists, a gopls build for the editor tests). scripts/test.sh sources it, so
-# `./scripts/test.sh` alone runs every test on a fresh machine.
+# PostgreSQL and Redis running, the real pre-commit, Graphviz and promtool, the
+# SARIF schema validator, a golangci-lint with bhlint's plugin compiled in, and
+# a gopls with bhlint's analyzers for the editor tests. scripts/test.sh sources
+# it, so `./scripts/test.sh` alone runs every test on a fresh machine.
 #
 #   eval "$(./scripts/setup.sh)"   # do the setup, then export the variables it sets,
 #                                  # e.g. before running one package's tests by hand
@@ -81,21 +81,29 @@ setup_services() {
 	fi
 }
 
-# The real pre-commit, for the hook's integration test (Debian package).
-setup_precommit() {
-	command -v pre-commit >/dev/null 2>&1 && return
+# Real tools the tests drive, from Debian: COMMAND:PACKAGE. pre-commit for the
+# hook's integration test, Graphviz's dot to lay out the lane map's DOT,
+# promtool to check the runtime's alerting rules. To add one, add a pair.
+apt_tools=(pre-commit:pre-commit dot:graphviz promtool:prometheus)
+
+setup_apt_tools() {
+	local pair missing=()
+	for pair in "${apt_tools[@]}"; do
+		command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+	done
+	[ ${#missing[@]} -eq 0 ] && return
 	if ! command -v apt-get >/dev/null 2>&1; then
-		setup_missing pre-commit "pre-commit is not installed and there is no apt-get (pip install pre-commit)"
+		setup_missing "${missing[*]}" "not installed, and there is no apt-get to install them"
 		return
 	fi
-	setup_note "installing pre-commit (apt)"
 	if ! as_root true; then
-		setup_missing pre-commit "pre-commit is not installed and apt needs root (apt-get install pre-commit)"
+		setup_missing "${missing[*]}" "not installed, and apt needs root (apt-get install ${missing[*]})"
 		return
 	fi
+	setup_note "installing ${missing[*]} (apt)"
 	if ! as_root apt-get update -qq >&2 ||
-		! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit >/dev/null; then
-		setup_failed pre-commit "apt-get install pre-commit failed"
+		! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; then
+		setup_failed "${missing[*]}" "apt-get install ${missing[*]} failed"
 	fi
 }
 
@@ -182,7 +190,7 @@ setup_gopls() {
 bhlint_setup() {
 	pushd "$(dirname "${BASH_SOURCE[0]}")/.." >/dev/null || return 1
 	setup_services
-	setup_precommit
+	setup_apt_tools
 	setup_sarif
 	setup_golangci
 	setup_gopls

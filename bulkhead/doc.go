@@ -55,8 +55,8 @@
 // # Circuit breaker
 //
 // [WithBreaker] puts a circuit breaker in front of a lane's dependency (the
-// lanebreaker subpackage has one, with the defaults of the payment core's
-// breaker note: open when more than half of at least 20 calls in 30 seconds
+// lanebreaker subpackage has one, with the defaults of a payment service's
+// fraud-vendor breaker: open when more than half of at least 20 calls in 30 seconds
 // failed; after 30 seconds let 3 probe calls through, and close after 3
 // successes in a row). While the breaker is open the lane rejects work at
 // once with ReasonBreakerOpen and the code ERR_<LANE>_CIRCUIT_OPEN,

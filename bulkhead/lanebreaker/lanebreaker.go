@@ -4,7 +4,8 @@
 //	b, err := lanebreaker.New(lanebreaker.Config{})
 //	fraud, err := bulkhead.NewExecutor[Fraud](bulkhead.WithBreaker(b))
 //
-// The defaults are the breaker note's numbers. The breaker opens when more
+// The defaults are those of a payment service's fraud-vendor breaker
+// (docs/ARCHITECTURE.md, "Breakers and bulkheads"). The breaker opens when more
 // than half of the calls of the last 30 seconds failed, once at least 20
 // calls were made in that time; open, it rejects the lane's work at once
 // (bulkhead.ReasonBreakerOpen, answered by the lane's policy or fallback)
@@ -28,7 +29,7 @@ import (
 	"github.com/failsafe-go/failsafe-go/circuitbreaker"
 )
 
-// Config configures a Breaker. Zero fields take the breaker note's numbers.
+// Config configures a Breaker. Zero fields take the defaults.
 type Config struct {
 	// FailureRate: the breaker opens when the share of failed calls in
 	// Window is more than this. Default 0.5 (more than half: 10 failures of
@@ -69,7 +70,7 @@ func New(cfg Config) (*Breaker, error) {
 	}
 	b := &Breaker{isFailure: cfg.IsFailure}
 	// failsafe-go opens at a rate greater than or equal to its threshold;
-	// the note says "exceeds", so the threshold is the next float above.
+	// the defaults say "more than half", so the threshold is the next float above.
 	b.cb = circuitbreaker.NewBuilder[any]().
 		WithFailureRateThreshold(math.Nextafter(cfg.FailureRate, 1), uint(cfg.MinCalls), cfg.Window).
 		WithSuccessThreshold(uint(cfg.Probes)).

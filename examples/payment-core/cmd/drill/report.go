@@ -174,7 +174,7 @@ func report(cfg config, runs []*run) reportOut {
 
 	before, bulk := findRun(runs, service.ModeBefore), findRun(runs, service.ModeBulkhead)
 	if before != nil && bulk != nil {
-		w("\n== before / after (the chapter's table)\n")
+		w("\n== before / after (as in the shared-pool demo)\n")
 		chapterTable(&b, before, bulk)
 	}
 
@@ -196,7 +196,8 @@ func recoveryString(d time.Duration) string {
 }
 
 // chapterTable prints windows of the run against card_auth in both modes
-// and the tax lane with bulkheads, like the chapter's shared-pool table.
+// and the tax lane with bulkheads, like the table of the shared-pool demo
+// in docs/ARCHITECTURE.md.
 func chapterTable(b *strings.Builder, before, bulk *run) {
 	type window struct {
 		name     string

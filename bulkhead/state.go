@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// State is a lane's health as MC-ST-01 defines it.
+// State is a lane's health as the payment spec's lane states define it.
 //
 //   - NORMAL → SATURATED when every slot is busy and the queue is full.
 //   - SATURATED → RECOVERING when fewer than 60% of the slots are busy. The
@@ -19,7 +19,7 @@ import (
 // rejected at once with ReasonSaturated instead of waiting behind stalled
 // work. Work that finds a free slot runs, so recovery needs no churn.
 //
-// MC-ST-01 calls a lane below 80% NORMAL. Here a lane between 80% and 100%
+// The spec calls a lane below 80% NORMAL. Here a lane between 80% and 100%
 // keeps the state it had: 80% is not a transition, because falling back to
 // SATURATED (and so to failing fast) at 80% would switch off the queue of a
 // small lane, where 80% of 1 to 4 slots is all of them, whenever it is busy.
@@ -56,7 +56,7 @@ type stateChange struct {
 	seq      uint64
 }
 
-// updateState applies MC-ST-01 after active or queued changed. Callers hold l.mu.
+// updateState applies the spec's lane states after active or queued changed. Callers hold l.mu.
 func (l *limiter) updateState() stateChange {
 	limit := l.spec.MaxConcurrent
 	full := l.active >= limit && l.queued >= l.spec.MaxQueued

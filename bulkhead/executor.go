@@ -85,7 +85,7 @@ func (e *Executor[L]) Do(ctx context.Context, fn func(ctx context.Context) error
 	}
 	defer e.l.release()
 	err := fn(inLane(ctx, e.l.spec.Name))
-	if e.l.disturbed.Load() {
+	if e.l.lag.Load() != lagIdle {
 		e.l.noteOutcome(DependencyFailure(err))
 	}
 	return err
@@ -107,7 +107,7 @@ func Call[L Lane, T any](ctx context.Context, e *Executor[L], fn func(ctx contex
 	}
 	defer e.l.release()
 	v, err := fn(inLane(ctx, e.l.spec.Name))
-	if e.l.disturbed.Load() {
+	if e.l.lag.Load() != lagIdle {
 		e.l.noteOutcome(DependencyFailure(err))
 	}
 	return v, err

@@ -62,7 +62,9 @@ type LaneSpec struct {
 	// Baseline is the number of running calls below which the lane counts as
 	// back to normal after an incident, for recovery lag (see the package
 	// documentation). 0 means 60% of MaxConcurrent, rounded up: the mark
-	// below which a SATURATED lane turns RECOVERING.
+	// below which a SATURATED lane turns RECOVERING. A lane without a queue
+	// whose Baseline is all its slots is never reported as lagging: its
+	// first call to end takes it below the baseline.
 	Baseline int
 	// RecoveryLag is how long the lane may stay at or above Baseline after
 	// its dependency answers normally again before the lane reports

@@ -41,9 +41,10 @@ type limiter struct {
 	log     *slog.Logger
 	stuck   atomic.Int64 // calls running past MaxRunTime
 
-	// Recovery lag (recoverylag.go). disturbed is written under mu and read
+	// Recovery lag (recoverylag.go). lag is written under mu and read
 	// without it on the path of every call, which it costs one load.
-	disturbed    atomic.Bool
+	lag          atomic.Uint32
+	trackLag     bool
 	answeredAt   time.Time
 	answerSeq    uint64
 	lagging      bool
@@ -74,6 +75,10 @@ func newLimiter(spec LaneSpec, o *options) *limiter {
 		breaker:   o.breaker,
 		log:       o.logger,
 		guarded:   o.breaker != nil || spec.MaxRunTime > 0,
+		// A lane that cannot stay at its baseline without being full and
+		// has no queue to hand slots over cannot lag: leave it untracked,
+		// so a one-slot lane, full on every call, pays nothing for it.
+		trackLag: spec.Baseline < spec.MaxConcurrent || spec.MaxQueued > 0,
 		template: Rejection{
 			Lane:       spec.Name,
 			RetryAfter: spec.RetryAfter,
@@ -176,7 +181,7 @@ func (l *limiter) release() {
 	}
 	c := l.updateState()
 	var lag lagEnd
-	if l.disturbed.Load() {
+	if l.lag.Load() != lagIdle {
 		lag = l.atBaseline()
 	}
 	l.mu.Unlock()

@@ -42,11 +42,18 @@ func (l *limiter) logger() *slog.Logger {
 
 // Recovery lag, as the package documentation defines it, is tracked in
 // episodes. An episode starts when the lane turns SATURATED or its breaker
-// opens while at least Baseline calls run (disturbed). The dependency has
+// opens while at least Baseline calls run . The dependency has
 // answered once, after that, a call ends without a failure while the
 // breaker (if any) is closed, or the breaker closes; a failure takes that
 // back. RecoveryLag after the answer the lane is checked; the episode ends
 // when fewer than Baseline calls run.
+
+// Where an incident stands, in limiter.lag.
+const (
+	lagIdle     uint32 = iota // no incident
+	lagAwaiting               // an incident; the dependency has not answered normally yet
+	lagAnswered               // it has; the lag check is scheduled or done
+)
 
 // lagEnd is an episode's end, to report once the lock is released.
 type lagEnd struct {
@@ -56,10 +63,10 @@ type lagEnd struct {
 
 // noteDisturbed starts an episode. Callers hold l.mu.
 func (l *limiter) noteDisturbed() {
-	if l.active < l.spec.Baseline {
+	if !l.trackLag || l.active < l.spec.Baseline {
 		return
 	}
-	l.disturbed.Store(true)
+	l.lag.Store(lagAwaiting)
 	l.answeredAt = time.Time{}
 	l.answerSeq++ // a pending check belongs to an answer that no longer counts
 }
@@ -70,25 +77,29 @@ func (l *limiter) noteBreaker(to BreakerState) {
 	case BreakerOpen:
 		l.noteDisturbed()
 	case BreakerClosed:
-		if l.disturbed.Load() {
+		if l.lag.Load() != lagIdle {
 			l.answered()
 		}
 	}
 }
 
-// noteOutcome is told how a call ended while the lane is disturbed; the
+// noteOutcome is told how a call ended during an incident; the
 // call still holds its slot.
 func (l *limiter) noteOutcome(failure bool) {
+	if !failure && l.lag.Load() == lagAnswered {
+		return // the common case while busy after an answer: no lock
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
-	case !l.disturbed.Load():
+	case l.lag.Load() == lagIdle:
 	case failure:
-		if !l.answeredAt.IsZero() {
+		if !l.answeredAt.IsZero() && !l.lagging {
 			l.answeredAt = time.Time{}
 			l.answerSeq++
+			l.lag.Store(lagAwaiting)
 		}
-	case l.active-1 < l.spec.Baseline:
+	case l.active-1 < l.spec.Baseline && l.queued == 0:
 		// This call's release ends the episode: no lag to watch for.
 	case l.breaker == nil || l.breakerState == BreakerClosed:
 		l.answered()
@@ -103,6 +114,7 @@ func (l *limiter) answered() {
 	}
 	l.answeredAt = l.clock.Now()
 	l.answerSeq++
+	l.lag.Store(lagAnswered)
 	seq := l.answerSeq
 	l.clock.AfterFunc(l.spec.RecoveryLag, func() { l.lagCheck(seq) })
 }
@@ -113,9 +125,12 @@ func (l *limiter) atBaseline() lagEnd {
 	if l.active >= l.spec.Baseline {
 		return lagEnd{}
 	}
-	l.disturbed.Store(false)
+	l.lag.Store(lagIdle)
 	l.answerSeq++
-	end := lagEnd{ended: l.lagging, after: l.clock.Now().Sub(l.answeredAt)}
+	var end lagEnd
+	if l.lagging {
+		end = lagEnd{ended: true, after: l.clock.Now().Sub(l.answeredAt)}
+	}
 	l.answeredAt, l.lagging = time.Time{}, false
 	return end
 }
@@ -124,7 +139,7 @@ func (l *limiter) atBaseline() lagEnd {
 // or above its Baseline lags.
 func (l *limiter) lagCheck(seq uint64) {
 	l.mu.Lock()
-	if !l.disturbed.Load() || seq != l.answerSeq || l.lagging || l.active < l.spec.Baseline {
+	if l.lag.Load() != lagAnswered || seq != l.answerSeq || l.lagging || l.active < l.spec.Baseline {
 		l.mu.Unlock()
 		return
 	}

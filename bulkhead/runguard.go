@@ -43,7 +43,7 @@ func (l *limiter) run(ctx context.Context, critical bool, fn func(context.Contex
 		if b != nil {
 			b.Done(failure)
 		}
-		if l.disturbed.Load() {
+		if l.lag.Load() != lagIdle {
 			l.noteOutcome(failure)
 		}
 		l.release() // last: the slot is held until the work has returned

@@ -42,8 +42,8 @@ func (l *limiter) logger() *slog.Logger {
 
 // Recovery lag, as the package documentation defines it, is tracked in
 // episodes. An episode starts when the lane turns SATURATED or its breaker
-// opens while at least Baseline calls run . The dependency has
-// answered once, after that, a call ends without a failure while the
+// opens while at least Baseline calls run. The dependency has answered
+// once, after that, a call ends without a failure while the
 // breaker (if any) is closed, or the breaker closes; a failure takes that
 // back. RecoveryLag after the answer the lane is checked; the episode ends
 // when fewer than Baseline calls run.
@@ -63,8 +63,8 @@ type lagEnd struct {
 
 // noteDisturbed starts an episode. Callers hold l.mu.
 func (l *limiter) noteDisturbed() {
-	if !l.trackLag || l.active < l.spec.Baseline {
-		return
+	if !l.trackLag || l.lagging || l.active < l.spec.Baseline {
+		return // a lag already reported stands until the lane is below its baseline
 	}
 	l.lag.Store(lagAwaiting)
 	l.answeredAt = time.Time{}

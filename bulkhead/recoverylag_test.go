@@ -58,8 +58,11 @@ func newLagRig(t *testing.T) *lagRig {
 }
 
 // fill starts calls until every slot is busy: the lane turns SATURATED.
-func (r *lagRig) fill() {
-	for range 10 {
+func (r *lagRig) fill() { r.fillTo(10) }
+
+// fillTo starts calls until n run.
+func (r *lagRig) fillTo(n int) {
+	for len(r.calls) < n {
 		c := &lagCall{result: make(chan error), done: make(chan error, 1)}
 		entered := make(chan struct{})
 		r.wg.Add(1)
@@ -73,7 +76,7 @@ func (r *lagRig) fill() {
 		<-entered
 		r.calls = append(r.calls, c)
 	}
-	if s := r.e.Stats(); s.State != StateSaturated {
+	if s := r.e.Stats(); n == 10 && s.State != StateSaturated {
 		r.t.Fatalf("state %v after filling the lane", s.State)
 	}
 }
@@ -212,5 +215,29 @@ func TestDependencyFailure(t *testing.T) {
 	}
 	if CallerError(nil) != nil {
 		t.Error("CallerError(nil) is not nil")
+	}
+}
+
+// A lane that fills up again while its lag is reported keeps the report
+// (one alert, one end) instead of starting a new incident.
+func TestRecoveryLagSurvivesRefill(t *testing.T) {
+	r := newLagRig(t)
+	r.fill()
+	r.end(nil)
+	r.clock.Advance(10 * time.Second) // lagging, 9 running
+	for range 4 {
+		r.end(nil) // 5 running: RECOVERING, still above the baseline of 3
+	}
+	if s := r.e.Stats(); s.State != StateRecovering || !s.Lagging {
+		t.Fatalf("stats %+v; want RECOVERING and lagging", s)
+	}
+	r.fillTo(10) // SATURATED again
+	r.clock.Advance(time.Minute)
+	for len(r.calls) > 2 {
+		r.end(nil)
+	}
+	ended := r.events.of(EventRecoveryLagEnded)
+	if n := len(r.events.of(EventRecoveryLag)); n != 1 || len(ended) != 1 || ended[0].Wait != 70*time.Second {
+		t.Errorf("%d alerts, ends %+v; want one alert and one end 70s after the answer", n, ended)
 	}
 }

@@ -32,7 +32,8 @@ type options struct {
 	fix      bool
 	diff     bool
 	packages []string
-	vetArgs  []string // passed on to go vet: see passthrough.go
+	vetArgs  []string         // passed on to go vet: see passthrough.go
+	loading  func(pkg string) // with vetArgs -v: each package go vet loads, as it does (the LSP server's progress)
 }
 
 func runCLI(args []string, stdout, stderr io.Writer) int {
@@ -170,6 +171,9 @@ func analyze(dir string, opts *options) ([]finding, error) {
 	cmd.Dir = dir
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if opts.loading != nil {
+		cmd.Stderr = &loadingLines{rest: &errOut, loading: opts.loading}
+	}
 	vetErr := cmd.Run()
 	findings, analyzerErrs, parseErr := parseVetJSON(out.Bytes())
 	if parseErr != nil {
@@ -277,9 +281,11 @@ func relPath(file string) string {
 // jsonDiagnostic is the shape unitchecker's -json output gives a diagnostic.
 type jsonDiagnostic struct {
 	Posn    string `json:"posn"`
+	End     string `json:"end"` // where the flagged syntax ends (the LSP range)
 	Message string `json:"message"`
 	Related []struct {
 		Posn    string `json:"posn"`
+		End     string `json:"end"`
 		Message string `json:"message"`
 	} `json:"related"`
 	SuggestedFixes []fix `json:"suggested_fixes"`
@@ -328,8 +334,9 @@ func decodeAnalyzerResult(analyzer string, raw json.RawMessage) ([]finding, stri
 	var out []finding
 	for _, d := range diags {
 		f := newFinding(analyzer, d.Posn, d.Message)
+		f.Location = f.Location.withEnd(d.End)
 		for _, r := range d.Related {
-			f.Related = append(f.Related, newLocation(r.Posn, r.Message))
+			f.Related = append(f.Related, newLocation(r.Posn, r.Message).withEnd(r.End))
 		}
 		f.Fixes = append(f.Fixes, d.SuggestedFixes...)
 		out = append(out, f)

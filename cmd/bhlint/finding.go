@@ -38,6 +38,10 @@ type location struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
 	Message string `json:"message,omitempty"`
+	// EndLine and EndColumn: where the flagged syntax ends, when the
+	// analyzer says (editors underline from Line:Column to there).
+	EndLine   int `json:"end_line,omitempty"`
+	EndColumn int `json:"end_column,omitempty"`
 }
 
 func newFinding(analyzer, posn, message string) finding {
@@ -62,6 +66,16 @@ func newLocation(posn, message string) location {
 	}
 	loc.File, loc.Line, loc.Column = file, line, col
 	return loc
+}
+
+// withEnd adds the end unitchecker prints as "file:line:col" beside the
+// start, when it lies after the start in the same file.
+func (l location) withEnd(posn string) location {
+	end := newLocation(posn, "")
+	if end.File == l.File && (end.Line > l.Line || end.Line == l.Line && end.Column > l.Column) {
+		l.EndLine, l.EndColumn = end.Line, end.Column
+	}
+	return l
 }
 
 func cutLastNumber(s string) (string, int, bool) {

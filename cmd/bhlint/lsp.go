@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"unicode/utf16"
 
@@ -18,9 +19,11 @@ import (
 // runLSP serves diagnostics over the Language Server Protocol on stdin and
 // stdout, beside gopls (which cannot load third-party analyzers). On open
 // and on save it analyses the file's package through the same go vet
-// protocol as the CLI, so unchanged packages come from the build cache.
+// protocol as the CLI, so unchanged packages come from the build cache. It
+// offers the analyzers' suggested fixes, and an ignore with a reason, as
+// code actions.
 func runLSP(stdin io.Reader, stdout io.Writer) int {
-	srv := &lspServer{published: map[string][]string{}, exited: make(chan int, 1)}
+	srv := &lspServer{published: map[string][]string{}, diagnostics: map[string][]published{}, exited: make(chan int, 1)}
 	stream := jsonrpc2.NewBufferedStream(stdio{stdin, stdout}, jsonrpc2.VSCodeObjectCodec{})
 	conn := jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.AsyncHandler(srv))
 	select {
@@ -40,18 +43,44 @@ type stdio struct {
 func (stdio) Close() error { return nil }
 
 type lspServer struct {
-	mu        sync.Mutex
-	shutdown  bool
-	published map[string][]string // package dir → files that have diagnostics now
-	exited    chan int
+	mu          sync.Mutex
+	shutdown    bool
+	client      clientCapabilities
+	analyses    int                    // analyses started: the first one always shows progress
+	published   map[string][]string    // package dir → files that have diagnostics now
+	diagnostics map[string][]published // file → what was last published for it, for code actions
+	exited      chan int
+}
+
+// clientCapabilities are the parts of the client's capabilities the server
+// adapts to.
+type clientCapabilities struct {
+	Window struct {
+		WorkDoneProgress bool `json:"workDoneProgress"`
+	} `json:"window"`
+	Workspace struct {
+		WorkspaceEdit struct {
+			SnippetEditSupport bool `json:"snippetEditSupport"` // LSP 3.18
+		} `json:"workspaceEdit"`
+	} `json:"workspace"`
 }
 
 func (s *lspServer) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	switch req.Method {
 	case "initialize":
+		var params struct {
+			Capabilities clientCapabilities `json:"capabilities"`
+		}
+		if req.Params != nil {
+			json.Unmarshal(*req.Params, &params) // capabilities the client leaves out stay off
+		}
+		s.mu.Lock()
+		s.client = params.Capabilities
+		s.mu.Unlock()
 		conn.Reply(ctx, req.ID, map[string]any{
 			"capabilities": map[string]any{
-				"textDocumentSync": map[string]any{"openClose": true, "change": 0, "save": map[string]any{"includeText": false}},
+				"textDocumentSync":   map[string]any{"openClose": true, "change": 0, "save": map[string]any{"includeText": false}},
+				"codeActionProvider": map[string]any{"codeActionKinds": []string{"quickfix"}},
 			},
 			"serverInfo": map[string]any{"name": "bhlint"},
 		})
@@ -77,6 +106,13 @@ func (s *lspServer) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrp
 		if req.Params != nil && json.Unmarshal(*req.Params, &params) == nil {
 			s.publish(ctx, conn, params.TextDocument.URI)
 		}
+	case "textDocument/codeAction":
+		var params codeActionParams
+		if req.Params == nil || json.Unmarshal(*req.Params, &params) != nil {
+			conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "bhlint: textDocument/codeAction needs a textDocument and a range"})
+			return
+		}
+		conn.Reply(ctx, req.ID, s.codeActions(params))
 	default:
 		if !req.Notif {
 			conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "bhlint does not implement " + req.Method})
@@ -89,18 +125,28 @@ func (s *lspServer) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrp
 func (s *lspServer) publish(ctx context.Context, conn *jsonrpc2.Conn, uri string) {
 	file, err := fileOf(uri)
 	if err != nil {
-		s.logMessage(ctx, conn, err.Error())
+		s.logMessage(ctx, conn, msgError, err.Error())
 		return
 	}
 	dir := filepath.Dir(file)
-	findings, err := analyze(dir, &options{packages: []string{"."}})
+	s.mu.Lock()
+	s.analyses++
+	first := s.analyses == 1
+	s.mu.Unlock()
+	p := s.newProgress(ctx, conn, dir)
+	if first {
+		p.begin() // the first analysis of a cold module takes a while even before go vet names a package
+	}
+	findings, err := analyze(dir, &options{packages: []string{"."}, vetArgs: []string{"-v"}, loading: p.load})
 	if err != nil {
-		s.logMessage(ctx, conn, err.Error())
+		s.logMessage(ctx, conn, msgError, err.Error())
 	}
-	byFile := map[string][]map[string]any{}
+	byFile := map[string][]published{}
 	for _, f := range findings {
-		byFile[f.Location.File] = append(byFile[f.Location.File], lspDiagnostic(f))
+		byFile[f.Location.File] = append(byFile[f.Location.File], publishedFor(f))
 	}
+	p.end(fmt.Sprintf("%d findings in %d files", len(findings), len(byFile)))
+	s.logMessage(ctx, conn, msgLog, fmt.Sprintf("analysed %s: %d findings in %d files (%d packages loaded)", dir, len(findings), len(byFile), p.loaded))
 	s.mu.Lock()
 	previous := s.published[dir]
 	var now []string
@@ -108,28 +154,82 @@ func (s *lspServer) publish(ctx context.Context, conn *jsonrpc2.Conn, uri string
 		now = append(now, f)
 	}
 	s.published[dir] = now
-	s.mu.Unlock()
 	for _, f := range previous {
 		if _, still := byFile[f]; !still {
-			byFile[f] = []map[string]any{}
+			byFile[f] = nil
 		}
 	}
 	if _, ok := byFile[file]; !ok {
-		byFile[file] = []map[string]any{}
+		byFile[file] = nil
 	}
-	for f, diags := range byFile {
+	for f, ps := range byFile {
+		s.diagnostics[f] = ps
+	}
+	s.mu.Unlock()
+	for f, ps := range byFile {
+		diags := []map[string]any{}
+		for _, p := range ps {
+			diags = append(diags, p.diagnostic)
+		}
 		conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": fileURI(f), "diagnostics": diags})
 	}
 }
 
-func (s *lspServer) logMessage(ctx context.Context, conn *jsonrpc2.Conn, msg string) {
-	conn.Notify(ctx, "window/logMessage", map[string]any{"type": 1, "message": "bhlint: " + msg})
+// Message types of window/logMessage.
+const (
+	msgError = 1
+	msgLog   = 4
+)
+
+// logMessage sends msg once prefixed with "bhlint: ", however many of the
+// errors it wraps already start with it.
+func (s *lspServer) logMessage(ctx context.Context, conn *jsonrpc2.Conn, typ int, msg string) {
+	for {
+		rest, ok := strings.CutPrefix(msg, "bhlint: ")
+		if !ok {
+			break
+		}
+		msg = rest
+	}
+	conn.Notify(ctx, "window/logMessage", map[string]any{"type": typ, "message": "bhlint: " + msg})
 }
 
-func lspDiagnostic(f finding) map[string]any {
-	start := lspPosition(f.Location)
-	d := map[string]any{
-		"range":    map[string]any{"start": start, "end": start},
+// published is one diagnostic as sent to the client, with what its code
+// actions need, converted to LSP positions against the file analysed.
+type published struct {
+	finding    finding
+	diagnostic map[string]any
+	rng        lspRange
+	fixes      []lspFix
+	indent     string // the leading white space of the finding's line
+	prevIgnore bool   // the line above is a //bhlint:ignore already
+	hasComment bool   // the finding's line holds a // comment
+}
+
+type lspPosition struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+type lspRange struct {
+	Start lspPosition `json:"start"`
+	End   lspPosition `json:"end"`
+}
+
+type lspTextEdit struct {
+	Range   lspRange `json:"range"`
+	NewText string   `json:"newText"`
+}
+
+type lspFix struct {
+	title string
+	edits map[string][]lspTextEdit // file URI → edits
+}
+
+func publishedFor(f finding) published {
+	p := published{finding: f, rng: rangeOf(f.Location)}
+	p.diagnostic = map[string]any{
+		"range":    p.rng,
 		"severity": 2, // warning: findings sit beside gopls's errors, not above them
 		"code":     f.Code,
 		"source":   "bhlint/" + f.Analyzer,
@@ -137,26 +237,74 @@ func lspDiagnostic(f finding) map[string]any {
 	}
 	var related []map[string]any
 	for _, r := range f.Related {
-		p := lspPosition(r)
 		related = append(related, map[string]any{
-			"location": map[string]any{"uri": fileURI(r.File), "range": map[string]any{"start": p, "end": p}},
+			"location": map[string]any{"uri": fileURI(r.File), "range": rangeOf(r)},
 			"message":  r.Message,
 		})
 	}
 	if related != nil {
-		d["relatedInformation"] = related
+		p.diagnostic["relatedInformation"] = related
 	}
-	return d
+	for _, fx := range f.Fixes {
+		p.fixes = append(p.fixes, lspFixOf(fx))
+	}
+	line, _ := lineOf(f.Location.File, f.Location.Line)
+	p.indent = line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+	p.hasComment = strings.Contains(line, "//")
+	if f.Location.Line > 1 {
+		above, _ := lineOf(f.Location.File, f.Location.Line-1)
+		p.prevIgnore = strings.HasPrefix(strings.TrimSpace(above), "//bhlint:ignore")
+	}
+	return p
 }
 
-// lspPosition converts a 1-based line and byte column into LSP's 0-based
+// rangeOf is the LSP range of a location: from its start to its end, or
+// empty where the analyzer gave no end.
+func rangeOf(l location) lspRange {
+	start := positionOf(l.File, l.Line, l.Column)
+	end := start
+	if l.EndLine > 0 {
+		end = positionOf(l.File, l.EndLine, l.EndColumn)
+	}
+	return lspRange{Start: start, End: end}
+}
+
+// positionOf converts a 1-based line and byte column into LSP's 0-based
 // line and UTF-16 character offset.
-func lspPosition(l location) map[string]int {
-	line, char := max(l.Line-1, 0), max(l.Column-1, 0)
-	if text, ok := lineOf(l.File, l.Line); ok && char <= len(text) {
+func positionOf(file string, line, column int) lspPosition {
+	l, char := max(line-1, 0), max(column-1, 0)
+	if text, ok := lineOf(file, line); ok && char <= len(text) {
 		char = len(utf16.Encode([]rune(text[:char])))
 	}
-	return map[string]int{"line": line, "character": char}
+	return lspPosition{Line: l, Character: char}
+}
+
+// lspFixOf converts a suggested fix's byte offsets into LSP positions.
+func lspFixOf(fx fix) lspFix {
+	out := lspFix{title: fx.Message, edits: map[string][]lspTextEdit{}}
+	texts := map[string][]byte{}
+	for _, e := range fx.Edits {
+		src, ok := texts[e.File]
+		if !ok {
+			src, _ = os.ReadFile(e.File)
+			texts[e.File] = src
+		}
+		uri := fileURI(e.File)
+		out.edits[uri] = append(out.edits[uri], lspTextEdit{
+			Range:   lspRange{Start: offsetPosition(src, e.Start), End: offsetPosition(src, e.End)},
+			NewText: e.New,
+		})
+	}
+	return out
+}
+
+// offsetPosition converts a byte offset of src into an LSP position.
+func offsetPosition(src []byte, offset int) lspPosition {
+	offset = min(max(offset, 0), len(src))
+	before := src[:offset]
+	line := strings.Count(string(before), "\n")
+	lineStart := strings.LastIndexByte(string(before), '\n') + 1
+	return lspPosition{Line: line, Character: len(utf16.Encode([]rune(string(before[lineStart:]))))}
 }
 
 func lineOf(file string, line int) (string, bool) {

@@ -83,8 +83,9 @@ setup_services() {
 
 # Real tools the tests drive, from Debian: COMMAND:PACKAGE. pre-commit for the
 # hook's integration test, Graphviz's dot to lay out the lane map's DOT,
-# promtool to check the runtime's alerting rules. To add one, add a pair.
-apt_tools=(pre-commit:pre-commit dot:graphviz promtool:prometheus)
+# promtool to check the runtime's alerting rules, Neovim whose LSP client
+# drives bhlint lsp. To add one, add a pair.
+apt_tools=(pre-commit:pre-commit dot:graphviz promtool:prometheus nvim:neovim)
 
 setup_apt_tools() {
 	local pair missing=()

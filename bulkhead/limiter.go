@@ -39,7 +39,8 @@ type limiter struct {
 	guarded bool
 	breaker Breaker
 	log     *slog.Logger
-	stuck   atomic.Int64 // calls running past MaxRunTime
+	stuck   atomic.Int64  // calls running past MaxRunTime
+	runSeq  atomic.Uint64 // numbers the calls of a lane with a MaxRunTime
 
 	// Recovery lag (recoverylag.go). lag is written under mu and read
 	// without it on the path of every call, which it costs one load.

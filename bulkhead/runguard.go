@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"sync/atomic"
 )
@@ -34,6 +34,7 @@ func (l *limiter) run(ctx context.Context, critical bool, fn func(context.Contex
 	var w *runWatch
 	if l.spec.MaxRunTime > 0 {
 		ctx, w = l.watchRunTime(ctx)
+		defer pprof.SetGoroutineLabels(w.parent) // last: restore the caller's labels
 	}
 	failure := true // unless fn returns: a panic counts against the dependency
 	defer func() {
@@ -66,25 +67,38 @@ func (l *limiter) rejectOpen() *Rejection {
 // runWatch is one call's MaxRunTime timer.
 type runWatch struct {
 	l      *limiter
+	parent context.Context
 	cancel context.CancelCauseFunc
 	stop   func() bool
-	gid    uint64 // the goroutine running the work: Do runs it on the caller's
+	call   string // the call's profiler label, to find its goroutine by
 	fired  atomic.Bool
 }
 
-func (l *limiter) watchRunTime(ctx context.Context) (context.Context, *runWatch) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	w := &runWatch{l: l, cancel: cancel, gid: goroutineID()}
+// watchRunTime starts the call's timer and labels the goroutine running it
+// (Do runs the work on the caller's) with the lane and a call number: the
+// runtime offers no cheaper way to find one goroutine's stack later.
+func (l *limiter) watchRunTime(parent context.Context) (context.Context, *runWatch) {
+	w := &runWatch{l: l, parent: parent, call: strconv.FormatUint(l.runSeq.Add(1), 10)}
+	ctx := pprof.WithLabels(parent, pprof.Labels(labelLane, l.spec.Name, labelCall, w.call))
+	pprof.SetGoroutineLabels(ctx)
+	ctx, w.cancel = context.WithCancelCause(ctx)
 	w.stop = l.clock.AfterFunc(l.spec.MaxRunTime, w.expire)
 	return ctx, w
 }
+
+// Profiler labels of work in a lane with a MaxRunTime; they also show in
+// CPU and goroutine profiles.
+const (
+	labelLane = "bulkhead_lane"
+	labelCall = "bulkhead_call"
+)
 
 // expire runs when the work has had MaxRunTime. The stack is taken before
 // the context is cancelled, so it shows where the work was stuck rather
 // than how it reacted to the cancellation.
 func (w *runWatch) expire() {
 	l := w.l
-	stack := goroutineStack(w.gid)
+	stack := w.goroutineStack()
 	l.stuck.Add(1) // before the swap, so finish always has one to take back
 	if !w.fired.CompareAndSwap(false, true) {
 		l.stuck.Add(-1)
@@ -113,37 +127,19 @@ func (w *runWatch) finish() bool {
 	return true
 }
 
-// goroutineID is the id of the calling goroutine, from the first line of
-// its stack ("goroutine 42 [running]:"). It costs a short traceback, paid
-// only by lanes with a MaxRunTime.
-func goroutineID() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		id, _ := strconv.ParseUint(string(b[:i]), 10, 64)
-		return id
+// goroutineStack is the stack of the goroutine running the call, found by
+// its labels in the goroutine profile (one entry per distinct stack and
+// label set; the call label makes its entry its own).
+func (w *runWatch) goroutineStack() string {
+	var b bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {
+		return "stack not available: " + err.Error()
 	}
-	return 0
-}
-
-// goroutineStack is the stack of goroutine id, taken from a dump of all
-// goroutines (the runtime offers no other way to read another goroutine's).
-func goroutineStack(id uint64) string {
-	buf := make([]byte, 1<<16)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	head := []byte("goroutine " + strconv.FormatUint(id, 10) + " [")
-	for block := range bytes.SplitSeq(buf, []byte("\n\n")) {
-		if bytes.HasPrefix(block, head) {
+	mark := []byte(strconv.Quote(labelCall) + ":" + strconv.Quote(w.call))
+	for block := range bytes.SplitSeq(b.Bytes(), []byte("\n\n")) {
+		if bytes.Contains(block, mark) {
 			return string(block)
 		}
 	}
-	return "goroutine " + strconv.FormatUint(id, 10) + ": stack not found (it may have just returned)"
+	return "stack not found (the work may have just returned)"
 }

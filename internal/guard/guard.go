@@ -6,6 +6,8 @@
 //     an ignore that suppresses nothing is itself reported;
 //   - findings in generated files are dropped, unless the analyzer's
 //     -generated flag asks for them (bhlint -generated sets it for all);
+//   - a diagnostic that gives only where it starts covers the syntax that
+//     starts there (span.go), so editors underline the offending code;
 //   - a panic becomes an error naming the analyzer, the package and, where
 //     the analyzer said where it was, the position — never a crashed driver.
 package guard

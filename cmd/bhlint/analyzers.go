@@ -7,3 +7,7 @@ import (
 )
 
 func analyzers() []*analysis.Analyzer { return suite.Analyzers() }
+
+// vetAnalyzers are what the vet tool runs: the suite, and the run record
+// the standalone command reads its summary from.
+func vetAnalyzers() []*analysis.Analyzer { return append(analyzers(), runRecord) }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/bhlint/bhlint/internal/config"
+	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/suite"
 )
 
@@ -51,15 +52,35 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 	if opts.fix {
 		return applyFixes(opts, stdout, stderr)
 	}
-	findings, runErr := analyze("", opts)
+	return report(opts, stdout, stderr)
+}
+
+// report analyses, writes the findings in the chosen format and the summary
+// on stderr, and returns the exit status.
+func report(opts *options, stdout, stderr io.Writer) int {
+	findings, sum, runErr := analyze("", opts)
+	if runErr != nil && sum == nil {
+		fmt.Fprintln(stderr, runErr)
+		return exitError
+	}
 	relativize(findings)
-	if err := write(opts.format, findings, stdout); err != nil {
+	sum.relativize()
+	if err := write(opts.format, findings, sum, stdout); err != nil {
 		fmt.Fprintln(stderr, "bhlint:", err)
 		return exitError
 	}
-	switch {
-	case runErr != nil:
+	if runErr != nil {
 		fmt.Fprintln(stderr, runErr)
+	}
+	sum.print(stderr, len(findings))
+	return exitStatus(findings, sum, runErr)
+}
+
+// exitStatus: 2 when anything asked for was not checked, whatever was
+// found elsewhere; 1 for findings; 0 only for a complete, clean run.
+func exitStatus(findings []finding, sum *runSummary, runErr error) int {
+	switch {
+	case runErr != nil || !sum.complete():
 		return exitError
 	case len(findings) > 0:
 		return exitFindings
@@ -79,13 +100,12 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&opts.diff, "diff", false, "with -fix: print the fixes as a unified diff instead of applying them")
 	dir := fs.String("C", "", "change to `dir` before doing anything else, as go -C does")
 	passOn := addPassThroughFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bhlint [flags] [packages]   (default ./...)\n"+
-			"       go vet -vettool=$(which bhlint) [packages]\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { printUsage(fs, stderr) }
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if opts.diff && !opts.fix {
+		return nil, errors.New("-diff needs -fix (bhlint -fix -diff ./... previews the fixes)")
 	}
 	if !slices.Contains([]string{"text", "json", "sarif"}, opts.format) {
 		return nil, fmt.Errorf("unknown -format %q (want text, json or sarif)", opts.format)
@@ -136,32 +156,39 @@ func analyzerNames() []string {
 
 func knownAnalyzer(name string) bool { return slices.Contains(analyzerNames(), name) }
 
+// explain prints an analyzer's documentation, found by name or code in any
+// case; on a miss it lists what it knows.
 func explain(what string, stdout, stderr io.Writer) int {
-	if e, ok := suite.Lookup(what); ok {
-		fmt.Fprintf(stdout, "%s (%s)\n\n%s", e.Analyzer.Name, e.Code, e.Analyzer.Doc)
-		return exitClean
+	var known []string
+	for _, e := range suite.All {
+		if strings.EqualFold(what, e.Analyzer.Name) || strings.EqualFold(what, e.Code) {
+			fmt.Fprintf(stdout, "%s (%s)\n\n%s", e.Analyzer.Name, e.Code, e.Analyzer.Doc)
+			return exitClean
+		}
+		known = append(known, fmt.Sprintf("  %-16s %s", e.Analyzer.Name, e.Code))
 	}
-	fmt.Fprintf(stderr, "bhlint: -explain: no analyzer or code named %q\n", what)
+	fmt.Fprintf(stderr, "bhlint: -explain: no analyzer or code named %q; these are known:\n%s\n", what, strings.Join(known, "\n"))
 	return exitError
 }
 
 // analyze runs the analyzers through `go vet -vettool=<this binary> -json`:
 // the go command loads and type-checks packages, runs dependencies for facts
-// in parallel, and caches results, so an unchanged tree re-checks quickly.
-// dir is where to run, "" for the working directory. File names in the
-// findings are absolute.
-func analyze(dir string, opts *options) ([]finding, error) {
+// in parallel, and caches results, so an unchanged tree re-checks quickly
+// (the cache key holds every .bhlint.yml: see printToolID). dir is where to
+// run, "" for the working directory. File names in the findings are
+// absolute. The summary is nil only when nothing could run at all; an
+// error with a summary is go vet's own report of what did not load.
+func analyze(dir string, opts *options) ([]finding, *runSummary, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("bhlint: cannot find its own executable to hand to go vet: %v", err)
+		return nil, nil, fmt.Errorf("bhlint: cannot find its own executable to hand to go vet: %v", err)
 	}
-	cfg, err := projectConfig(dir)
-	if err != nil {
-		return nil, err
+	if _, err := projectConfig(dir); err != nil {
+		return nil, nil, err
 	}
-	args := []string{"vet", "-vettool=" + self, "-json", "-directives.config=" + cfg.Hash}
+	args := []string{"vet", "-vettool=" + self, "-json", "-" + runRecord.Name + ".record"}
 	for _, name := range analyzerNames() {
-		if !opts.runs(name, cfg) {
+		if !opts.runs(name) {
 			args = append(args, "-"+name+"=false")
 		}
 	}
@@ -175,12 +202,37 @@ func analyze(dir string, opts *options) ([]finding, error) {
 		cmd.Stderr = &loadingLines{rest: &errOut, loading: opts.loading}
 	}
 	vetErr := cmd.Run()
-	findings, analyzerErrs, parseErr := parseVetJSON(out.Bytes())
+	if vetErr != nil && !isExitError(vetErr) {
+		return nil, nil, fmt.Errorf("bhlint: running go vet: %v (is the go command on PATH?)", vetErr)
+	}
+	findings, sum, parseErr := parseVetJSON(out.Bytes())
 	if parseErr != nil {
-		return findings, fmt.Errorf("bhlint: reading go vet's output: %v", parseErr)
+		return findings, nil, fmt.Errorf("bhlint: reading go vet's output: %v", parseErr)
 	}
 	findings = sortFindings(findings)
-	return findings, loadError(vetErr, errOut.String(), analyzerErrs)
+	sum.sortNotices()
+	if vetErr == nil {
+		return findings, sum, nil
+	}
+	sum.explainUnanalysed(dir, opts.packages, buildFlags(opts.vetArgs), errOut.String())
+	return findings, sum, loadError(errOut.String(), sum)
+}
+
+func isExitError(err error) bool {
+	var exitErr *exec.ExitError
+	return errors.As(err, &exitErr)
+}
+
+// buildFlags are the vet arguments that change which files make a package,
+// for go list to agree with go vet.
+func buildFlags(vetArgs []string) []string {
+	var out []string
+	for _, a := range vetArgs {
+		if strings.HasPrefix(a, "-tags=") {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // applyFixes applies the analyzers' suggested fixes through go fix, which
@@ -191,8 +243,7 @@ func applyFixes(opts *options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bhlint: cannot find its own executable to hand to go fix:", err)
 		return exitError
 	}
-	cfg, err := projectConfig("")
-	if err != nil {
+	if _, err := projectConfig(""); err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitError
 	}
@@ -201,29 +252,33 @@ func applyFixes(opts *options, stdout, stderr io.Writer) int {
 		args = append(args, "-diff")
 	}
 	for _, name := range analyzerNames() {
-		if !opts.runs(name, cfg) {
+		if !opts.runs(name) {
 			args = append(args, "-"+name+"=false")
 		}
 	}
+	args = append(args, opts.vetArgs...)
 	cmd := exec.Command("go", append(args, opts.packages...)...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		if opts.diff {
-			return exitFindings // go fix -diff fails when the diff is not empty
-		}
+	err = cmd.Run()
+	switch {
+	case opts.diff && err != nil:
+		return exitFindings // go fix -diff fails when the diff is not empty
+	case opts.diff:
+		return exitClean
+	case err != nil:
 		fmt.Fprintln(stderr, "bhlint: go fix:", err)
 		return exitError
 	}
-	return exitClean
+	// Findings no fix resolved are still findings: report them, and fail.
+	return report(opts, stdout, stderr)
 }
 
-// runs reports whether an analyzer is on: .bhlint.yml (which the analyzers
-// also honour themselves, under every driver), then -enable and -disable.
-func (o *options) runs(name string, cfg *config.Config) bool {
-	if !cfg.Enabled(name) || o.disabled[name] {
-		return false
-	}
-	return len(o.only) == 0 || o.only[name]
+// runs reports whether the -enable and -disable flags leave an analyzer on.
+// .bhlint.yml is not consulted here: the analyzers honour the file that
+// applies to each package themselves (a nested file may turn on what the
+// one above turns off), under every driver.
+func (o *options) runs(name string) bool {
+	return !o.disabled[name] && (len(o.only) == 0 || o.only[name])
 }
 
 // projectConfig loads the .bhlint.yml in effect for dir and checks the
@@ -244,24 +299,16 @@ func projectConfig(dir string) (*config.Config, error) {
 	return cfg, nil
 }
 
-// loadError turns go vet's failure (packages that do not load or type-check)
-// and analyzer errors into one error; the findings of the other packages are
-// still reported.
-func loadError(vetErr error, stderr string, analyzerErrs []string) error {
-	var msgs []string
-	if vetErr != nil {
-		var exitErr *exec.ExitError
-		if !errors.As(vetErr, &exitErr) {
-			return fmt.Errorf("bhlint: running go vet: %v (is the go command on PATH?)", vetErr)
-		}
-		msgs = append(msgs, strings.TrimSpace(stderr),
-			"(packages that import these were not analysed either; the findings printed are the other packages')")
+// loadError is go vet's report of the packages that did not load or
+// type-check (the summary names every package left unanalysed), and a note
+// when this binary was built with an x/tools whose vet protocol rejects
+// valid code.
+func loadError(vetStderr string, sum *runSummary) error {
+	msg := strings.TrimSpace(vetStderr)
+	if note := xtoolsCaveat(sum); note != "" {
+		msg += "\n" + note
 	}
-	msgs = append(msgs, analyzerErrs...)
-	if len(msgs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("bhlint: some packages could not be analysed:\n%s", strings.Join(msgs, "\n"))
+	return errors.New(msg)
 }
 
 // relPath shortens an absolute file name to one relative to the working
@@ -280,10 +327,11 @@ func relPath(file string) string {
 
 // jsonDiagnostic is the shape unitchecker's -json output gives a diagnostic.
 type jsonDiagnostic struct {
-	Posn    string `json:"posn"`
-	End     string `json:"end"` // where the flagged syntax ends (the LSP range)
-	Message string `json:"message"`
-	Related []struct {
+	Category string `json:"category"`
+	Posn     string `json:"posn"`
+	End      string `json:"end"` // where the flagged syntax ends (the LSP range)
+	Message  string `json:"message"`
+	Related  []struct {
 		Posn    string `json:"posn"`
 		End     string `json:"end"`
 		Message string `json:"message"`
@@ -291,27 +339,36 @@ type jsonDiagnostic struct {
 	SuggestedFixes []fix `json:"suggested_fixes"`
 }
 
-func parseVetJSON(data []byte) ([]finding, []string, error) {
+func parseVetJSON(data []byte) ([]finding, *runSummary, error) {
 	var findings []finding
-	var errs []string
+	sum := newSummary()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		var tree map[string]map[string]json.RawMessage
 		if err := dec.Decode(&tree); err == io.EOF {
-			return findings, errs, nil
+			return findings, sum, nil
 		} else if err != nil {
-			return findings, errs, err
+			return findings, sum, err
 		}
 		for pkg, byAnalyzer := range tree {
 			for name, raw := range byAnalyzer {
 				fs, errMsg, err := decodeAnalyzerResult(name, raw)
 				if err != nil {
-					return findings, errs, err
+					return findings, sum, err
 				}
 				if errMsg != "" {
-					errs = append(errs, fmt.Sprintf("%s: %s: %s", pkg, name, errMsg))
+					sum.Errors = append(sum.Errors, fmt.Sprintf("%s: %s: %s", pkg, name, errMsg))
 				}
-				findings = append(findings, fs...)
+				for _, f := range fs {
+					switch f.category {
+					case recordCategory:
+						sum.recordAnalysed(pkg)
+					case lazyssa.SkipCategory:
+						sum.Skipped = append(sum.Skipped, skipNotice{Analyzer: f.Analyzer, Message: f.Message, Location: f.Location})
+					default:
+						findings = append(findings, f)
+					}
+				}
 			}
 		}
 	}
@@ -335,6 +392,7 @@ func decodeAnalyzerResult(analyzer string, raw json.RawMessage) ([]finding, stri
 	for _, d := range diags {
 		f := newFinding(analyzer, d.Posn, d.Message)
 		f.Location = f.Location.withEnd(d.End)
+		f.category = d.Category
 		for _, r := range d.Related {
 			f.Related = append(f.Related, newLocation(r.Posn, r.Message).withEnd(r.End))
 		}

@@ -18,6 +18,8 @@ type finding struct {
 	Location location   `json:"location"`
 	Related  []location `json:"related,omitempty"`
 	Fixes    []fix      `json:"suggested_fixes,omitempty"`
+
+	category string // the diagnostic's Category: tells notices and run records from findings
 }
 
 // fix is a suggested fix as unitchecker's JSON gives it: byte offsets.
@@ -110,17 +112,23 @@ func sortFindings(fs []finding) []finding {
 	})
 }
 
-func write(format string, fs []finding, w io.Writer) error {
+// jsonOutput is -format=json: the findings, and what the run checked.
+type jsonOutput struct {
+	Findings []finding  `json:"findings"`
+	Summary  runSummary `json:"summary"`
+}
+
+func write(format string, fs []finding, sum *runSummary, w io.Writer) error {
 	switch format {
 	case "sarif":
-		return writeSARIF(fs, w)
+		return writeSARIF(fs, sum, w)
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if fs == nil {
 			fs = []finding{}
 		}
-		return enc.Encode(fs)
+		return enc.Encode(jsonOutput{Findings: fs, Summary: sum.forJSON()})
 	default:
 		for _, f := range fs {
 			if _, err := fmt.Fprintf(w, "%s: %s: %s (%s)\n", f.Location, f.Code, f.Message, f.Analyzer); err != nil {

@@ -137,9 +137,10 @@ func (s *lspServer) publish(ctx context.Context, conn *jsonrpc2.Conn, uri string
 	if first {
 		p.begin() // the first analysis of a cold module takes a while even before go vet names a package
 	}
-	findings, err := analyze(dir, &options{packages: []string{"."}, vetArgs: []string{"-v"}, loading: p.load})
+	findings, _, err := analyze(dir, &options{packages: []string{"."}, vetArgs: []string{"-v"}, loading: p.load})
 	if err != nil {
 		s.logMessage(ctx, conn, msgError, err.Error())
+		findings = append(findings, s.notAnalysed(ctx, conn, file, err)...)
 	}
 	byFile := map[string][]published{}
 	for _, f := range findings {

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"go/ast"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/bhlint/bhlint/internal/guard"
 )
@@ -22,7 +22,7 @@ import (
 // shipped binary.
 func TestMain(m *testing.M) {
 	if invokedByGoVet(os.Args[1:]) {
-		unitchecker.Main(append(analyzers(), boom)...)
+		runVetTool(os.Args[1:], boom)
 		return
 	}
 	os.Exit(m.Run())
@@ -69,6 +69,26 @@ func TestAnalyzerPanicThroughTheDriver(t *testing.T) {
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+// TestAnalyzerPanicFailsEveryGoVetRun: under plain go vet, an analyzer's
+// failure fails the run every time. (go vet caches a package's facts before
+// it reads the error in the tool's output and then replays the package as a
+// success; the vet tool fails its process instead, which is never cached.)
+func TestAnalyzerPanicFailsEveryGoVetRun(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("..", "..", "testdata", "robust")
+	for i := 1; i <= 2; i++ {
+		cmd := exec.Command("go", "vet", "-vettool="+self, "./boom")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "internal error: analyzer boom panicked in package example.com/robust/boom") {
+			t.Errorf("go vet run %d: %v, want a failure naming the panic:\n%s", i, err, out)
 		}
 	}
 }

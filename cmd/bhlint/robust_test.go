@@ -27,9 +27,14 @@ func TestBrokenPackages(t *testing.T) {
 		t.Errorf("stdout\n%s\nwant (expected.txt)\n%s", stdout, want)
 	}
 	for _, msg := range []string{
-		"# example.com/broken/syntaxerr\nsyntaxerr/syntaxerr.go:5:5: missing condition in if statement",
 		"# example.com/broken/typeerr\ntypeerr/typeerr.go:6:9: cannot use \"forty-two\" (untyped string constant) as int value",
-		"packages that import these were not analysed either",
+		// The summary names each package not analysed, with why, and says
+		// only what is true of the rest.
+		"bhlint: 1 package analysed, 1 finding\n",
+		"bhlint: 3 packages not analysed:\n",
+		"  example.com/broken/syntaxerr: syntaxerr/syntaxerr.go:5:5: missing condition in if statement",
+		"  example.com/broken/typeerr: typeerr/typeerr.go:6:9: cannot use \"forty-two\"",
+		"  example.com/broken/usesbroken: imports example.com/broken/typeerr, which does not load\n",
 	} {
 		if !strings.Contains(stderr, msg) {
 			t.Errorf("stderr lacks %q:\n%s", msg, stderr)
@@ -37,9 +42,31 @@ func TestBrokenPackages(t *testing.T) {
 	}
 
 	stdout, _, code = run(t, dir, bin, "-format=json", "./...")
-	var fs []struct{ Code string }
-	if err := json.Unmarshal([]byte(stdout), &fs); err != nil || code != 2 || len(fs) != 1 {
-		t.Errorf("-format=json: exit %d, %d findings, %v; want exit 2, valid JSON with ok's one finding:\n%s", code, len(fs), err, stdout)
+	var out jsonRun
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 2 || len(out.Findings) != 1 {
+		t.Errorf("-format=json: exit %d, %d findings, %v; want exit 2, valid JSON with ok's one finding:\n%s", code, len(out.Findings), err, stdout)
+	}
+	var notAnalysed []string
+	for _, u := range out.Summary.NotAnalysed {
+		notAnalysed = append(notAnalysed, u.Package)
+	}
+	if out.Summary.Analysed != 1 || strings.Join(notAnalysed, " ") != "example.com/broken/syntaxerr example.com/broken/typeerr example.com/broken/usesbroken" {
+		t.Errorf("-format=json summary: %+v; want 1 package analysed and the three that were not, named", out.Summary)
+	}
+}
+
+// jsonRun is bhlint -format=json's output.
+type jsonRun struct {
+	Findings []struct{ Code string }
+	Summary  struct {
+		Analysed    int `json:"packages_analysed"`
+		NotAnalysed []struct {
+			Package, Reason string
+		} `json:"packages_not_analysed"`
+		Skipped []struct {
+			Analyzer, Message string
+		} `json:"functions_skipped"`
+		Errors []string `json:"analyzer_errors"`
 	}
 }
 
@@ -67,17 +94,28 @@ func TestRobustModule(t *testing.T) {
 		}
 	}
 
+	// A function over the budget is a notice of its own, in the summary:
+	// not a finding, not another analyzer's code, not exit 1.
 	stdout, stderr, code := run(t, dir, bin, "-budget=25", "./generics")
+	if code != 0 || stdout != "" {
+		t.Errorf("bhlint -budget=25: exit %d, findings %q; want exit 0 and no finding (the skips are notices)", code, stdout)
+	}
 	for _, want := range []string{
-		"generics/generics.go:24:17: ERR_CONN_HELD_ACROSS_NETWORK_CALL: skipped: function (*DB[L]).ChargeVia too large (32 instructions > budget 25)",
-		"generics/generics.go:39:6: ERR_CONN_HELD_ACROSS_NETWORK_CALL: skipped: function With too large (35 instructions > budget 25)",
+		"bhlint: 1 package analysed, 0 findings, 2 functions skipped over the SSA budget (not checked):\n",
+		"  generics/generics.go:24:17: skipped: function (*DB[L]).ChargeVia too large (32 instructions > budget 25): heldconn did not check it",
+		"  generics/generics.go:39:6: skipped: function With too large (35 instructions > budget 25): heldconn did not check it",
 	} {
-		if code != 1 || !strings.Contains(stdout, want) {
-			t.Errorf("bhlint -budget=25: exit %d, output lacks %q:\n%s%s", code, want, stdout, stderr)
+		if !strings.Contains(stderr, want) {
+			t.Errorf("bhlint -budget=25: stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if strings.Contains(stdout, "function Sum") {
-		t.Errorf("bhlint -budget=25 reports Sum, which holds nothing and has no retry loop:\n%s", stdout)
+	if strings.Contains(stderr, "function Sum") || strings.Contains(stderr, "ERR_") {
+		t.Errorf("bhlint -budget=25 names Sum (no connection, no retry loop) or a diagnostic code in a skip notice:\n%s", stderr)
+	}
+	stdout, _, _ = run(t, dir, bin, "-budget=25", "-format=json", "./generics")
+	var out jsonRun
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || len(out.Findings) != 0 || len(out.Summary.Skipped) != 2 || out.Summary.Skipped[0].Analyzer != "heldconn" {
+		t.Errorf("-budget=25 -format=json: %v, %+v; want no finding and the two skipped functions in the summary", err, out)
 	}
 }
 

@@ -23,9 +23,38 @@ type sarifLog struct {
 
 type sarifRun struct {
 	Tool               sarifTool                   `json:"tool"`
+	Invocations        []sarifInvocation           `json:"invocations"`
 	OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
 	Results            []sarifResult               `json:"results"`
 }
+
+// sarifInvocation says whether the run checked everything it was asked to
+// (executionSuccessful) and carries the summary's notices: packages not
+// analysed and analyzer failures as errors, functions skipped over the SSA
+// budget as notes. Without it a failed run's log looks like a clean one.
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications"`
+	Properties                 map[string]any      `json:"properties,omitempty"`
+}
+
+type sarifNotification struct {
+	Descriptor sarifDescriptorRef `json:"descriptor"`
+	Level      string             `json:"level"`
+	Message    sarifText          `json:"message"`
+	Locations  []sarifLocation    `json:"locations,omitempty"`
+}
+
+type sarifDescriptorRef struct {
+	ID string `json:"id"`
+}
+
+// Identities of the notifications: none is a diagnostic code.
+const (
+	notifyNotAnalysed   = "bhlint/package-not-analysed"
+	notifyAnalyzerError = "bhlint/analyzer-error"
+	notifySkipped       = "bhlint/function-skipped-over-budget"
+)
 
 type sarifTool struct {
 	Driver sarifDriver `json:"driver"`
@@ -105,11 +134,12 @@ type sarifReplacement struct {
 
 const srcRoot = "%SRCROOT%"
 
-func writeSARIF(fs []finding, w io.Writer) error {
+func writeSARIF(fs []finding, sum *runSummary, w io.Writer) error {
 	rules, index := sarifRules()
 	run := sarifRun{
-		Tool:    sarifTool{Driver: sarifDriver{Name: "bhlint", InformationURI: "https://github.com/bhlint/bhlint", Rules: rules}},
-		Results: []sarifResult{},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "bhlint", InformationURI: "https://github.com/bhlint/bhlint", Rules: rules}},
+		Invocations: []sarifInvocation{sarifInvocationOf(sum)},
+		Results:     []sarifResult{},
 	}
 	if wd, err := os.Getwd(); err == nil {
 		root := url.URL{Scheme: "file", Path: filepath.ToSlash(wd) + "/"}
@@ -125,6 +155,32 @@ func writeSARIF(fs []finding, w io.Writer) error {
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	})
+}
+
+func sarifInvocationOf(sum *runSummary) sarifInvocation {
+	inv := sarifInvocation{
+		ExecutionSuccessful:        sum.complete(),
+		ToolExecutionNotifications: []sarifNotification{},
+		Properties:                 map[string]any{"packagesAnalysed": sum.Analysed},
+	}
+	for _, u := range sum.NotAnalysed {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Descriptor: sarifDescriptorRef{notifyNotAnalysed}, Level: "error",
+			Message: sarifText{"package " + u.Package + " was not analysed: " + u.Reason},
+		})
+	}
+	for _, e := range sum.Errors {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Descriptor: sarifDescriptorRef{notifyAnalyzerError}, Level: "error", Message: sarifText{e},
+		})
+	}
+	for _, sk := range sum.Skipped {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Descriptor: sarifDescriptorRef{notifySkipped}, Level: "note", Message: sarifText{sk.Message},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalOf(sk.Location)}},
+		})
+	}
+	return inv
 }
 
 func sarifRules() ([]sarifRule, map[string]int) {

@@ -46,7 +46,12 @@ func TestSARIFValidatesWithRelatedLocationsAndFixes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeSARIF(findings, f); err != nil {
+	sum := newSummary()
+	sum.recordAnalysed("example.com/store")
+	sum.NotAnalysed = []unanalysed{{"example.com/broken", "broken/broken.go:5:5: missing condition in if statement"}}
+	sum.Skipped = []skipNotice{{Analyzer: "heldconn", Message: "skipped: function Huge too large (30001 instructions > budget 20000): heldconn did not check it; split it, or raise the budget with -budget=30001",
+		Location: location{File: "store/huge.go", Line: 7, Column: 6}}}
+	if err := writeSARIF(findings, sum, f); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -54,6 +59,13 @@ func TestSARIFValidatesWithRelatedLocationsAndFixes(t *testing.T) {
 
 	var log struct {
 		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level      string
+					Descriptor struct{ ID string }
+				}
+			}
 			Tool struct {
 				Driver struct {
 					Rules []struct{ ID, HelpURI string }
@@ -78,6 +90,17 @@ func TestSARIFValidatesWithRelatedLocationsAndFixes(t *testing.T) {
 		if !strings.HasPrefix(r.ID, "ERR_") || r.HelpURI == "" {
 			t.Errorf("rule %+v: want a diagnostic code as id and a help URI", r)
 		}
+	}
+	// A run that left a package unanalysed is not a successful execution,
+	// and says what it did not check, each notice with its own identity.
+	inv := run.Invocations[0]
+	var notices []string
+	for _, n := range inv.ToolExecutionNotifications {
+		notices = append(notices, n.Level+" "+n.Descriptor.ID)
+	}
+	if inv.ExecutionSuccessful || strings.Join(notices, ", ") != "error bhlint/package-not-analysed, note bhlint/function-skipped-over-budget" {
+		t.Errorf("invocation: executionSuccessful=%v, notifications %q; want false, the unanalysed package (error) and the skipped function (note)",
+			inv.ExecutionSuccessful, notices)
 	}
 	res := run.Results[0]
 	if res.RuleID != "ERR_CONN_HELD_ACROSS_NETWORK_CALL" || len(res.RelatedLocations) != 1 || len(res.Fixes) != 1 {

@@ -29,12 +29,22 @@ func Budgeted(a *analysis.Analyzer) *analysis.Analyzer {
 	return a
 }
 
+// SkipCategory is the Category of the notice Fits reports: a function left
+// unchecked is not a finding of the analyzer that skipped it, and carries
+// none of the analyzers' codes. Drivers that know notices (the bhlint
+// command, the LSP server) show it apart from the findings; go vet and
+// golangci-lint, which do not, show it like a finding, so that a gate never
+// passes code it did not check without saying so.
+const SkipCategory = "skipped"
+
 // Fits reports whether fn is small enough for the pass to analyse. If it is
-// not, Fits reports it with the analyzer's code, so that a skipped function
-// is seen, and can be suppressed with //bhlint:ignore CODE reason, rather
-// than silently left unchecked. Ask it only of functions the pass would
-// otherwise analyse, so that it reports nothing a user does not need.
-func Fits(pass *analysis.Pass, code string, fn *ssa.Function) bool {
+// not, Fits reports a notice (SkipCategory) naming the function and the
+// analyzer, so that a skipped function is seen rather than silently left
+// unchecked; //bhlint:ignore with the analyzer's code on the function
+// silences it. Ask it only of functions the pass would otherwise analyse,
+// so that it reports nothing a user does not need. The second argument, the
+// analyzer's diagnostic code, is not part of the notice.
+func Fits(pass *analysis.Pass, _ string, fn *ssa.Function) bool {
 	budget := budgetOf(pass.Analyzer)
 	n := Size(fn)
 	if budget <= 0 || n <= budget {
@@ -42,10 +52,11 @@ func Fits(pass *analysis.Pass, code string, fn *ssa.Function) bool {
 	}
 	if fn.Pos().IsValid() {
 		pass.Report(analysis.Diagnostic{
-			Pos: fn.Pos(),
-			Message: fmt.Sprintf("%s: skipped: function %s too large (%d instructions > budget %d); "+
-				"it was not checked: split it, or raise the budget with -budget=%d",
-				code, fn.RelString(pass.Pkg), n, budget, n),
+			Pos:      fn.Pos(),
+			Category: SkipCategory,
+			Message: fmt.Sprintf("skipped: function %s too large (%d instructions > budget %d): %s did not check it; "+
+				"split it, or raise the budget with -budget=%d",
+				fn.RelString(pass.Pkg), n, budget, pass.Analyzer.Name, n),
 		})
 	}
 	return false

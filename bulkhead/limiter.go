@@ -36,11 +36,12 @@ type limiter struct {
 	recoverTimer bool      // a recoverCheck is scheduled
 
 	// guarded sends Do through run: the lane has a breaker or a MaxRunTime.
-	guarded bool
-	breaker Breaker
-	log     *slog.Logger
-	stuck   atomic.Int64  // calls running past MaxRunTime
-	runSeq  atomic.Uint64 // numbers the calls of a lane with a MaxRunTime
+	guarded     bool
+	breaker     Breaker
+	circuitCode string // ERR_<LANE>_CIRCUIT_OPEN, built once
+	log         *slog.Logger
+	stuck       atomic.Int64  // calls running past MaxRunTime
+	runSeq      atomic.Uint64 // numbers the calls of a lane with a MaxRunTime
 
 	// Recovery lag (recoverylag.go). lag is written under mu and read
 	// without it on the path of every call, which it costs one load.
@@ -70,12 +71,13 @@ var waiters = sync.Pool{New: func() any { return &waiter{ready: make(chan struct
 
 func newLimiter(spec LaneSpec, o *options) *limiter {
 	return &limiter{
-		spec:      spec,
-		clock:     o.clock,
-		observers: o.observers,
-		breaker:   o.breaker,
-		log:       o.logger,
-		guarded:   o.breaker != nil || spec.MaxRunTime > 0,
+		spec:        spec,
+		clock:       o.clock,
+		observers:   o.observers,
+		breaker:     o.breaker,
+		circuitCode: spec.CircuitCode(),
+		log:         o.logger,
+		guarded:     o.breaker != nil || spec.MaxRunTime > 0,
 		// A lane that cannot stay at its baseline without being full and
 		// has no queue to hand slots over cannot lag: leave it untracked,
 		// so a one-slot lane, full on every call, pays nothing for it.

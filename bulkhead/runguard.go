@@ -60,7 +60,7 @@ func (l *limiter) run(ctx context.Context, critical bool, fn func(context.Contex
 
 func (l *limiter) rejectOpen() *Rejection {
 	r := l.reject(ReasonBreakerOpen, 0)
-	r.Code = l.spec.CircuitCode()
+	r.Code = l.circuitCode
 	return r
 }
 

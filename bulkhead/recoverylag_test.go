@@ -31,7 +31,7 @@ type lagRig struct {
 	t      *testing.T
 	clock  *fakeclock.Clock
 	e      *Executor[laggy]
-	events *eventLog
+	events *recorder
 	logs   *testsvc.SyncBuffer
 	reset  *countingReset
 	wg     sync.WaitGroup
@@ -44,7 +44,7 @@ type lagCall struct {
 }
 
 func newLagRig(t *testing.T) *lagRig {
-	r := &lagRig{t: t, clock: fakeclock.New(epoch), events: &eventLog{}, logs: &testsvc.SyncBuffer{}, reset: &countingReset{}}
+	r := &lagRig{t: t, clock: fakeclock.New(epoch), events: &recorder{}, logs: &testsvc.SyncBuffer{}, reset: &countingReset{}}
 	r.e = MustExecutor[laggy](WithClock(r.clock), WithObserver(r.events),
 		WithLogger(slog.New(slog.NewTextHandler(r.logs, nil))))
 	r.e.ResetOnRecoveryLag(r.reset)

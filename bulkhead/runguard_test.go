@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,23 +18,12 @@ func (runLimited) Spec() LaneSpec {
 	return LaneSpec{Name: "run_limited", MaxConcurrent: 1, MaxRunTime: 10 * time.Second}
 }
 
-// eventLog records an executor's events.
-type eventLog struct {
-	mu     sync.Mutex
-	events []Event
-}
-
-func (l *eventLog) Observe(e Event) {
-	l.mu.Lock()
-	l.events = append(l.events, e)
-	l.mu.Unlock()
-}
-
-func (l *eventLog) of(kind EventKind) []Event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// of is the events of one kind, in order.
+func (r *recorder) of(kind EventKind) []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var out []Event
-	for _, e := range l.events {
+	for _, e := range r.events {
 		if e.Kind == kind {
 			out = append(out, e)
 		}
@@ -55,7 +43,7 @@ func stuckInDependency(ctx context.Context, cancelled chan<- error, letGo <-chan
 func TestMaxRunTimeCancelsStuckWorkAndKeepsItsSlot(t *testing.T) {
 	clock := fakeclock.New(epoch)
 	var logs testsvc.SyncBuffer
-	events := &eventLog{}
+	events := &recorder{}
 	e := MustExecutor[runLimited](WithClock(clock), WithObserver(events),
 		WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 
@@ -112,7 +100,7 @@ func TestMaxRunTimeCancelsStuckWorkAndKeepsItsSlot(t *testing.T) {
 
 func TestMaxRunTimeWorkInTimeIsNotStuck(t *testing.T) {
 	clock := fakeclock.New(epoch)
-	events := &eventLog{}
+	events := &recorder{}
 	e := MustExecutor[runLimited](WithClock(clock), WithObserver(events))
 	v, err := Call(context.Background(), e, func(ctx context.Context) (int, error) {
 		clock.Advance(9 * time.Second)

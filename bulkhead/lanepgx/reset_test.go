@@ -11,7 +11,7 @@ import (
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
 )
 
-func ctxTimeout(t *testing.T, d time.Duration) context.Context {
+func resetCtx(t *testing.T, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return ctx
@@ -23,7 +23,7 @@ func TestResetEndsStuckTransactionsAndDropsIdle(t *testing.T) {
 	dsn, mon := env(t)
 	p := mustNew[Tax](t, dsn, lanepool.Config{MaxConns: 3, AcquireTimeout: 10 * time.Second,
 		LeakThreshold: time.Millisecond, Logger: quiet()})
-	ctx := ctxTimeout(t, 30*time.Second)
+	ctx := resetCtx(t, 30*time.Second)
 
 	// Work that began a transaction and is now stuck elsewhere: its session
 	// is idle in a transaction, waiting for it.
@@ -73,7 +73,7 @@ func TestResetEndsStuckTransactionsAndDropsIdle(t *testing.T) {
 func TestResetLeavesYoungTransactions(t *testing.T) {
 	dsn, _ := env(t)
 	p := mustNew[Tax](t, dsn, lanepool.Config{MaxConns: 2, AcquireTimeout: 10 * time.Second, LeakThreshold: time.Hour, Logger: quiet()})
-	ctx := ctxTimeout(t, 30*time.Second)
+	ctx := resetCtx(t, 30*time.Second)
 	tx, err := p.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -86,11 +86,13 @@ type Limiter[L bulkhead.Lane] struct {
 	lane string
 	key  string
 
-	local   chan struct{} // the fallback semaphore: LocalLimit tokens
 	waiters atomic.Int64
+	calls   atomic.Int64 // Redis calls in flight, abandoned ones included
 
 	mu         sync.Mutex
 	held       map[string]*Lease // Redis leases being renewed
+	redisHeld  int               // Redis leases not yet released, lost ones included
+	localHeld  int               // leases from the local fallback limit
 	renewing   bool
 	wake       chan struct{}
 	paused     bool // tests: a holder that stopped renewing (a dead process)
@@ -149,7 +151,6 @@ func New[L bulkhead.Lane](rdb redis.UniversalClient, cfg Config) (*Limiter[L], e
 	}
 	l := &Limiter[L]{
 		rdb: rdb, cfg: cfg, lane: spec.Name, key: cfg.Key,
-		local:  make(chan struct{}, cfg.LocalLimit),
 		held:   map[string]*Lease{},
 		wake:   make(chan struct{}, 1),
 		prefix: strconv.FormatUint(rand.Uint64(), 36) + ":",
@@ -173,6 +174,11 @@ type Lease struct {
 	lost    chan struct{}
 	done    atomic.Bool
 
+	// renewedAt is when the last acquire or renewal that succeeded was
+	// sent: Redis set the lease's expiry at least LeaseTTL after it.
+	// Guarded by the limiter's mu.
+	renewedAt time.Time
+
 	mu     sync.Mutex
 	isLost bool
 	onLost []func()
@@ -189,9 +195,12 @@ func (l *Lease) Release() {
 // because Redis was unreachable.
 func (l *Lease) Local() bool { return l.local }
 
-// Lost is closed if the lease expired in Redis before it was released (its
-// renewals failed for LeaseTTL): the fleet may now count one holder less
-// than there is, so the holder should stop the work if it can.
+// Lost is closed once the lease may have expired in Redis before it was
+// released: its renewals failed for LeaseTTL (Redis unreachable, or too
+// slow to answer), or Redis said it had expired. It closes while a
+// partition lasts, no later than the lease can expire in Redis, so the
+// fleet may now count one holder less than there is: the holder should stop
+// the work if it can (Do cancels its work's context).
 func (l *Lease) Lost() <-chan struct{} { return l.lost }
 
 func (l *Lease) markLost() {
@@ -354,15 +363,22 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
 	id := l.prefix + strconv.FormatUint(l.seq, 36)
 	l.mu.Unlock()
 	if useRedis {
-		rctx, cancel := context.WithTimeout(ctx, l.cfg.RedisTimeout)
-		n, err := acquireScript.Run(rctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id).Int()
-		cancel()
+		sent := time.Now()
+		var n int
+		err := l.call(ctx, func(ctx context.Context) (err error) {
+			n, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id).Int()
+			return err
+		}, func(err error) {
+			if err == nil && n == 1 { // granted after the caller gave up: give it back
+				l.zrem(id)
+			}
+		})
 		if err == nil {
 			l.redisOK()
 			if n != 1 {
 				return nil, false, false
 			}
-			lease := &Lease{id: id, lost: make(chan struct{})}
+			lease := &Lease{id: id, lost: make(chan struct{}), renewedAt: sent}
 			lease.release = func() { l.releaseRedis(lease) }
 			l.hold(lease)
 			return lease, true, false
@@ -372,14 +388,68 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
 		}
 		l.redisFailed(err)
 	}
-	select {
-	case l.local <- struct{}{}:
-		l.localAcquired.Add(1)
-		lease := &Lease{id: id, local: true, lost: make(chan struct{}), release: func() { <-l.local }}
-		return lease, true, true
-	default:
+	// The Redis leases this process still holds count against its local
+	// limit: they are work in flight, whether Redis still lists them or not.
+	l.mu.Lock()
+	if l.redisHeld+l.localHeld >= l.cfg.LocalLimit {
+		l.mu.Unlock()
 		return nil, false, true
 	}
+	l.localHeld++
+	l.mu.Unlock()
+	l.localAcquired.Add(1)
+	return &Lease{id: id, local: true, lost: make(chan struct{}), release: l.releaseLocal}, true, true
+}
+
+func (l *Limiter[L]) releaseLocal() {
+	l.mu.Lock()
+	l.localHeld--
+	l.mu.Unlock()
+}
+
+// errNoAnswer is the error of a Redis call that did not answer in time.
+var errNoAnswer = errors.New("Redis did not answer within RedisTimeout")
+
+// call runs f, a Redis call, and waits for it at most RedisTimeout. f's
+// context has that deadline, but a client need not apply it to its socket
+// (go-redis does so only with ContextTimeoutEnabled; otherwise it waits its
+// own read timeout, 3s by default), so the wait is bounded here: a call that
+// overruns is abandoned, and finishes in the background within the client's
+// own timeouts; late, if not nil, then gets its error.
+func (l *Limiter[L]) call(ctx context.Context, f func(context.Context) error, late func(error)) error {
+	ctx, cancel := context.WithTimeout(ctx, l.cfg.RedisTimeout)
+	done := make(chan error, 1)
+	var state atomic.Int32 // 0 running, 1 answered, 2 abandoned
+	l.calls.Add(1)
+	go func() {
+		defer l.calls.Add(-1)
+		defer cancel() // not before the answer is claimed, or it would read as abandoned
+		err := f(ctx)
+		if state.CompareAndSwap(0, 1) {
+			done <- err
+		} else if late != nil {
+			late(err)
+		}
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		if state.CompareAndSwap(0, 2) {
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("%w (%s)", errNoAnswer, l.cfg.RedisTimeout)
+			}
+			return ctx.Err()
+		}
+		return <-done // it answered just now
+	}
+}
+
+// zrem removes a lease from Redis, from a goroutine of an abandoned call.
+func (l *Limiter[L]) zrem(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.RedisTimeout)
+	defer cancel()
+	_ = l.rdb.ZRem(ctx, l.key, id).Err() // if this fails too, it expires by itself
 }
 
 func (l *Limiter[L]) redisOK() {
@@ -414,6 +484,7 @@ func (l *Limiter[L]) redisFailed(err error) {
 func (l *Limiter[L]) hold(lease *Lease) {
 	l.mu.Lock()
 	l.held[lease.id] = lease
+	l.redisHeld++
 	start := !l.renewing
 	l.renewing = true
 	l.mu.Unlock()
@@ -425,6 +496,7 @@ func (l *Limiter[L]) hold(lease *Lease) {
 func (l *Limiter[L]) releaseRedis(lease *Lease) {
 	l.mu.Lock()
 	delete(l.held, lease.id)
+	l.redisHeld--
 	empty := len(l.held) == 0
 	l.mu.Unlock()
 	if empty {
@@ -433,70 +505,128 @@ func (l *Limiter[L]) releaseRedis(lease *Lease) {
 		default:
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.RedisTimeout)
-	defer cancel()
-	if err := l.rdb.ZRem(ctx, l.key, lease.id).Err(); err != nil {
+	err := l.call(context.Background(), func(ctx context.Context) error { return l.rdb.ZRem(ctx, l.key, lease.id).Err() }, nil)
+	if err != nil {
 		// The lease expires on its own within LeaseTTL.
 		l.cfg.Logger.Warn("bulkhead: could not release a fleet lease; it expires by itself", "lane", l.lane, "key", l.key, "ttl", l.cfg.LeaseTTL, "error", err)
 	}
 }
 
-// renewLoop renews every held Redis lease every RenewEvery, and ends when
-// none is held. A release of the last lease wakes it so it ends at once.
+// renewLoop renews every held Redis lease every RenewEvery, declares lost
+// each lease not renewed for LeaseTTL (waking up for that at the time),
+// and ends when none is held. A release of the last lease wakes it so it
+// ends at once.
 func (l *Limiter[L]) renewLoop() {
 	timer := time.NewTimer(l.cfg.RenewEvery)
 	defer timer.Stop()
+	nextRenewal := time.Now().Add(l.cfg.RenewEvery)
 	for {
-		fired := false
 		select {
 		case <-timer.C:
-			fired = true
 		case <-l.wake:
 		}
 		l.mu.Lock()
+		if l.paused { // tests: a frozen process does nothing at all
+			l.mu.Unlock()
+			timer.Reset(l.cfg.RenewEvery / 4)
+			continue
+		}
+		now := time.Now()
+		lost := l.expire(now)
 		if len(l.held) == 0 {
 			l.renewing = false
 			l.mu.Unlock()
+			l.reportLost(lost, "its renewals failed for LeaseTTL")
 			return
 		}
-		if !fired || l.paused {
-			l.mu.Unlock()
-			if fired {
-				timer.Reset(l.cfg.RenewEvery)
+		var ids []string
+		if !now.Before(nextRenewal) {
+			ids = make([]string, 0, len(l.held))
+			for id := range l.held {
+				ids = append(ids, id)
 			}
-			continue // woken while leases are held: the timer still runs
-		}
-		args := make([]any, 0, len(l.held)+1)
-		args = append(args, l.cfg.LeaseTTL.Milliseconds())
-		for id := range l.held {
-			args = append(args, id)
+			nextRenewal = now.Add(l.cfg.RenewEvery)
 		}
 		l.mu.Unlock()
-		l.renew(args)
-		timer.Reset(l.cfg.RenewEvery)
+		l.reportLost(lost, "its renewals failed for LeaseTTL")
+		if ids != nil {
+			// A renewal that has not answered by the time a lease may expire
+			// is too late for it: give up then and declare it lost.
+			ctx, cancel := context.WithDeadline(context.Background(), l.nextWake(now.Add(l.cfg.LeaseTTL)))
+			l.renew(ctx, now, ids)
+			cancel()
+		}
+		timer.Reset(time.Until(l.nextWake(nextRenewal)))
 	}
 }
 
-func (l *Limiter[L]) renew(args []any) {
-	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.RedisTimeout)
-	lost, err := renewScript.Run(ctx, l.rdb, []string{l.key}, args...).StringSlice()
-	cancel()
+// expire takes off the held leases every lease not renewed for LeaseTTL:
+// Redis may have let it go by now. Callers hold l.mu.
+func (l *Limiter[L]) expire(now time.Time) []*Lease {
+	var lost []*Lease
+	for id, lease := range l.held {
+		if now.Sub(lease.renewedAt) >= l.cfg.LeaseTTL {
+			delete(l.held, id)
+			lost = append(lost, lease)
+		}
+	}
+	return lost
+}
+
+// nextWake is the earlier of the next renewal and the first time a held
+// lease may expire.
+func (l *Limiter[L]) nextWake(nextRenewal time.Time) time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	at := nextRenewal
+	for _, lease := range l.held {
+		if exp := lease.renewedAt.Add(l.cfg.LeaseTTL); exp.Before(at) {
+			at = exp
+		}
+	}
+	return at
+}
+
+// renew extends the leases ids, sent at sent.
+func (l *Limiter[L]) renew(ctx context.Context, sent time.Time, ids []string) {
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, l.cfg.LeaseTTL.Milliseconds())
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	var gone []string
+	err := l.call(ctx, func(ctx context.Context) (err error) {
+		gone, err = renewScript.Run(ctx, l.rdb, []string{l.key}, args...).StringSlice()
+		return err
+	}, nil)
 	if err != nil && !errors.Is(err, redis.Nil) {
-		l.cfg.Logger.Warn("bulkhead: could not renew fleet leases; they expire unless a later renewal succeeds",
-			"lane", l.lane, "key", l.key, "leases", len(args)-1, "ttl", l.cfg.LeaseTTL, "error", err)
+		l.cfg.Logger.Warn("bulkhead: could not renew fleet leases; they are lost unless a renewal succeeds within LeaseTTL",
+			"lane", l.lane, "key", l.key, "leases", len(ids), "ttl", l.cfg.LeaseTTL, "error", err)
 		return
 	}
-	for _, id := range lost {
-		l.mu.Lock()
-		lease := l.held[id]
-		delete(l.held, id)
-		l.mu.Unlock()
-		if lease != nil {
-			l.lost.Add(1)
-			l.cfg.Logger.Warn("bulkhead: a fleet lease expired while held; its holder did not renew it within LeaseTTL",
-				"lane", l.lane, "key", l.key, "ttl", l.cfg.LeaseTTL)
-			lease.markLost()
+	var lost []*Lease
+	l.mu.Lock()
+	for _, id := range ids {
+		if lease := l.held[id]; lease != nil && lease.renewedAt.Before(sent) {
+			lease.renewedAt = sent
 		}
+	}
+	for _, id := range gone {
+		if lease := l.held[id]; lease != nil {
+			delete(l.held, id)
+			lost = append(lost, lease)
+		}
+	}
+	l.mu.Unlock()
+	l.reportLost(lost, "Redis no longer had it")
+}
+
+func (l *Limiter[L]) reportLost(lost []*Lease, why string) {
+	for _, lease := range lost {
+		l.lost.Add(1)
+		l.cfg.Logger.Warn("bulkhead: a fleet lease expired while held: "+why+"; its work should stop",
+			"lane", l.lane, "key", l.key, "ttl", l.cfg.LeaseTTL)
+		lease.markLost()
 	}
 }
 
@@ -507,7 +637,9 @@ type Stats struct {
 	Limit, LocalLimit int
 	// Fallback is true while Redis is unreachable and LocalLimit applies.
 	Fallback bool
-	// Held is Redis leases held by this process; HeldLocal local ones.
+	// Held is Redis leases held by this process and not yet released, lost
+	// ones included; HeldLocal local ones. Both count against LocalLimit
+	// while Redis is unreachable.
 	Held, HeldLocal int
 	Waiting         int
 	// Counters since the limiter was made.
@@ -517,9 +649,8 @@ type Stats struct {
 // Stats reads the limiter's state.
 func (l *Limiter[L]) Stats() Stats {
 	l.mu.Lock()
-	s := Stats{Lane: l.lane, Key: l.key, Limit: l.cfg.Limit, LocalLimit: l.cfg.LocalLimit, Fallback: l.fallback, Held: len(l.held)}
+	s := Stats{Lane: l.lane, Key: l.key, Limit: l.cfg.Limit, LocalLimit: l.cfg.LocalLimit, Fallback: l.fallback, Held: l.redisHeld, HeldLocal: l.localHeld}
 	l.mu.Unlock()
-	s.HeldLocal = len(l.local)
 	s.Waiting = int(l.waiters.Load())
 	s.Acquired, s.Rejected, s.Fallbacks, s.Lost = l.acquired.Load(), l.rejected.Load(), l.fallbacks.Load(), l.lost.Load()
 	return s

@@ -59,10 +59,10 @@ func mustNew(t *testing.T, rdb redis.UniversalClient, cfg Config) *Limiter[Payme
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		testsvc.WaitFor(t, "renewals to stop", func() bool {
+		testsvc.WaitFor(t, "renewals and Redis calls to stop", func() bool {
 			l.mu.Lock()
 			defer l.mu.Unlock()
-			return !l.renewing
+			return !l.renewing && l.calls.Load() == 0
 		})
 	})
 	return l
@@ -271,8 +271,8 @@ func TestFallsBackToTheLocalLimitVisibly(t *testing.T) {
 func TestBackOnRedisAfterAnOutage(t *testing.T) {
 	key, client := setup(t)
 	rdb := client()
-	proxy := newFlakyProxy(t, testsvc.RedisAddr(t))
-	viaProxy := redis.NewClient(&redis.Options{Addr: proxy.addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond, PoolSize: 2})
+	proxy := testsvc.NewProxy(t, testsvc.RedisAddr(t))
+	viaProxy := redis.NewClient(&redis.Options{Addr: proxy.Addr(), MaxRetries: -1, DialTimeout: 200 * time.Millisecond, PoolSize: 2})
 	defer viaProxy.Close()
 	events := make(chan error, 4)
 	l := mustNew(t, viaProxy, Config{Key: key, Limit: 3, LocalLimit: 1, RetryRedisEvery: 50 * time.Millisecond,
@@ -282,7 +282,7 @@ func TestBackOnRedisAfterAnOutage(t *testing.T) {
 		t.Fatalf("Redis up: %v, local=%v", err, lease != nil && lease.Local())
 	}
 	lease.Release()
-	proxy.down()
+	proxy.Cut()
 	lease, err = l.Acquire(context.Background())
 	if err != nil || !lease.Local() {
 		t.Fatalf("Redis down: want a local lease, got %v", err)
@@ -291,7 +291,7 @@ func TestBackOnRedisAfterAnOutage(t *testing.T) {
 	if err := <-events; err == nil {
 		t.Error("no fallback event")
 	}
-	proxy.up()
+	proxy.Heal()
 	testsvc.WaitFor(t, "the limiter to use Redis again", func() bool {
 		lease, err := l.Acquire(context.Background())
 		if err != nil {

@@ -126,3 +126,26 @@ func BenchmarkAcquireRelease(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRejection is the cost of turning a caller away: the lane's one
+// connection is held and no one may wait.
+func BenchmarkRejection(b *testing.B) {
+	dsn := testsvc.PostgresDSN(b)
+	ctx := context.Background()
+	db, err := lanedb.Open[Tax]("pgx", dsn, lanepool.Config{MaxConns: 1, AcquireTimeout: 10 * time.Second, LeakThreshold: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	held, err := db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer held.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := db.Conn(ctx); err == nil {
+			b.Fatal("a second connection on a budget of 1")
+		}
+	}
+}

@@ -292,7 +292,7 @@ func (d *DB[L]) Conn(ctx context.Context) (*Conn[L], error) {
 }
 
 func (d *DB[L]) conn(ctx context.Context, skip int) (*Conn[L], error) {
-	t, deadline, err := d.g.Acquire(ctx, skip+1)
+	t, deadline, err := d.g.Admit(ctx, skip+1)
 	if err != nil {
 		return nil, err
 	}
@@ -305,6 +305,7 @@ func (d *DB[L]) conn(ctx context.Context, skip int) (*Conn[L], error) {
 		releaseWhenGone(t, actx.wait())
 		return nil, d.g.Fail(reasonFor(ctx, actx.timedOut.Load(), err), time.Since(t.Start()), err)
 	}
+	t.Grant()
 	return &Conn[L]{Conn: c, t: t}, nil
 }
 
@@ -362,8 +363,10 @@ func brokenSession(c *sql.Conn) <-chan struct{} {
 }
 
 // releaseWhenGone releases t now, or once gone is closed (pgx bounds that
-// wait: it closes the socket after at most 15s).
+// wait: it closes the socket after at most 15s). Either way no caller holds
+// the connection any more.
 func releaseWhenGone(t *gate.Ticket, gone <-chan struct{}) {
+	t.Returned()
 	if gone == nil {
 		t.Release()
 		return

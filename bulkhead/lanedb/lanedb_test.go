@@ -406,8 +406,10 @@ func TestEveryPathGivesItsConnectionBack(t *testing.T) {
 	if err == nil {
 		t.Error("pg_sleep(10) with a 30ms deadline succeeded")
 	}
-	// The broken connection keeps its slot until the server ended its session.
-	testsvc.WaitFor(t, "the broken session to end", func() bool { return db.PoolStats().InUse == 0 })
+	// No caller holds the broken connection, but it keeps its slot until
+	// the server ended its session.
+	inUse("a query past its deadline")
+	testsvc.WaitFor(t, "the broken session to end", func() bool { return db.PoolStats().Pending == 0 })
 	// A panic while holding a connection: the deferred Close runs.
 	func() {
 		defer func() { _ = recover() }()

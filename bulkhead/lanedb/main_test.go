@@ -67,13 +67,16 @@ func mustOpen[L bulkhead.Lane](t *testing.T, dsn string, cfg lanepool.Config) *l
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		// A connection broken by a deadline keeps its slot until the server
-		// ended its session: give that a bounded moment.
-		for end := time.Now().Add(15 * time.Second); db.PoolStats().InUse != 0 && time.Now().Before(end); {
+		// A connection broken by a deadline keeps its slot (Pending) until
+		// the server ended its session: give that a bounded moment.
+		for end := time.Now().Add(15 * time.Second); time.Now().Before(end); {
+			if s := db.PoolStats(); s.InUse+s.Pending == 0 {
+				break
+			}
 			time.Sleep(2 * time.Millisecond)
 		}
-		if s := db.PoolStats(); s.InUse != 0 || s.Waiting != 0 {
-			t.Errorf("%s: %d connections still held and %d callers waiting at the end of the test", s.Resource, s.InUse, s.Waiting)
+		if s := db.PoolStats(); s.InUse != 0 || s.Pending != 0 || s.Waiting != 0 {
+			t.Errorf("%s: %d connections still held, %d slots pending and %d callers waiting at the end of the test", s.Resource, s.InUse, s.Pending, s.Waiting)
 		}
 		db.Close()
 	})

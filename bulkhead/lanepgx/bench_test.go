@@ -91,3 +91,26 @@ func BenchmarkAcquireRelease(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRejection is the cost of turning a caller away: the lane's one
+// connection is held and no one may wait.
+func BenchmarkRejection(b *testing.B) {
+	dsn := testsvc.PostgresDSN(b)
+	ctx := context.Background()
+	p, err := lanepgx.New[Tax](ctx, dsn, lanepool.Config{MaxConns: 1, AcquireTimeout: 10 * time.Second, LeakThreshold: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	held, err := p.Acquire(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer held.Release()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Acquire(ctx); err == nil {
+			b.Fatal("a second connection on a budget of 1")
+		}
+	}
+}

@@ -38,6 +38,12 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
+// DefaultConnectTimeout bounds each dial, with its TLS and start-up
+// exchange, when the DSN sets no connect_timeout. A dial goes on after the
+// caller that asked for it gave up (AcquireTimeout), so its connection can
+// serve the next caller; this is how long it may go on.
+const DefaultConnectTimeout = 10 * time.Second
+
 // Pool is lane L's pgx pool.
 type Pool[L bulkhead.Lane] struct {
 	p *pgxpool.Pool
@@ -81,6 +87,12 @@ func NewWithConfig[L bulkhead.Lane](ctx context.Context, pc *pgxpool.Config, cfg
 		pc.ConnConfig.RuntimeParams = map[string]string{}
 	}
 	pc.ConnConfig.RuntimeParams["application_name"] = cfg.ApplicationName
+	if pc.ConnConfig.ConnectTimeout <= 0 {
+		// pgxpool goes on dialing after the caller that asked for the
+		// connection gave up, with no deadline: a server that accepts and
+		// never answers would keep the pool's slots for good.
+		pc.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
 	p, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", resource, err)
@@ -132,17 +144,22 @@ func (p *Pool[L]) Acquire(ctx context.Context) (*Conn[L], error) {
 }
 
 func (p *Pool[L]) acquire(ctx context.Context, skip int) (*Conn[L], error) {
-	t, deadline, err := p.g.Acquire(ctx, skip+1)
+	t, deadline, err := p.g.Admit(ctx, skip+1)
 	if err != nil {
 		return nil, err
 	}
 	actx, cancel := context.WithDeadline(ctx, deadline)
 	c, err := p.p.Acquire(actx)
-	cancel()
 	if err != nil {
+		// The reason is read before cancel: after it, actx.Err() is set
+		// whatever happened, and a refused dial would read as a timeout.
+		reason := reasonFor(ctx, actx, err)
+		cancel()
 		t.Release()
-		return nil, p.g.Fail(reasonFor(ctx, actx, err), time.Since(t.Start()), err)
+		return nil, p.g.Fail(reason, time.Since(t.Start()), err)
 	}
+	cancel()
+	t.Grant()
 	return &Conn[L]{c: c, t: t}, nil
 }
 
@@ -153,9 +170,9 @@ func reasonFor(ctx, actx context.Context, err error) lanepool.Reason {
 			return lanepool.ReasonCanceled
 		}
 		return lanepool.ReasonDeadline
-	case actx.Err() != nil:
+	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return lanepool.ReasonTimeout
-	case err.Error() == "closed pool":
+	case err.Error() == "closed pool": // puddle.ErrClosedPool, unwrapped
 		return lanepool.ReasonClosed
 	}
 	return lanepool.ReasonConnect
@@ -173,6 +190,7 @@ func (c *Conn[L]) Release() {
 	if pc := c.c.Conn().PgConn(); pc.IsClosed() {
 		gone = pc.CleanupDone()
 	}
+	c.t.Returned()
 	c.c.Release()
 	if gone == nil {
 		c.t.Release()

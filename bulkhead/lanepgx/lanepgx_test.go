@@ -64,13 +64,16 @@ func mustNew[L bulkhead.Lane](t *testing.T, dsn string, cfg lanepool.Config) *la
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		// A connection broken by a deadline keeps its slot until the server
-		// ended its session: give that a bounded moment.
-		for end := time.Now().Add(15 * time.Second); p.PoolStats().InUse != 0 && time.Now().Before(end); {
+		// A connection broken by a deadline keeps its slot (Pending) until
+		// the server ended its session: give that a bounded moment.
+		for end := time.Now().Add(15 * time.Second); time.Now().Before(end); {
+			if s := p.PoolStats(); s.InUse+s.Pending == 0 {
+				break
+			}
 			time.Sleep(2 * time.Millisecond)
 		}
-		if s := p.PoolStats(); s.InUse != 0 || s.Waiting != 0 {
-			t.Errorf("%s: %d connections still held and %d callers waiting at the end of the test", s.Resource, s.InUse, s.Waiting)
+		if s := p.PoolStats(); s.InUse != 0 || s.Pending != 0 || s.Waiting != 0 {
+			t.Errorf("%s: %d connections still held, %d slots pending and %d callers waiting at the end of the test", s.Resource, s.InUse, s.Pending, s.Waiting)
 			return // Close would wait for them forever
 		}
 		p.Close()
@@ -286,8 +289,10 @@ func TestEveryPathGivesItsConnectionBack(t *testing.T) {
 	if err == nil {
 		t.Error("pg_sleep(10) with a 30ms deadline succeeded")
 	}
-	// The broken connection keeps its slot until the server ended its session.
-	testsvc.WaitFor(t, "the broken session to end", func() bool { return p.PoolStats().InUse == 0 })
+	// No caller holds the broken connection, but it keeps its slot until
+	// the server ended its session.
+	inUse("a query past its deadline")
+	testsvc.WaitFor(t, "the broken session to end", func() bool { return p.PoolStats().Pending == 0 })
 	if err := p.Ping(ctx); err != nil {
 		t.Fatal(err)
 	}

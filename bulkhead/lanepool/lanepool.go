@@ -246,8 +246,14 @@ type Stats struct {
 	// InUse is connections held by callers; Idle connections open and free
 	// in the underlying pool; Waiting callers waiting for one.
 	InUse, Idle, Waiting int
+	// Pending is slots of the budget taken with no connection held by a
+	// caller: a connection being opened for an admitted caller, a dial that
+	// goes on after its caller gave up, a broken session the server has not
+	// ended yet. They count against MaxConns until they are gone, so the
+	// budget holds in pg_stat_activity.
+	Pending int
 	// Counters since the pool opened.
-	Acquired  uint64        // successful acquires
+	Acquired  uint64        // acquires that got a connection
 	Timeouts  uint64        // acquires that failed with ReasonTimeout or ReasonDeadline
 	Failed    uint64        // every failed acquire, timeouts included
 	Leaks     uint64        // connections reported as leaked

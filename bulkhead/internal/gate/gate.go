@@ -27,7 +27,7 @@ type Gate struct {
 	Idle func() int
 
 	mu      sync.Mutex
-	inUse   int
+	inUse   int // slots taken, whether a caller holds a connection or not
 	head    *waiter
 	tail    *waiter
 	waiting int
@@ -40,6 +40,7 @@ type Gate struct {
 
 	acquired, timeouts, failed, leaks, crossLane atomic.Uint64
 	waitNanos                                    atomic.Int64
+	held                                         atomic.Int64 // granted tickets not yet returned
 }
 
 type waiter struct {
@@ -82,6 +83,9 @@ type Ticket struct {
 	g          *Gate
 	start      time.Time // when the acquire began
 	admitted   time.Time // when it got the slot: leaks are measured from here
+	wait       time.Duration
+	granted    bool        // set once, by the caller, before it hands the connection on
+	returned   atomic.Bool // the caller gave the connection back (the slot may stay taken)
 	released   atomic.Bool
 	leaked     atomic.Bool
 	prev, next *Ticket // in the gate's held list, guarded by g.mu
@@ -90,11 +94,29 @@ type Ticket struct {
 	pcs        [24]uintptr
 }
 
-// Acquire admits the caller or says why not. skip is the number of frames
-// between the caller to blame for a leak and Acquire. On success the caller
-// must Release the ticket; Deadline is when opening the connection must be
-// done by.
+// Acquire admits the caller or says why not, and grants the ticket at once:
+// for holders whose slot is all they get (a request in flight). skip is the
+// number of frames between the caller to blame for a leak and Acquire. On
+// success the caller must Release the ticket; the time is when opening a
+// connection must be done by.
 func (g *Gate) Acquire(ctx context.Context, skip int) (*Ticket, time.Time, error) {
+	t, deadline, err := g.acquire(ctx, skip+1)
+	if err == nil {
+		t.Grant()
+	}
+	return t, deadline, err
+}
+
+// Admit is Acquire for pools that open or fetch a connection after
+// admission: the ticket holds a slot, but counts as acquired, in use and
+// watched for leaks only once the pool has the connection and calls Grant.
+// A failure to get it is reported with Fail, the slot given back with
+// Release.
+func (g *Gate) Admit(ctx context.Context, skip int) (*Ticket, time.Time, error) {
+	return g.acquire(ctx, skip+1)
+}
+
+func (g *Gate) acquire(ctx context.Context, skip int) (*Ticket, time.Time, error) {
 	if err := g.Guard(ctx); err != nil {
 		return nil, time.Time{}, err
 	}
@@ -157,19 +179,52 @@ func ctxReason(err error) lanepool.Reason {
 }
 
 func (g *Gate) admit(start time.Time, wait time.Duration, skip int) *Ticket {
-	t := &Ticket{g: g, start: start, admitted: start.Add(wait)}
-	g.acquired.Add(1)
-	g.waitNanos.Add(int64(wait))
+	t := &Ticket{g: g, start: start, admitted: start.Add(wait), wait: wait}
 	if g.Cfg.LeakThreshold > 0 {
 		t.npc = runtime.Callers(skip+3, t.pcs[:])
+	}
+	return t
+}
+
+// Grant records that the ticket's holder has its connection: it counts as
+// acquired and in use, and is watched for leaks, until Returned. Call it
+// once, before the connection is handed on.
+func (t *Ticket) Grant() {
+	g := t.g
+	t.granted = true
+	g.held.Add(1)
+	g.acquired.Add(1)
+	g.waitNanos.Add(int64(t.wait))
+	if g.Cfg.LeakThreshold > 0 {
 		g.mu.Lock()
 		g.watch(t)
 		g.mu.Unlock()
 	}
 	if len(g.Cfg.Observers) > 0 {
-		g.emit(lanepool.Event{Kind: lanepool.EventAcquired, Wait: wait})
+		g.emit(lanepool.Event{Kind: lanepool.EventAcquired, Wait: t.wait})
 	}
-	return t
+}
+
+// Returned records that the holder gave its connection back, when the slot
+// stays taken a while longer (until the server has ended a broken session,
+// or a dial that outlived its caller ends): no caller holds a connection,
+// so it is no longer in use nor a leak. Release implies it; later calls do
+// nothing.
+func (t *Ticket) Returned() {
+	if !t.returned.CompareAndSwap(false, true) || !t.granted {
+		return
+	}
+	g := t.g
+	g.held.Add(-1)
+	if g.Cfg.LeakThreshold > 0 {
+		g.mu.Lock()
+		g.unwatch(t)
+		g.mu.Unlock()
+	}
+	if t.leaked.Load() {
+		g.Cfg.Logger.Info("bulkhead: a connection reported as leaked was returned",
+			"lane", g.Lane, "resource", g.Resource, "held", time.Since(t.admitted).Round(time.Millisecond))
+	}
 }
 
 // Fail counts a failed acquire and builds its error; pools call it when
@@ -201,10 +256,7 @@ func (t *Ticket) Release() bool {
 	if !t.released.CompareAndSwap(false, true) {
 		return false
 	}
-	if t.leaked.Load() {
-		t.g.Cfg.Logger.Info("bulkhead: a connection reported as leaked was returned",
-			"lane", t.g.Lane, "resource", t.g.Resource, "held", time.Since(t.admitted).Round(time.Millisecond))
-	}
+	t.Returned()
 	t.g.release(t)
 	return true
 }
@@ -270,7 +322,7 @@ func (g *Gate) checkLeaks() {
 }
 
 func (t *Ticket) reportLeak(now time.Time) {
-	if t.released.Load() {
+	if t.returned.Load() {
 		return
 	}
 	g := t.g
@@ -381,12 +433,13 @@ func (g *Gate) Close() {
 // Stats is the pool's snapshot.
 func (g *Gate) Stats() lanepool.Stats {
 	g.mu.Lock()
-	inUse, waiting := g.inUse, g.waiting
+	slots, waiting := g.inUse, g.waiting
 	g.mu.Unlock()
+	inUse := int(g.held.Load())
 	s := lanepool.Stats{
 		Lane: g.Lane, Resource: g.Resource,
 		Budget: g.Cfg.MaxConns, MaxWaiters: g.Cfg.MaxWaiters,
-		InUse: inUse, Waiting: waiting,
+		InUse: inUse, Pending: max(slots-inUse, 0), Waiting: waiting,
 		Acquired: g.acquired.Load(), Timeouts: g.timeouts.Load(), Failed: g.failed.Load(),
 		Leaks: g.leaks.Load(), CrossLane: g.crossLane.Load(),
 		WaitTotal: time.Duration(g.waitNanos.Load()),

@@ -330,3 +330,21 @@ func TestBreakerClosingStartsRecoveryLagClock(t *testing.T) {
 		t.Errorf("recovery lag events %+v; want one with 15 calls still running", lagged)
 	}
 }
+
+// A streaming handler in a lane with a breaker still gets an http.Flusher.
+func TestHTTPBreakerLaneKeepsFlusher(t *testing.T) {
+	e, _ := newLane(t, lanebreaker.Config{})
+	var flushed bool
+	h := e.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, ok := w.(http.Flusher)
+		if ok {
+			f.Flush()
+			flushed = true
+		}
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	if !flushed || !rec.Flushed {
+		t.Errorf("handler flushed %v, recorder flushed %v; want both", flushed, rec.Flushed)
+	}
+}

@@ -80,13 +80,14 @@ gofmt_clean() {
 	return 1
 }
 
-# self_contained: docs, messages and comments name things a reader can look
-# up. No pointer to documents outside the repository, no internal ticket
-# numbers, no ids of the payment spec's mechanisms or of the incident (say
-# what they are instead). The recorded drill outputs are left as they ran.
+# self_contained: what users read (docs, READMEs, doc comments, messages,
+# scripts' usage) names things a reader can look up. No pointer to documents
+# outside the repository, no internal ticket numbers, no ids of the payment
+# spec's mechanisms or of the incident: say what they are instead. Tests and
+# testdata are not checked; the recorded drill outputs are left as they ran.
 self_contained() {
 	! git grep -n -I -E '\.\./shared/|/work/shared|\bINC-[0-9]{3,}|\b(ADV|MC|INV|DEC)-[A-Z]{2}-[0-9]{2}\b|BULKHEAD-PAY-|\b[Ii]ssues? [0-9]{1,2}\b' \
-		-- ':!examples/payment-core/docs/' ':!scripts/test.sh'
+		-- ':!*_test.go' ':!**/testdata/**' ':!examples/payment-core/docs/' ':!scripts/test.sh'
 }
 
 stage_vet_and_format() {

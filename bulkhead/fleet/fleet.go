@@ -408,7 +408,7 @@ func (l *Limiter[L]) releaseLocal() {
 }
 
 // errNoAnswer is the error of a Redis call that did not answer in time.
-var errNoAnswer = errors.New("Redis did not answer within RedisTimeout")
+var errNoAnswer = errors.New("no answer from Redis within RedisTimeout")
 
 // call runs f, a Redis call, and waits for it at most RedisTimeout. f's
 // context has that deadline, but a client need not apply it to its socket

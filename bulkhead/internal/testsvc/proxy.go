@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -38,6 +39,7 @@ type proxyConn struct {
 	client, server net.Conn
 	hung           chan struct{} // closed when the connection stops forwarding
 	hangOnce       sync.Once
+	pipes          atomic.Int32 // goroutines still serving it
 }
 
 // NewProxy listens on a free port of 127.0.0.1 and forwards to target.
@@ -152,6 +154,7 @@ func (p *Proxy) open(client net.Conn) {
 	}
 	p.mu.Unlock()
 	if c.server == nil {
+		c.pipes.Store(1)
 		p.wg.Add(1)
 		go func() { // swallow what the client sends; answer nothing
 			defer p.wg.Done()
@@ -160,6 +163,7 @@ func (p *Proxy) open(client net.Conn) {
 		}()
 		return
 	}
+	c.pipes.Store(2)
 	p.wg.Add(2)
 	go func() { defer p.wg.Done(); c.pipe(c.server, c.client); p.forget(c) }()
 	go func() { defer p.wg.Done(); c.pipe(c.client, c.server); p.forget(c) }()
@@ -203,7 +207,13 @@ func (c *proxyConn) close() {
 	}
 }
 
+// forget drops c once its last goroutine is done: until then Cut must
+// still be able to close it (a hung connection's server side outlives its
+// client side).
 func (p *Proxy) forget(c *proxyConn) {
+	if c.pipes.Add(-1) > 0 {
+		return
+	}
 	p.mu.Lock()
 	delete(p.conns, c)
 	p.mu.Unlock()

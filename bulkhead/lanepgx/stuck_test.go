@@ -2,6 +2,7 @@ package lanepgx_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -86,4 +87,95 @@ func TestMaxRunTimeCancelsWorkHungOnPostgres(t *testing.T) {
 			return p.Ping(c)
 		}) == nil
 	})
+}
+
+type LaggyTax struct{}
+
+func (LaggyTax) Spec() bulkhead.LaneSpec {
+	return bulkhead.LaneSpec{Name: "pgx_laggy_tax_" + testsvc.Suffix, MaxConcurrent: 3, Baseline: 2, MaxRunTime: 20 * time.Second}
+}
+
+// The payment spec's recovery drill in miniature, on a real PostgreSQL
+// behind a proxy: the server goes silent under two calls, comes back and
+// answers a third, but the two stay hung (their connections were lost in
+// the partition): RecoveryLag later the lane reports
+// ALERT_BULKHEAD_RECOVERY_LAG and resets its pool; at MaxRunTime the hung
+// calls are cancelled, and the lane is back below its baseline.
+func TestRecoveryLagAfterPostgresHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes 15s (pgx's wait for a hung server); run without -short")
+	}
+	testsvc.NewMonitor(t, name[LaggyTax]())
+	dsn, proxy := testsvc.PostgresProxy(t)
+	p := newViaProxy[LaggyTax](t, dsn, lanepool.Config{MaxConns: 3, AcquireTimeout: 10 * time.Second, LeakThreshold: -1})
+	ctx := resetCtx(t, 60*time.Second)
+	var logs testsvc.SyncBuffer
+	clock := fakeclock.New(time.Date(2026, 9, 15, 12, 0, 0, 0, time.UTC))
+	events := make(chan bulkhead.Event, 8)
+	exec := bulkhead.MustExecutor[LaggyTax](bulkhead.WithClock(clock), bulkhead.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))),
+		bulkhead.WithObserver(bulkhead.ObserverFunc(func(e bulkhead.Event) {
+			if e.Kind == bulkhead.EventRecoveryLag || e.Kind == bulkhead.EventRecoveryLagEnded {
+				events <- e
+			}
+		})))
+	exec.ResetOnRecoveryLag(p)
+
+	// Two connections open, then the server goes silent under two calls.
+	c1, err := p.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := p.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1.Release()
+	c2.Release()
+	proxy.Hang()
+	hung := make(chan error, 2)
+	for range 2 {
+		go func() {
+			hung <- exec.Do(ctx, func(ctx context.Context) error { _, err := p.Exec(ctx, "select 1"); return err })
+		}()
+	}
+	testsvc.WaitFor(t, "two calls hung on the server", func() bool { return p.PoolStats().InUse == 2 })
+	// A third call fills the lane (SATURATED) and reaches the server once it is back.
+	heal, third := make(chan struct{}), make(chan error, 1)
+	go func() {
+		third <- exec.Do(ctx, func(ctx context.Context) error { <-heal; return p.Ping(ctx) })
+	}()
+	testsvc.WaitFor(t, "the lane to fill", func() bool { return exec.Stats().State == bulkhead.StateSaturated })
+	proxy.Heal()
+	close(heal)
+	if err := <-third; err != nil {
+		t.Fatalf("the call after the server came back: %v", err)
+	}
+
+	clock.Advance(10 * time.Second)
+	select {
+	case e := <-events:
+		if e.Kind != bulkhead.EventRecoveryLag || e.Active != 2 {
+			t.Errorf("first event %+v; want the recovery lag with the 2 hung calls running", e)
+		}
+	default:
+		t.Fatal("no recovery lag 10s after the server answered again")
+	}
+	if l := logs.String(); !strings.Contains(l, bulkhead.AlertRecoveryLag) || strings.Contains(l, "failed") {
+		t.Errorf("log: %s\nwant the alert and a pool reset that did not fail", l)
+	}
+
+	clock.Advance(10 * time.Second) // MaxRunTime: the hung calls are cancelled
+	for range 2 {
+		if err := <-hung; err == nil {
+			t.Error("a hung call returned no error")
+		}
+	}
+	select {
+	case e := <-events:
+		if e.Kind != bulkhead.EventRecoveryLagEnded || e.Wait != 20*time.Second {
+			t.Errorf("second event %+v; want the end of the lag, 20s after the answer", e)
+		}
+	default:
+		t.Error("the lag did not end once the hung calls returned")
+	}
 }

@@ -14,6 +14,14 @@
 // caller's own errors (bulkhead.CallerError, an HTTP 4xx) do not; see
 // bulkhead.DependencyFailure.
 //
+// failsafe-go expresses all of this, with two adjustments. It opens at a
+// failure rate at or above its threshold, so the threshold it is given is
+// the next number above FailureRate. And it takes a permit back only with a
+// result: a call that is not a failure (a caller's error, a call its caller
+// cancelled) is recorded as a success, and so counts towards closing a
+// half-open breaker; for the same reason the executor asks for a permit
+// only once the lane has given the work a slot.
+//
 // One breaker serves one lane: an executor binds it, and a second executor
 // given the same breaker fails to start.
 package lanebreaker

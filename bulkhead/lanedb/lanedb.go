@@ -366,7 +366,6 @@ func brokenSession(c *sql.Conn) <-chan struct{} {
 // wait: it closes the socket after at most 15s). Either way no caller holds
 // the connection any more.
 func releaseWhenGone(t *gate.Ticket, gone <-chan struct{}) {
-	t.Returned()
 	if gone == nil {
 		t.Release()
 		return
@@ -375,6 +374,7 @@ func releaseWhenGone(t *gate.Ticket, gone <-chan struct{}) {
 	case <-gone:
 		t.Release()
 	default:
+		t.Returned() // no caller holds it, but the slot stays taken until then
 		go func() {
 			<-gone
 			t.Release()

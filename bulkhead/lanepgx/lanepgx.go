@@ -190,7 +190,6 @@ func (c *Conn[L]) Release() {
 	if pc := c.c.Conn().PgConn(); pc.IsClosed() {
 		gone = pc.CleanupDone()
 	}
-	c.t.Returned()
 	c.c.Release()
 	if gone == nil {
 		c.t.Release()
@@ -200,6 +199,7 @@ func (c *Conn[L]) Release() {
 	case <-gone:
 		c.t.Release()
 	default:
+		c.t.Returned() // no caller holds it, but the slot stays taken until then
 		go func() {
 			<-gone
 			c.t.Release()

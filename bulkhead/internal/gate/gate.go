@@ -211,20 +211,26 @@ func (t *Ticket) Grant() {
 // so it is no longer in use nor a leak. Release implies it; later calls do
 // nothing.
 func (t *Ticket) Returned() {
+	if t.markReturned() && t.g.Cfg.LeakThreshold > 0 {
+		t.g.mu.Lock()
+		t.g.unwatch(t)
+		t.g.mu.Unlock()
+	}
+}
+
+// markReturned counts the connection as no longer held and reports
+// whether this call did so; the caller takes it off the leak watch.
+func (t *Ticket) markReturned() bool {
 	if !t.returned.CompareAndSwap(false, true) || !t.granted {
-		return
+		return false
 	}
 	g := t.g
 	g.held.Add(-1)
-	if g.Cfg.LeakThreshold > 0 {
-		g.mu.Lock()
-		g.unwatch(t)
-		g.mu.Unlock()
-	}
 	if t.leaked.Load() {
 		g.Cfg.Logger.Info("bulkhead: a connection reported as leaked was returned",
 			"lane", g.Lane, "resource", g.Resource, "held", time.Since(t.admitted).Round(time.Millisecond))
 	}
+	return true
 }
 
 // Fail counts a failed acquire and builds its error; pools call it when
@@ -256,8 +262,8 @@ func (t *Ticket) Release() bool {
 	if !t.released.CompareAndSwap(false, true) {
 		return false
 	}
-	t.Returned()
-	t.g.release(t)
+	t.markReturned()
+	t.g.release(t) // takes it off the leak watch, under the lock it takes anyway
 	return true
 }
 

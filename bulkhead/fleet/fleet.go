@@ -15,13 +15,20 @@
 // Each holder has a lease: a member of a Redis sorted set scored by its
 // expiry. A holder renews its leases every LeaseTTL/3; a holder that dies
 // stops renewing, and its leases are reclaimed once they expire, by the next
-// Acquire anywhere in the fleet. Redis's own clock (TIME) is the only clock
-// used, so the processes' clocks need not agree.
+// Acquire anywhere in the fleet. Redis's own clock (TIME) sets the expiries,
+// so the processes' clocks need not agree. A holder cut off from Redis
+// declares a lease lost (Lease.Lost, and Do cancels its work) once LeaseTTL
+// has passed since the last renewal that succeeded was sent: Redis cannot
+// have let the lease go before that.
+//
+// Every Redis call is bounded by RedisTimeout by the limiter itself, not by
+// the client's options: a call that overruns is abandoned.
 //
 // When Redis is unreachable the limiter falls back to LocalLimit in this
-// process, and says so: the OnFallback callback, a warning on the logger,
-// Stats.Fallback, and Lease.Local on the leases it hands out. It goes back to
-// Redis once Redis answers again (checked at most every RetryRedisEvery).
+// process, counting the Redis leases it still holds against it, and says
+// so: the OnFallback callback, a warning on the logger, Stats.Fallback, and
+// Lease.Local on the leases it hands out. It goes back to Redis once Redis
+// answers again (checked at most every RetryRedisEvery).
 package fleet
 
 import (
@@ -51,7 +58,8 @@ type Config struct {
 	// fleet limit divided by the number of processes, rounded down. Required.
 	LocalLimit int
 	// LeaseTTL is how long a lease lives without renewal: the time a dead
-	// holder's lease stays taken. Default 5s.
+	// holder's lease stays taken, and the time after which a holder that
+	// could not renew it declares it lost. Default 5s.
 	LeaseTTL time.Duration
 	// RenewEvery is how often held leases are renewed. Default LeaseTTL/3.
 	RenewEvery time.Duration
@@ -64,7 +72,10 @@ type Config struct {
 	// PollEvery is how often a waiting caller asks Redis again, jittered
 	// ±50%. Default 20ms.
 	PollEvery time.Duration
-	// RedisTimeout bounds every Redis call. Default 100ms.
+	// RedisTimeout bounds every Redis call, whatever the client's own
+	// timeouts: a call that overruns is abandoned (it ends in the
+	// background, within the client's timeouts; an acquire granted late is
+	// given back). Default 100ms.
 	RedisTimeout time.Duration
 	// RetryRedisEvery is how often a limiter that fell back tries Redis
 	// again. Default 1s.

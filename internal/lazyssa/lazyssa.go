@@ -60,7 +60,7 @@ func (b *Builder) build() {
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
 	}
-	b.pkg = prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	b.pkg = prog.CreatePackage(pass.Pkg, pass.Files, withoutDataTables(pass.TypesInfo), false)
 	b.pkg.Build()
 	for _, file := range pass.Files {
 		for _, decl := range file.Decls {

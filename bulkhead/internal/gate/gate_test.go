@@ -145,3 +145,47 @@ func TestLeakOrderAndReturn(t *testing.T) {
 		t.Error("held list not empty")
 	}
 }
+
+// TestAdmitGrantReturn: a pool's ticket counts as acquired and in use only
+// once granted, stops counting as in use once returned, and keeps its slot
+// (Pending) until released; a returned ticket is not reported as a leak.
+func TestAdmitGrantReturn(t *testing.T) {
+	leaks := make(chan lanepool.Leak, 2)
+	g := newGate(t, lanepool.Config{MaxConns: 2, AcquireTimeout: time.Second, LeakThreshold: 5 * time.Millisecond,
+		OnLeak: func(l lanepool.Leak) { leaks <- l }})
+	check := func(what string, inUse, pending int, acquired uint64) {
+		t.Helper()
+		if s := g.Stats(); s.InUse != inUse || s.Pending != pending || s.Acquired != acquired {
+			t.Errorf("%s: in use %d, pending %d, acquired %d; want %d, %d, %d", what, s.InUse, s.Pending, s.Acquired, inUse, pending, acquired)
+		}
+	}
+	failed, _, err := g.Admit(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("admitted, dialing", 0, 1, 0)
+	_ = g.Fail(lanepool.ReasonConnect, 0, errors.New("refused"))
+	failed.Release()
+	check("the dial failed", 0, 0, 0)
+
+	tk, _, err := g.Admit(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.Grant()
+	check("granted", 1, 0, 1)
+	tk.Returned()
+	tk.Returned()
+	check("returned, the session not yet ended", 0, 1, 1)
+	time.Sleep(20 * time.Millisecond) // past the leak threshold
+	tk.Release()
+	check("released", 0, 0, 1)
+	select {
+	case l := <-leaks:
+		t.Errorf("a returned connection was reported as leaked: %+v", l)
+	default:
+	}
+	if s := g.Stats(); s.Failed != 1 {
+		t.Errorf("failed %d, want 1", s.Failed)
+	}
+}

@@ -108,6 +108,7 @@ type Limiter[L bulkhead.Lane] struct {
 	wake       chan struct{}
 	paused     bool // tests: a holder that stopped renewing (a dead process)
 	fallback   bool
+	probing    bool // a caller is asking Redis whether it is back
 	lastFailed time.Time
 	seq        uint64
 	prefix     string
@@ -369,7 +370,11 @@ func (l *Limiter[L]) reject(local bool, waited time.Duration, cause error) error
 // unreachable. local reports which limit said no.
 func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
 	l.mu.Lock()
-	useRedis := !l.fallback || time.Since(l.lastFailed) >= l.cfg.RetryRedisEvery
+	// While Redis is unreachable one caller at a time asks whether it is
+	// back; the others do not wait RedisTimeout for the same answer.
+	probe := l.fallback && !l.probing && time.Since(l.lastFailed) >= l.cfg.RetryRedisEvery
+	l.probing = l.probing || probe
+	useRedis := !l.fallback || probe
 	l.seq++
 	id := l.prefix + strconv.FormatUint(l.seq, 36)
 	l.mu.Unlock()
@@ -384,6 +389,11 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
 				l.zrem(id)
 			}
 		})
+		if probe {
+			l.mu.Lock()
+			l.probing = false
+			l.mu.Unlock()
+		}
 		if err == nil {
 			l.redisOK()
 			if n != 1 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -225,4 +226,42 @@ func TestFallbackCountsLeasesHeldFromRedis(t *testing.T) {
 		t.Fatalf("every Redis lease given back: %v, want a local lease", err)
 	}
 	lease.Release()
+}
+
+// TestOneProbeAtATime: while Redis hangs, concurrent callers of a limiter
+// that fell back do not all wait RedisTimeout to ask Redis whether it is
+// back: one asks, the others use the local limit at once.
+func TestOneProbeAtATime(t *testing.T) {
+	key, _ := setup(t)
+	const slow = 30 * time.Second
+	proxy, rdb := viaProxy(t, redis.Options{DialTimeout: slow, ReadTimeout: slow, WriteTimeout: slow})
+	warm(t, rdb)
+	var logs testsvc.SyncBuffer
+	l := mustNew(t, rdb, Config{Key: key, Limit: 8, LocalLimit: 8, RedisTimeout: 100 * time.Millisecond,
+		RetryRedisEvery: 200 * time.Millisecond, Logger: quietLogger(&logs)})
+	proxy.Hang()
+	first, err := l.Acquire(context.Background())
+	if err != nil || !first.Local() {
+		t.Fatalf("against a hung Redis: %v, want a local lease", err)
+	}
+	first.Release()
+	testsvc.WaitFor(t, "the first call to be abandoned", func() bool { return l.calls.Load() == 1 })
+	time.Sleep(250 * time.Millisecond) // past RetryRedisEvery: the next caller probes
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if lease, err := l.Acquire(context.Background()); err == nil {
+				lease.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	// Abandoned calls stay in flight until the client's 30s: one from the
+	// first Acquire, one from the probe.
+	if n := l.calls.Load(); n != 2 {
+		t.Errorf("%d Redis calls in flight, want 2: the first one and a single probe", n)
+	}
+	proxy.Cut()
 }

@@ -1,0 +1,53 @@
+package suite_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/bhlint/bhlint/suite"
+)
+
+// TestConfigKey: the key follows the nearest .bhlint.yml — none, one above,
+// an edit of it, a nearer one — so a driver's cache keyed on it never
+// serves results computed under another configuration.
+func TestConfigKey(t *testing.T) {
+	root := t.TempDir()
+	pkg := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path, text string) {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys := map[string]string{}
+	step := func(name string) {
+		k := suite.ConfigKey(pkg)
+		for prev, pk := range keys {
+			if pk == k {
+				t.Errorf("%s: key %q is the same as after %s", name, k, prev)
+			}
+		}
+		keys[name] = k
+	}
+	step("no file")
+	write(filepath.Join(root, ".bhlint.yml"), "analyzers:\n  heldconn: false\n")
+	step("a file above")
+	write(filepath.Join(root, ".bhlint.yml"), "analyzers:\n  heldconn: true\n")
+	step("the file edited")
+	write(filepath.Join(pkg, ".bhlint.yml"), "analyzers:\n  heldconn: true\n")
+	step("a nearer file with the same content")
+	if again := suite.ConfigKey(pkg); again != keys["a nearer file with the same content"] {
+		t.Errorf("the key changed with nothing edited: %q, then %q", keys["a nearer file with the same content"], again)
+	}
+}
+
+// TestConfigAnalyzer: a .bhlint.yml with an unknown key or an unknown
+// analyzer is reported on the package clause; a good one is silent.
+func TestConfigAnalyzer(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), suite.ConfigAnalyzer, "badkey", "unknownanalyzer", "goodconfig")
+}

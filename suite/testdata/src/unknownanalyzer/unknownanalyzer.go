@@ -1,0 +1,1 @@
+package unknownanalyzer // want `analyzers: unknown analyzer "unbounded" \(known: directives, heldconn,`

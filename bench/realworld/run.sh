@@ -9,7 +9,9 @@
 #
 # Each service is bench/realworld/services/<name>/: service.txt (module=, version=, sum=,
 # packages=, style=, optionally subdir= when go.mod is below the module root, touch= files to
-# create before building, e.g. an embedded UI build the module zip leaves out, and ci=1),
+# create before building, e.g. an embedded UI build the module zip leaves out, nested=DIR
+# MODULE@VERSION SUM (one per line) for a module that a replace directive takes from DIR, which
+# the module zip leaves out, and ci=1),
 # triage.tsv (every bhlint finding: file:line, code, true|false|debatable, reason) and
 # recall.tsv (real instances found by reading the code: file:line, code, note).
 #
@@ -91,6 +93,16 @@ prepare() {
 		chmod -R u+w "$copy"
 		local f
 		for f in $(meta "$name" touch); do mkdir -p "$copy/$(dirname "$f")" && touch "$copy/$f"; done
+		local ndir nmod nsum
+		while read -r ndir nmod nsum; do
+			[ -n "$ndir" ] || continue
+			info=$(GOSUMDB=off GOFLAGS=-mod=mod go mod download -json "$nmod") || die "$name: go mod download $nmod (nested=) failed: $info"
+			got=$(sed -n 's/^\t"Sum": "\(.*\)",$/\1/p' <<<"$info")
+			[ "$got" = "$nsum" ] || die "$name: nested $nmod has sum $got, service.txt says $nsum"
+			rm -rf "${copy:?}/$ndir"
+			cp -r "$(sed -n 's/^\t"Dir": "\(.*\)",$/\1/p' <<<"$info")" "$copy/$ndir"
+			chmod -R u+w "$copy/$ndir"
+		done < <(sed -n 's/^nested=//p' "bench/realworld/services/$name/service.txt")
 		(cd "$copy/$(meta "$name" subdir)" && GOSUMDB=off go mod download) >&2 ||
 			die "$name: downloading its dependencies failed"
 		touch "$copy/.realworld-ready"
@@ -148,7 +160,7 @@ if [ -z "$ci" ]; then
 	[ ${#only[@]} -eq 0 ] && report_out="$root/bench/REALWORLD.md"
 fi
 set +e
-"$work/report" -services bench/realworld/services -results "$results" ${report_out:+-out "$report_out"} -header "$header" "${services[@]}"
+"$work/report" -services bench/realworld/services -results "$results" ${report_out:+-out "$report_out"} -header "$header" -notes bench/realworld/NOTES.md "${services[@]}"
 rc=$?
 set -e
 [ -n "$report_out" ] && echo "realworld: wrote $report_out" >&2

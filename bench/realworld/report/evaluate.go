@@ -121,9 +121,9 @@ func ratio(a, b float64) string {
 	return fmt.Sprintf("%.2f×", a/b)
 }
 
-func writeMarkdown(w io.Writer, header string, evals []*evaluation, window int) {
+func writeMarkdown(w io.Writer, text prose, evals []*evaluation, window int) {
 	fmt.Fprintf(w, "# bhlint on the real-world corpus\n\n")
-	fmt.Fprintf(w, "Written by `bench/realworld/run.sh` (issue 16); rerun it to refresh. %s\n\n", header)
+	fmt.Fprintf(w, "Written by `bench/realworld/run.sh` (issue 16); rerun it to refresh. %s\n\n", text.Header)
 	fmt.Fprintf(w, "Precision = true / (true + false), debatable and untriaged left out. Recall = instances of the\n"+
 		"service's recall set (found by reading the code) that a finding of the same code reports in the same\n"+
 		"file within %d lines. Times: cold analysis cache, warm build cache; ratios are bhlint / go vet.\n\n", window)
@@ -131,6 +131,9 @@ func writeMarkdown(w io.Writer, header string, evals []*evaluation, window int) 
 	writeSpeedTable(w, evals)
 	writeAnalyzerTable(w, evals)
 	writeMisses(w, evals)
+	if text.Notes != "" {
+		fmt.Fprintf(w, "%s\n", strings.TrimSpace(text.Notes))
+	}
 }
 
 func writeServiceTable(w io.Writer, evals []*evaluation) {

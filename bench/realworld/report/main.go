@@ -16,18 +16,31 @@ import (
 	"path/filepath"
 )
 
+// prose is the hand-written text of the report: a paragraph under the title, notes at the end.
+type prose struct{ Header, Notes string }
+
 func main() {
 	servicesDir := flag.String("services", "bench/realworld/services", "the corpus: one directory per service")
 	resultsDir := flag.String("results", "", "run.sh's results: one directory per service")
 	out := flag.String("out", "", "write the Markdown report to this file")
 	header := flag.String("header", "", "a paragraph put under the report's title (machine, load, versions)")
 	window := flag.Int("window", 5, "a recall entry is found by a finding of its code in its file within this many lines")
+	notes := flag.String("notes", "", "a Markdown file appended to the report (what the figures do not say: profiles, known false positives)")
 	flag.Parse()
 	if *resultsDir == "" {
 		fmt.Fprintln(os.Stderr, "report: -results is required")
 		os.Exit(2)
 	}
-	code, err := run(*servicesDir, *resultsDir, *out, *header, *window, flag.Args(), os.Stdout)
+	var trailer string
+	if *notes != "" {
+		data, err := os.ReadFile(*notes)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(2)
+		}
+		trailer = string(data)
+	}
+	code, err := run(*servicesDir, *resultsDir, *out, prose{*header, trailer}, *window, flag.Args(), os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(2)
@@ -35,7 +48,7 @@ func main() {
 	os.Exit(code)
 }
 
-func run(servicesDir, resultsDir, out, header string, window int, only []string, stdout io.Writer) (int, error) {
+func run(servicesDir, resultsDir, out string, text prose, window int, only []string, stdout io.Writer) (int, error) {
 	svcs, err := loadServices(servicesDir, only)
 	if err != nil {
 		return 2, err
@@ -63,7 +76,7 @@ func run(servicesDir, resultsDir, out, header string, window int, only []string,
 		if err != nil {
 			return 2, err
 		}
-		writeMarkdown(f, header, evals, window)
+		writeMarkdown(f, text, evals, window)
 		if err := f.Close(); err != nil {
 			return 2, err
 		}

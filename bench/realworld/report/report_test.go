@@ -51,7 +51,7 @@ func runReport(t *testing.T, services, results string) (int, string, string) {
 	t.Helper()
 	md := filepath.Join(t.TempDir(), "out.md")
 	var out bytes.Buffer
-	code, err := run(services, results, md, "header", 5, nil, &out)
+	code, err := run(services, results, md, prose{"header", "## Notes\nhand-written"}, 5, nil, &out)
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -76,6 +76,9 @@ func TestTriageMatchesAndFigures(t *testing.T) {
 	}
 	if !strings.Contains(md, "| svc | 2.00 | 1.00 | 0.00 | 0.50× | 0.67× | 100 | 160 | 1.60× | met | **missed** |") {
 		t.Errorf("speed row wrong:\n%s", md)
+	}
+	if !strings.HasSuffix(md, "## Notes\nhand-written\n") {
+		t.Errorf("the notes are not at the end:\n%s", md)
 	}
 	if !strings.Contains(md, "d.go:1") {
 		t.Errorf("the missed recall instance is not listed:\n%s", md)
@@ -127,7 +130,7 @@ func TestBadCorpusFiles(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			services, results := corpus(t, triage, "")
-			_, err := run(services, results, "", "", 5, nil, &bytes.Buffer{})
+			_, err := run(services, results, "", prose{}, 5, nil, &bytes.Buffer{})
 			if err == nil || !strings.Contains(err.Error(), "triage.tsv:") {
 				t.Errorf("err = %v, want one naming triage.tsv and the line", err)
 			}
@@ -138,7 +141,7 @@ func TestBadCorpusFiles(t *testing.T) {
 func TestMissingMeta(t *testing.T) {
 	services, results := corpus(t, "", "")
 	write(t, filepath.Join(services, "svc", "service.txt"), "module=example.com/svc\n")
-	_, err := run(services, results, "", "", 5, nil, &bytes.Buffer{})
+	_, err := run(services, results, "", prose{}, 5, nil, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), `"version" is missing`) {
 		t.Errorf("err = %v", err)
 	}

@@ -65,16 +65,15 @@ f:close()
 vim.cmd('qa!')
 `
 
-// TestNeovim: a real editor's LSP client (Neovim, headless) gets the
+// testNeovim: a real editor's LSP client (Neovim, headless) gets the
 // diagnostic with its range, progress and log lines, and the quick fix,
 // which it applies; on write the finding goes. Skipped when nvim is not
 // installed (Debian: apt-get install neovim).
-func TestNeovim(t *testing.T) {
+func testNeovim(t *testing.T, bin string) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {
-		t.Skip("nvim is not installed (apt-get install neovim): the real-editor check is skipped")
+		t.Skip("nvim is not installed (apt-get install neovim; scripts/setup.sh does): the real-editor check is skipped")
 	}
-	bin := buildBhlint(t)
 	_, file := shedModule(t)
 	tmp := t.TempDir()
 	script, result := filepath.Join(tmp, "bhlint.lua"), filepath.Join(tmp, "result.json")
@@ -82,7 +81,7 @@ func TestNeovim(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+script)
-	cmd.Env = append(os.Environ(), "BHLINT_BIN="+bin, "SHED_FILE="+file, "RESULT_FILE="+result, "XDG_STATE_HOME="+tmp, "XDG_CACHE_HOME="+tmp)
+	cmd.Env = append(os.Environ(), "BHLINT_BIN="+bin, "SHED_FILE="+file, "RESULT_FILE="+result, "XDG_STATE_HOME="+tmp) // not XDG_CACHE_HOME: the go command keeps its build cache there
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nvim: %v\n%s", err, out)
 	}

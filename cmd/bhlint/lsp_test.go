@@ -245,12 +245,21 @@ func applyEdits(t *testing.T, file string, edits []textEdit, newText func(textEd
 	}
 }
 
-// TestLSPExchange drives `bhlint lsp` over stdio with a real JSON-RPC client:
-// initialize, didOpen of a file with findings, publishDiagnostics whose
-// ranges cover the offending calls, didSave, shutdown, exit — and checks
-// the server exits 0.
-func TestLSPExchange(t *testing.T) {
-	c := startLSP(t, buildBhlint(t), map[string]any{})
+// TestLSP drives `bhlint lsp` (built once for all its parts) with real
+// clients: a JSON-RPC client speaking the protocol, and Neovim's.
+func TestLSP(t *testing.T) {
+	bin := buildBhlint(t)
+	t.Run("exchange", func(t *testing.T) { testLSPExchange(t, bin) })
+	t.Run("code actions", func(t *testing.T) { testLSPCodeActions(t, bin) })
+	t.Run("plain client", func(t *testing.T) { testLSPPlainClient(t, bin) })
+	t.Run("neovim", func(t *testing.T) { testNeovim(t, bin) })
+}
+
+// testLSPExchange: initialize, didOpen of a file with findings,
+// publishDiagnostics whose ranges cover the offending calls, didSave,
+// shutdown, exit — and the server exits 0.
+func testLSPExchange(t *testing.T, bin string) {
+	c := startLSP(t, bin, map[string]any{})
 	file, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "e2e", "heldconn", "store.go"))
 	got := c.notifyAndWait("textDocument/didOpen", file)
 	if len(got.Diagnostics) != 3 {
@@ -287,13 +296,13 @@ func shedModule(t *testing.T) (dir, file string) {
 	return dir, filepath.Join(dir, "shed.go")
 }
 
-// TestLSPCodeActions: for a client that shows progress and takes snippet
+// testLSPCodeActions: for a client that shows progress and takes snippet
 // edits, the first analysis reports progress and logs the package it
 // loads; the suggested fix is a quick fix that, applied and saved, clears
 // the finding; "suppress" is a snippet with a reason placeholder that,
 // filled in and saved, suppresses it.
-func TestLSPCodeActions(t *testing.T) {
-	c := startLSP(t, buildBhlint(t), map[string]any{
+func testLSPCodeActions(t *testing.T, bin string) {
+	c := startLSP(t, bin, map[string]any{
 		"window":    map[string]any{"workDoneProgress": true},
 		"workspace": map[string]any{"workspaceEdit": map[string]any{"snippetEditSupport": true, "documentChanges": true}},
 	})
@@ -310,7 +319,9 @@ func TestLSPCodeActions(t *testing.T) {
 	logs, progress, created := c.recorded()
 	if len(created) != 1 || len(progress) < 3 || !strings.HasPrefix(progress[0], "begin: ") ||
 		!strings.HasPrefix(progress[len(progress)-1], "end: 1 findings") ||
-		!slices.ContainsFunc(progress, func(p string) bool { return strings.HasPrefix(p, "report: ") && strings.Contains(p, "example.com/shed") }) {
+		!slices.ContainsFunc(progress, func(p string) bool {
+			return strings.HasPrefix(p, "report: ") && strings.Contains(p, "example.com/shed")
+		}) {
 		t.Errorf("progress tokens %q, progress %q; want one token, begin, a report naming example.com/shed, end with the count", created, progress)
 	}
 	if !slices.Contains(logs, "4: bhlint: loading example.com/shed") {
@@ -358,12 +369,12 @@ func TestLSPCodeActions(t *testing.T) {
 	c.stop()
 }
 
-// TestLSPPlainClient: a client that announces neither progress nor snippet
+// testLSPPlainClient: a client that announces neither progress nor snippet
 // edits gets no progress, and a suppression without a reason, which does
 // not suppress (the directive is reported until a reason is written). An
 // error is logged once prefixed with "bhlint:".
-func TestLSPPlainClient(t *testing.T) {
-	c := startLSP(t, buildBhlint(t), map[string]any{})
+func testLSPPlainClient(t *testing.T, bin string) {
+	c := startLSP(t, bin, map[string]any{})
 	_, file := shedModule(t)
 	got := c.notifyAndWait("textDocument/didOpen", file)
 	if len(got.Diagnostics) != 1 {

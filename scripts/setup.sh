@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/setup.sh — what the tests need besides Go and the source: the local
-# PostgreSQL and Redis running, the real pre-commit, Graphviz and promtool, the
-# SARIF schema validator, a golangci-lint with bhlint's plugin compiled in, and
-# a gopls with bhlint's analyzers for the editor tests. scripts/test.sh sources
+# PostgreSQL and Redis running, the real pre-commit, Graphviz, promtool and
+# Neovim, the SARIF schema validator, a golangci-lint with bhlint's plugin
+# compiled in, and a gopls with bhlint's analyzers for the editor tests. scripts/test.sh sources
 # it, so `./scripts/test.sh` alone runs every test on a fresh machine.
 #
 #   eval "$(./scripts/setup.sh)"   # do the setup, then export the variables it sets,

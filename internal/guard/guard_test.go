@@ -2,6 +2,7 @@ package guard_test
 
 import (
 	"go/ast"
+	"go/token"
 	"regexp"
 	"testing"
 
@@ -54,17 +55,7 @@ func reportFuncs(code, panicAt string) func(*analysis.Pass) (any, error) {
 // other packages, and the other analyzers' results on the same package,
 // still come out.
 func TestPanicBecomesError(t *testing.T) {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: "testdata/boom"}, "./...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("test packages do not load")
-	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{boom, calm}, pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	graph, _ := analyze(t, "testdata/boom", boom, calm)
 	got := map[string][]string{} // "analyzer pkg" → messages, or "error: …"
 	for _, act := range graph.Roots {
 		key := act.Analyzer.Name + " " + act.Package.PkgPath
@@ -93,6 +84,23 @@ func TestPanicBecomesError(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", key, got[key], want)
 		}
 	}
+}
+
+// analyze loads the packages under dir and runs the analyzers on them.
+func analyze(t *testing.T, dir string, analyzers ...*analysis.Analyzer) (*checker.Graph, *token.FileSet) {
+	t.Helper()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 || len(pkgs) == 0 {
+		t.Fatalf("the test packages in %s do not load", dir)
+	}
+	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return graph, pkgs[0].Fset
 }
 
 func equal(a, b []string) bool {

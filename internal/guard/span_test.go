@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/bhlint/bhlint/internal/guard"
 )
@@ -50,18 +48,7 @@ var spans = guard.Wrap(&analysis.Analyzer{
 // starts there — the whole call or statement, the head of a node with a
 // body — and one that starts in a comment keeps its zero width.
 func TestSpan(t *testing.T) {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: "testdata/span"}, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("test package does not load")
-	}
-	graph, err := checker.Analyze([]*analysis.Analyzer{spans}, pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := pkgs[0].Fset
+	graph, fset := analyze(t, "testdata/span", spans)
 	n := 0
 	for _, act := range graph.Roots {
 		for _, d := range act.Diagnostics {

@@ -12,7 +12,8 @@
 # create before building, e.g. an embedded UI build the module zip leaves out, nested=DIR
 # MODULE@VERSION SUM (one per line) for a module that a replace directive takes from DIR, which
 # the module zip leaves out, and ci=1),
-# triage.tsv (every bhlint finding: file:line, code, true|false|debatable, reason) and
+# triage.tsv (every bhlint finding: file:line, code, true|false|debatable|fixed, reason; fixed is
+# a false positive that an analyzer change removed and that must not come back) and
 # recall.tsv (real instances found by reading the code: file:line, code, note).
 #
 # For each service: the module is fetched at its exact version (the module cache is read-only,
@@ -20,7 +21,9 @@
 # vet, bhlint and staticcheck each run once with a cold analysis cache (bench/lib.sh says how),
 # timed. The report program compares bhlint's findings with the triage file, prints each finding
 # the triage does not know as "untriaged", and fails (exit 1) when a triaged-true finding
-# disappeared, a triaged-false one came back, or a service did not load completely.
+# disappeared, a false positive triaged fixed came back, or a service did not load completely
+# (a finding triaged false is a known false positive: when it goes, the report says to mark it
+# fixed).
 #
 # The proxy serves these versions but its checksum database does not know most of them, so the
 # modules are fetched with GOSUMDB=off and checked against the sum= in service.txt instead.

@@ -34,7 +34,7 @@ func (k key) String() string { return fmt.Sprintf("%s:%d\t%s", k.File, k.Line, k
 
 type triageEntry struct {
 	key
-	Verdict string // true, false or debatable
+	Verdict string // true, false, debatable, or fixed: a false positive no longer reported, which must not come back
 	Reason  string
 }
 
@@ -43,7 +43,7 @@ type recallEntry struct {
 	Note string
 }
 
-var verdicts = map[string]bool{"true": true, "false": true, "debatable": true}
+var verdicts = map[string]bool{"true": true, "false": true, "debatable": true, "fixed": true}
 
 // requiredMeta are the service.txt keys run.sh and the report need.
 var requiredMeta = []string{"module", "version", "sum", "packages", "style"}
@@ -123,7 +123,7 @@ func readTriage(path string) ([]triageEntry, error) {
 			return fmt.Errorf("%s:%d: %v", path, n, err)
 		}
 		if !verdicts[f[2]] {
-			return fmt.Errorf("%s:%d: verdict %q is not true, false or debatable", path, n, f[2])
+			return fmt.Errorf("%s:%d: verdict %q is not true, false, debatable or fixed", path, n, f[2])
 		}
 		if strings.TrimSpace(f[3]) == "" {
 			return fmt.Errorf("%s:%d: the reason is empty", path, n)

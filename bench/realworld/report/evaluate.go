@@ -43,7 +43,8 @@ type evaluation struct {
 	Total      counts
 	Untriaged  []finding
 	LostTrue   []key     // triaged true, not found
-	BackFalse  []finding // triaged false, found
+	GoneFalse  []key     // triaged false, not found: to be marked fixed
+	BackFalse  []finding // triaged fixed (a false positive once removed), found again
 	Missed     []recallEntry
 }
 
@@ -66,6 +67,8 @@ func evaluate(s *service, window int) *evaluation {
 			c.True++
 		case "false":
 			c.False++
+		case "fixed":
+			c.False++
 			e.BackFalse = append(e.BackFalse, f)
 		case "debatable":
 			c.Debatable++
@@ -75,8 +78,11 @@ func evaluate(s *service, window int) *evaluation {
 		}
 	}
 	for _, t := range s.Triage {
-		if t.Verdict == "true" && !found[t.key] {
+		switch {
+		case t.Verdict == "true" && !found[t.key]:
 			e.LostTrue = append(e.LostTrue, t.key)
+		case t.Verdict == "false" && !found[t.key]:
+			e.GoneFalse = append(e.GoneFalse, t.key)
 		}
 	}
 	for _, r := range s.Recall {

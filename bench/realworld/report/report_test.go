@@ -86,16 +86,28 @@ func TestTriageMatchesAndFigures(t *testing.T) {
 }
 
 func TestRegressionsFail(t *testing.T) {
-	triage := "a.go:10\t" + uq + "\ttrue\treal\nb.go:20\t" + uq + "\tfalse\ttest fixture\n"
-	services, results := corpus(t, triage, "", "b.go:20:"+uq)
+	triage := "a.go:10\t" + uq + "\ttrue\treal\nb.go:20\t" + uq + "\tfixed\ttest fixture, fixed\nc.go:3\t" + uq + "\tfalse\tknown\n"
+	services, results := corpus(t, triage, "", "b.go:20:"+uq, "c.go:3:"+uq)
 	code, out, _ := runReport(t, services, results)
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	for _, want := range []string{"triaged-true finding disappeared: a.go:10", "triaged-false finding came back: b.go:20"} {
+	for _, want := range []string{"triaged-true finding disappeared: a.go:10", "a fixed false positive came back: b.go:20"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestKnownFalsePositivesPass(t *testing.T) {
+	triage := "a.go:10\t" + uq + "\tfalse\tknown\nb.go:20\t" + uq + "\tfalse\tknown, now gone\n"
+	services, results := corpus(t, triage, "", "a.go:10:"+uq)
+	code, out, _ := runReport(t, services, results)
+	if code != 0 {
+		t.Errorf("exit %d, want 0: a known false positive is no regression; output:\n%s", code, out)
+	}
+	if !strings.Contains(out, "gone: the false positive b.go:20\t"+uq+" is no longer reported; set its verdict to fixed") {
+		t.Errorf("a false positive that went is not pointed out:\n%s", out)
 	}
 }
 

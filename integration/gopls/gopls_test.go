@@ -340,3 +340,41 @@ func TestPaymentCoreCheck(t *testing.T) {
 		t.Errorf("gopls check reports\n%s\n\nbhlint reports\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestConfigEdit edits fan/.bhlint.yml while gopls runs: the next analysis
+// follows it (gopls keeps analysis results by content, so the patch puts the
+// package's .bhlint.yml in the key), and a file bhlint cannot use is an
+// error on the package clause instead of silently turning the checks off.
+func TestConfigEdit(t *testing.T) {
+	bin := goplsBin(t)
+	root := tempModule(t, workspace)
+	c := start(t, root, nil, bin)
+	uri := fileURI(filepath.Join(root, "fan", "fan.go"))
+	text := workspace["fan/fan.go"]
+	c.open(uri, text)
+	p := c.waitFor(uri, "retryafter's finding", func(p publish) bool { return len(p.bySource("retryafter")) > 0 })
+	if got := p.bySource("unboundedqueue"); len(got) > 0 {
+		t.Errorf("unboundedqueue reported where fan/.bhlint.yml turns it off: %+v", got)
+	}
+
+	config := filepath.Join(root, "fan", ".bhlint.yml")
+	writeFiles(t, root, map[string]string{"fan/.bhlint.yml": "analyzers:\n  unboundedqueue: true\n"})
+	c.change(uri, 2, text+"// edited\n")
+	c.waitFor(uri, "unboundedqueue's finding once .bhlint.yml turns it on", func(p publish) bool {
+		return p.Version == 2 && len(p.bySource("unboundedqueue")) > 0 && len(p.bySource("retryafter")) > 0
+	})
+
+	writeFiles(t, root, map[string]string{"fan/.bhlint.yml": "analyzerz:\n  unboundedqueue: true\n"})
+	c.change(uri, 3, text+"// edited again\n")
+	p = c.waitFor(uri, "the broken .bhlint.yml reported", func(p publish) bool {
+		return p.Version == 3 && len(p.bySource("bhlintconfig")) > 0
+	})
+	bad := p.bySource("bhlintconfig")[0]
+	if bad.Severity != 1 || bad.Range.Start.Line != 0 ||
+		!strings.Contains(bad.Message, config+`: line 1: unknown key "analyzerz"`) {
+		t.Errorf("bhlintconfig diagnostic = %+v; want an error on the package clause naming %s, the line and the key", bad, config)
+	}
+	if got := p.bySource("retryafter", "unboundedqueue"); len(got) > 0 {
+		t.Errorf("bhlint's analyzers reported under a .bhlint.yml that does not load: %+v", got)
+	}
+}

@@ -63,7 +63,8 @@ func New[L bulkhead.Lane](ctx context.Context, dsn string, cfg lanepool.Config) 
 }
 
 // NewWithConfig is New for a parsed pgxpool configuration. Its MaxConns,
-// MinConns and application_name are replaced by the lane's.
+// MinConns and application_name are replaced by the lane's, and a
+// ConnConfig.ConnectTimeout of 0 by DefaultConnectTimeout.
 func NewWithConfig[L bulkhead.Lane](ctx context.Context, pc *pgxpool.Config, cfg lanepool.Config) (*Pool[L], error) {
 	resource := "lanepgx.Pool[" + typeName[L]() + "]"
 	spec, err := bulkhead.SpecOf[L]()

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -239,14 +238,4 @@ func tempModule(t testing.TB, files map[string]string) string {
 	}
 	writeFiles(t, dir, files)
 	return dir
-}
-
-// hasPrefix reports whether some diagnostic's message starts with prefix.
-func hasPrefix(diags []diagnostic, prefix string) bool {
-	for _, d := range diags {
-		if strings.HasPrefix(d.Message, prefix) {
-			return true
-		}
-	}
-	return false
 }

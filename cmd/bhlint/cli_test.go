@@ -51,6 +51,7 @@ func TestExplainAnyCase(t *testing.T) {
 // findings no fix resolves remain, printing them; -diff without -fix is a
 // usage error.
 func TestFixLeavesFindings(t *testing.T) {
+	t.Parallel()
 	bin := buildBhlint(t)
 	dir := t.TempDir()
 	write(t, dir, "go.mod", "module example.com/fixleft\n\ngo 1.26\n")

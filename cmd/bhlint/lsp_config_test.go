@@ -18,6 +18,7 @@ import (
 // its package was not analysed, one on the configuration file's line — never
 // an empty, clean-looking list; once fixed, the findings come back.
 func TestLSPConfigError(t *testing.T) {
+	t.Parallel()
 	bin := buildBhlint(t)
 	dir := t.TempDir()
 	write(t, dir, "go.mod", "module example.com/lspcfg\n\ngo 1.26\n")

@@ -107,3 +107,68 @@ func TestSARIFValidatesWithRelatedLocationsAndFixes(t *testing.T) {
 		t.Errorf("result = %+v, want ruleId = the code, one related location, one fix", res)
 	}
 }
+
+// TestSARIFSaysWhatTheRunChecked: the SARIF of a run that left packages
+// unanalysed is not a clean log — executionSuccessful is false and each
+// package is an error notification — and a function over the SSA budget is
+// a note of its own, not a result; both validate against the schema.
+func TestSARIFSaysWhatTheRunChecked(t *testing.T) {
+	for _, tc := range []struct {
+		dir        string
+		args       []string
+		wantCode   int
+		successful bool
+		notices    []string
+	}{
+		{"broken", []string{"./..."}, exitError, false, []string{
+			"error bhlint/package-not-analysed package example.com/broken/syntaxerr was not analysed: syntaxerr/syntaxerr.go:5:5: missing condition in if statement",
+			"error bhlint/package-not-analysed package example.com/broken/typeerr was not analysed: typeerr/typeerr.go:6:9: cannot use",
+			"error bhlint/package-not-analysed package example.com/broken/usesbroken was not analysed: imports example.com/broken/typeerr, which does not load",
+		}},
+		{"robust", []string{"-budget=25", "./generics"}, exitClean, true, []string{
+			"note bhlint/function-skipped-over-budget skipped: function (*DB[L]).ChargeVia too large (32 instructions > budget 25): heldconn did not check it",
+			"note bhlint/function-skipped-over-budget skipped: function With too large (35 instructions > budget 25): heldconn did not check it",
+		}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			t.Chdir(filepath.Join("..", "..", "testdata", tc.dir))
+			var stdout, stderr strings.Builder
+			if code := runCLI(append([]string{"-format=sarif"}, tc.args...), &stdout, &stderr); code != tc.wantCode {
+				t.Errorf("exit %d, want %d\n%s", code, tc.wantCode, stderr.String())
+			}
+			file := filepath.Join(t.TempDir(), "run.sarif")
+			if err := os.WriteFile(file, []byte(stdout.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var log struct {
+				Runs []struct {
+					Results     []json.RawMessage
+					Invocations []struct {
+						ExecutionSuccessful        bool
+						ToolExecutionNotifications []struct {
+							Level      string
+							Descriptor struct{ ID string }
+							Message    struct{ Text string }
+						}
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(stdout.String()), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+				t.Fatalf("SARIF: %v, want one run with one invocation:\n%s", err, stdout.String())
+			}
+			inv := log.Runs[0].Invocations[0]
+			if inv.ExecutionSuccessful != tc.successful || len(inv.ToolExecutionNotifications) != len(tc.notices) {
+				t.Errorf("executionSuccessful=%v with %d notifications, want %v and %d", inv.ExecutionSuccessful, len(inv.ToolExecutionNotifications), tc.successful, len(tc.notices))
+			}
+			for i, n := range inv.ToolExecutionNotifications {
+				if got := n.Level + " " + n.Descriptor.ID + " " + n.Message.Text; i < len(tc.notices) && !strings.HasPrefix(got, tc.notices[i]) {
+					t.Errorf("notification %d: %q, want it to start %q", i, got, tc.notices[i])
+				}
+			}
+			if tc.dir == "robust" && len(log.Runs[0].Results) != 0 {
+				t.Errorf("%d results; a skipped function is a notification, not a result", len(log.Runs[0].Results))
+			}
+			validateSARIF(t, file)
+		})
+	}
+}

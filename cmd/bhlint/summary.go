@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -239,9 +241,13 @@ func failedPackages(stderr string) map[string]string {
 }
 
 // firstError is a package's first error line without the prefixes the vet
-// tool's log adds ("bhlint: ", the package path).
+// tool's log adds (its program name, as unitchecker's log has it; the
+// package path).
 func firstError(pkg, line string) string {
 	line = strings.TrimSpace(line)
+	if self, err := os.Executable(); err == nil {
+		line = strings.TrimPrefix(line, filepath.Base(self)+": ")
+	}
 	line = strings.TrimPrefix(line, "bhlint: ")
 	return strings.TrimPrefix(line, pkg+": ")
 }

@@ -137,7 +137,8 @@ func (s *lspServer) publish(ctx context.Context, conn *jsonrpc2.Conn, uri string
 	if first {
 		p.begin() // the first analysis of a cold module takes a while even before go vet names a package
 	}
-	findings, _, err := analyze(dir, &options{packages: []string{"."}, vetArgs: []string{"-v"}, loading: p.load})
+	findings, sum, err := analyze(dir, &options{packages: []string{"."}, vetArgs: []string{"-v"}, loading: p.load})
+	findings = append(findings, skipNotices(sum)...)
 	if err != nil {
 		s.logMessage(ctx, conn, msgError, err.Error())
 		findings = append(findings, s.notAnalysed(ctx, conn, file, err)...)
@@ -231,7 +232,7 @@ func publishedFor(f finding) published {
 	p := published{finding: f, rng: rangeOf(f.Location)}
 	p.diagnostic = map[string]any{
 		"range":    p.rng,
-		"severity": 2, // warning: findings sit beside gopls's errors, not above them
+		"severity": lspSeverity(f),
 		"code":     f.Code,
 		"source":   "bhlint/" + f.Analyzer,
 		"message":  f.Message,

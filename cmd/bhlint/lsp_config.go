@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/bhlint/bhlint/internal/lazyssa"
 )
 
 // configErrorAt finds the file and line a .bhlint.yml error names
@@ -27,7 +29,37 @@ func (s *lspServer) notAnalysed(ctx context.Context, conn *jsonrpc2.Conn, doc st
 	conn.Notify(ctx, "window/showMessage", map[string]any{"type": msgError, "message": err.Error()})
 	line, _ := strconv.Atoi(m[2])
 	return []finding{
-		{Analyzer: "config", Message: "this package was not analysed: " + err.Error(), Location: location{File: doc, Line: 1, Column: 1}},
-		{Analyzer: "config", Message: err.Error(), Location: location{File: m[1], Line: max(line, 1), Column: 1}},
+		{Analyzer: "config", Message: "this package was not analysed: " + err.Error(), Location: location{File: doc, Line: 1, Column: 1}, category: configErrorCategory},
+		{Analyzer: "config", Message: err.Error(), Location: location{File: m[1], Line: max(line, 1), Column: 1}, category: configErrorCategory},
 	}
+}
+
+// configErrorCategory marks the diagnostics of a configuration error.
+const configErrorCategory = "config-error"
+
+// skipNotices shows the functions the analysis skipped (over the SSA
+// budget) in the editor too, as information on the function: not checked
+// is not clean.
+func skipNotices(sum *runSummary) []finding {
+	if sum == nil {
+		return nil
+	}
+	var out []finding
+	for _, sk := range sum.Skipped {
+		out = append(out, finding{Analyzer: sk.Analyzer, Message: sk.Message, Location: sk.Location, category: lazyssa.SkipCategory})
+	}
+	return out
+}
+
+// lspSeverity: findings are warnings (they sit beside gopls's errors, not
+// above them); a configuration that stopped the analysis is an error; a
+// skipped function is information.
+func lspSeverity(f finding) int {
+	switch f.category {
+	case configErrorCategory:
+		return 1
+	case lazyssa.SkipCategory:
+		return 3
+	}
+	return 2
 }

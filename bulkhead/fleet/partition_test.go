@@ -13,7 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// The tests of issue 19: a limiter whose Redis connection goes through a
+// Partitions and hangs: a limiter whose Redis connection goes through a
 // proxy the test cuts or hangs, next to limiters on a direct connection.
 
 // viaProxy is a client of the test Redis through a proxy of the test's own.
@@ -44,9 +44,9 @@ func quietLogger(buf *testsvc.SyncBuffer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(buf, nil))
 }
 
-// TestPartitionedHolderLosesItsLease is defect 1 of issue 19: limit 2,
-// LeaseTTL 600ms; holder A's connection to Redis is cut (or hangs), B takes
-// both leases once they expire. A must learn it lost them while the
+// TestPartitionedHolderLosesItsLease: limit 2, LeaseTTL 600ms; holder A's
+// connection to Redis is cut (or hangs), B takes both leases once they
+// expire. A must learn it lost them while the
 // partition lasts: Lost closes and Do's context is canceled, so the fleet
 // does not have four holders against a limit of two.
 func TestPartitionedHolderLosesItsLease(t *testing.T) {
@@ -136,7 +136,7 @@ func TestPartitionedHolderLosesItsLease(t *testing.T) {
 	}
 }
 
-// TestRedisTimeoutBoundsEveryCall is defect 2 of issue 19: against a Redis
+// TestRedisTimeoutBoundsEveryCall: against a Redis
 // that accepts connections and never answers, Release, Acquire and the
 // re-probes of a limiter that fell back each return within RedisTimeout,
 // whatever the client's own timeouts (here 30s; go-redis's defaults are
@@ -185,7 +185,7 @@ func TestRedisTimeoutBoundsEveryCall(t *testing.T) {
 	proxy.Cut() // ends the abandoned calls, which the client would wait 30s for
 }
 
-// TestFallbackCountsLeasesHeldFromRedis is defect 3 of issue 19: limit 3,
+// TestFallbackCountsLeasesHeldFromRedis: limit 3,
 // LocalLimit 1, this process holds three leases from Redis when Redis
 // becomes unreachable. Those count against the local limit: no fourth
 // lease, and a local one only once they are given back.

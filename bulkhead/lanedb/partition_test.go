@@ -12,8 +12,8 @@ import (
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
 )
 
-// The tests of issue 19: a pool whose PostgreSQL is behind a proxy the
-// test cuts or hangs.
+// Partitions and hangs: a pool whose PostgreSQL is behind a proxy the test
+// cuts or hangs.
 
 func viaProxy[L bulkhead.Lane](t *testing.T, cfg lanepool.Config) (*testsvc.Proxy, pooltest.Pool) {
 	t.Helper()
@@ -42,17 +42,16 @@ func viaProxy[L bulkhead.Lane](t *testing.T, cfg lanepool.Config) (*testsvc.Prox
 	}
 }
 
-// TestConnectFailure is defect 6 of issue 19 (and lanedb's side of defect
-// 4): a refused dial counted as an acquired connection.
+// TestConnectFailure: before the fix a refused dial counted as an acquired
+// connection (the reason and message were right already).
 func TestConnectFailure(t *testing.T) {
 	proxy, p := viaProxy[Tax](t, lanepool.Config{MaxConns: 2, MaxWaiters: 1, AcquireTimeout: 5 * time.Second})
 	pooltest.ConnectRefused(t, proxy, p)
 }
 
-// TestRecoversAfterAHang is defect 6 of issue 19 (and lanedb's side of
-// defect 5): while the server hung, the slots kept for dials their callers
-// had abandoned were reported as connections in use, and the failed
-// acquires as acquired.
+// TestRecoversAfterAHang: before the fix, while the server hung, the slots
+// kept for dials their callers had abandoned were reported as connections
+// in use, and the failed acquires as acquired.
 func TestRecoversAfterAHang(t *testing.T) {
 	proxy, p := viaProxy[Tax](t, lanepool.Config{MaxConns: 2, MaxWaiters: 2, AcquireTimeout: 200 * time.Millisecond, LeakThreshold: -1})
 	pooltest.HangThenHeal(t, proxy, p)

@@ -12,8 +12,8 @@ import (
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
 )
 
-// The tests of issue 19: a pool whose PostgreSQL is behind a proxy the
-// test cuts or hangs.
+// Partitions and hangs: a pool whose PostgreSQL is behind a proxy the test
+// cuts or hangs.
 
 // newViaProxy opens lane L's pool on dsn (a proxy's), and at the end of
 // the test waits for every slot to be given back and closes it.
@@ -51,21 +51,20 @@ func viaProxy[L bulkhead.Lane](t *testing.T, cfg lanepool.Config) (*testsvc.Prox
 	}
 }
 
-// TestConnectFailureIsNotATimeout is defects 4 and 6 of issue 19: with
-// PostgreSQL refusing connections, the error said "all 2 connections stayed
-// in use for the acquire timeout (0s)", reason timeout, ErrRejected (the
-// acquire context was canceled before the reason was read), and the
-// failure counted as acquired.
+// TestConnectFailureIsNotATimeout: before the fix, with PostgreSQL refusing
+// connections, the error said "all 2 connections stayed in use for the
+// acquire timeout (0s)", reason timeout, ErrRejected (the acquire context
+// was canceled before the reason was read), and the failure counted as
+// acquired.
 func TestConnectFailureIsNotATimeout(t *testing.T) {
 	proxy, p := viaProxy[Tax](t, lanepool.Config{MaxConns: 2, MaxWaiters: 1, AcquireTimeout: 5 * time.Second})
 	pooltest.ConnectRefused(t, proxy, p)
 }
 
-// TestRecoversAfterAHang is defects 5 and 6 of issue 19: pgxpool goes on
-// dialing without a deadline once the caller gave up, so after a hang the
-// pool's slots stayed with dials that never ended (before the fix it did
-// not serve again within the test's 20s); and every failed acquire counted
-// as acquired.
+// TestRecoversAfterAHang: pgxpool goes on dialing without a deadline once
+// the caller gave up, so after a hang the pool's slots stayed with dials
+// that never ended (before the fix it did not serve again within the
+// test's 20s); and every failed acquire counted as acquired.
 func TestRecoversAfterAHang(t *testing.T) {
 	proxy, p := viaProxy[Tax](t, lanepool.Config{MaxConns: 2, MaxWaiters: 2, AcquireTimeout: 200 * time.Millisecond, LeakThreshold: -1})
 	pooltest.HangThenHeal(t, proxy, p)

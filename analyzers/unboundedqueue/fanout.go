@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 )
@@ -13,7 +14,9 @@ import (
 type perItemLoop struct {
 	node ast.Stmt
 	body *ast.BlockStmt
-	what string // "element of orders", "row of rows", "value received from jobs"
+	what string         // "element of orders", "row of rows", "value received from jobs"
+	elem types.Type     // the type of one item
+	fn   *ast.BlockStmt // the body of the function the loop is in
 }
 
 // checkFanOut finds goroutines started once per item (shape 1) and errgroup
@@ -57,6 +60,7 @@ func (c *checker) enclosingPerItemLoop(fd *ast.FuncDecl, stack []ast.Node) *perI
 			return nil
 		case *ast.RangeStmt, *ast.ForStmt:
 			if loop := c.perItem(fd, s.(ast.Stmt)); loop != nil {
+				loop.fn = innermostBody(fd, stack[:i])
 				return loop
 			}
 		}
@@ -74,15 +78,16 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		name := types.ExprString(s.X)
 		switch t := tv.Type.Underlying().(type) {
 		case *types.Slice, *types.Map:
-			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.lenChecked(fd.Body, s.X, s.Pos()) {
-				return nil // a fixed list, or a length the code checked
+			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.fixedLocalList(fd.Body, s.X) || c.configured(fd.Body, s.X) ||
+				c.lenChecked(fd.Body, s.X, s.Pos()) || c.cappedByCallers(fd, s.X) {
+				return nil // a fixed list, or a length the code capped
 			}
 			if isFuncList(t) {
 				return nil // registered hooks, as many as the code registers: not data
 			}
-			return &perItemLoop{s, s.Body, "element of " + name}
+			return &perItemLoop{node: s, body: s.Body, what: "element of " + name, elem: elemOf(t)}
 		case *types.Chan:
-			return &perItemLoop{s, s.Body, "value received from " + name}
+			return &perItemLoop{node: s, body: s.Body, what: "value received from " + name, elem: t.Elem()}
 		}
 	case *ast.ForStmt:
 		if s.Init != nil || s.Post != nil {
@@ -96,21 +101,60 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		if !ok || sel.Sel.Name != "Next" || !c.isRows(sel.X) {
 			return nil
 		}
-		return &perItemLoop{s, s.Body, "row of " + types.ExprString(sel.X)}
+		return &perItemLoop{node: s, body: s.Body, what: "row of " + types.ExprString(sel.X)}
 	}
 	return nil
 }
 
 func isFuncList(t types.Type) bool {
-	var elem types.Type
-	switch t := t.(type) {
-	case *types.Slice:
-		elem = t.Elem()
-	case *types.Map:
-		elem = t.Elem()
-	}
-	_, ok := elem.Underlying().(*types.Signature)
+	_, ok := elemOf(t).Underlying().(*types.Signature)
 	return ok
+}
+
+// elemOf is the element type of a slice or map.
+func elemOf(t types.Type) types.Type {
+	switch t := t.Underlying().(type) {
+	case *types.Slice:
+		return t.Elem()
+	case *types.Map:
+		return t.Elem()
+	}
+	return types.Typ[types.Invalid]
+}
+
+// innermostBody is the body of the innermost function literal in stack, or
+// fd's body.
+func innermostBody(fd *ast.FuncDecl, stack []ast.Node) *ast.BlockStmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if lit, ok := stack[i].(*ast.FuncLit); ok {
+			return lit.Body
+		}
+	}
+	return fd.Body
+}
+
+// joinedPartitions reports whether the loop hands each goroutine a part
+// the code made (a chunk of a list, one producer's channel) that the
+// goroutine ranges over, and the function waits for them all after the
+// loop: as many goroutines as parts, all gone when the function returns.
+func (c *checker) joinedPartitions(loop *perItemLoop, body *ast.BlockStmt) bool {
+	if body == nil || loop.fn == nil || loop.elem == nil {
+		return false
+	}
+	switch loop.elem.Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Chan:
+	default:
+		return false
+	}
+	ranges := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok && !ranges {
+			t := c.pass.TypesInfo.TypeOf(r.X)
+			ranges = t != nil && types.Identical(t.Underlying(), loop.elem.Underlying())
+		}
+		return !ranges
+	})
+	return ranges && c.waitsAfter(loop.fn, loop.node.End())
 }
 
 func (c *checker) isRows(e ast.Expr) bool {
@@ -133,11 +177,165 @@ func (c *checker) lenChecked(body ast.Node, x ast.Expr, before token.Pos) bool {
 		}
 		switch bin.Op {
 		case token.LSS, token.LEQ, token.GTR, token.GEQ:
-			found = c.isLenOf(bin.X, want) || c.isLenOf(bin.Y, want)
+			found = c.capsLen(bin, want)
 		}
 		return !found
 	})
 	return found
+}
+
+// capsLen reports whether bin compares len(want) with something that can
+// cap it: not an emptiness test (len(x) > 0, len(x) == 0, len(x) >= 1),
+// which lets any number of items through.
+func (c *checker) capsLen(bin *ast.BinaryExpr, want string) bool {
+	return c.caps(bin, func(e ast.Expr) bool { return c.isLenOf(e, want) })
+}
+
+// caps reports whether bin compares a length (isLen) with something that
+// can cap it.
+func (c *checker) caps(bin *ast.BinaryExpr, isLen func(ast.Expr) bool) bool {
+	other := bin.Y
+	if !isLen(bin.X) {
+		if !isLen(bin.Y) {
+			return false
+		}
+		other = bin.X
+	}
+	k, ok := c.constInt(other)
+	return !ok || k > 1
+}
+
+// cappedByCallers reports whether x is a parameter of fd, an unexported
+// function, and every call of fd in the package passes an argument whose
+// length the caller capped before the call (if len(modules) > max { return }).
+func (c *checker) cappedByCallers(fd *ast.FuncDecl, x ast.Expr) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok || fn == nil || fn.Exported() {
+		return false
+	}
+	index := -1
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if params.At(i) == c.pass.TypesInfo.ObjectOf(id) {
+			index = i
+		}
+	}
+	if index < 0 {
+		return false
+	}
+	calls, capped := 0, 0
+	for _, f := range c.pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || c.callee(call) != fn || index >= len(call.Args) {
+				return true
+			}
+			calls++
+			if body := callerBody(stack); body != nil && c.lenChecked(body, call.Args[index], call.Pos()) {
+				capped++
+			}
+			return true
+		})
+	}
+	return calls > 0 && capped == calls
+}
+
+// callerBody is the body of the innermost function in stack.
+func callerBody(stack []ast.Node) *ast.BlockStmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch f := stack[i].(type) {
+		case *ast.FuncLit:
+			return f.Body
+		case *ast.FuncDecl:
+			return f.Body
+		}
+	}
+	return nil
+}
+
+// configured reports whether x is read from configuration (cfg.Peers,
+// h.Config().Keys(ctx)), directly or through the one assignment of a local
+// variable: a list set at start-up by whoever runs the process, not input.
+func (c *checker) configured(body *ast.BlockStmt, x ast.Expr) bool {
+	if v := c.localVar(x); v != nil {
+		var from ast.Expr
+		n := 0
+		ast.Inspect(body, func(node ast.Node) bool {
+			if as, ok := node.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+				for i, lhs := range as.Lhs {
+					if c.localVar(lhs) == v {
+						from, n = as.Rhs[i], n+1
+					}
+				}
+			}
+			return true
+		})
+		if n != 1 {
+			return false
+		}
+		x = from
+	}
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && isConfigName(id.Name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func isConfigName(name string) bool {
+	name = strings.ToLower(name)
+	switch name {
+	case "cfg", "conf", "config", "configuration", "settings", "options", "opts":
+		return true
+	}
+	return strings.HasSuffix(name, "config")
+}
+
+// fixedLocalList reports whether x is a local variable that is only ever
+// assigned composite literals ({pg, mysql, crdb}): a list the code wrote,
+// as fixed as a literal ranged over directly.
+func (c *checker) fixedLocalList(body *ast.BlockStmt, x ast.Expr) bool {
+	v := c.localVar(x)
+	if v == nil {
+		return false
+	}
+	fixed, assigned := true, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || !fixed {
+			return fixed
+		}
+		for i, lhs := range as.Lhs {
+			id, ok := ast.Unparen(lhs).(*ast.Ident)
+			if !ok || c.pass.TypesInfo.ObjectOf(id) != v {
+				continue
+			}
+			assigned = true
+			_, lit := ast.Unparen(as.Rhs[min(i, len(as.Rhs)-1)]).(*ast.CompositeLit)
+			fixed = len(as.Lhs) == len(as.Rhs) && lit
+		}
+		return fixed
+	})
+	return fixed && assigned && !c.addressTaken(body, v)
+}
+
+// addressTaken reports whether &v appears in body: someone else may fill v.
+func (c *checker) addressTaken(body *ast.BlockStmt, v *types.Var) bool {
+	taken := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND && c.localVar(u.X) == v {
+			taken = true
+		}
+		return !taken
+	})
+	return taken
 }
 
 func (c *checker) isLenOf(e ast.Expr, want string) bool {
@@ -197,7 +395,7 @@ func (c *checker) takesSlot(n ast.Node, before token.Pos) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.SendStmt:
-			found = true
+			found = c.isToken(n.Value)
 		case *ast.UnaryExpr:
 			found = n.Op == token.ARROW
 		case *ast.CallExpr:
@@ -207,6 +405,14 @@ func (c *checker) takesSlot(n ast.Node, before token.Pos) bool {
 		return !found
 	})
 	return found
+}
+
+// isToken reports whether a sent value is a semaphore's token (struct{}{},
+// true, 1: a constant), not data such as a counter or a result, which any
+// goroutine may send with nothing waiting for a slot.
+func (c *checker) isToken(x ast.Expr) bool {
+	tv, ok := c.pass.TypesInfo.Types[x]
+	return ok && tv.Value != nil || c.isEmptyStruct(x)
 }
 
 func (c *checker) isEmptyStruct(x ast.Expr) bool {
@@ -260,7 +466,8 @@ func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 
 func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, body *ast.BlockStmt, how string) {
 	start := starter.Pos()
-	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) {
+	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) ||
+		c.joinedPartitions(loop, body) {
 		return
 	}
 	c.report(start, loop.node.Pos(), "the loop over each "+loop.what+" starts here",
@@ -280,7 +487,9 @@ func (c *checker) checkGroupGo(fd *ast.FuncDecl, loop *perItemLoop, call *ast.Ca
 	if g == nil || !c.createsGroup(fd, g) || c.groupEscapes(fd, g) || c.limitSetBefore(fd, g, loop.node) {
 		return // a group from elsewhere is the creator's to limit
 	}
-	if c.takesSlot(loop.body, call.Pos()) || c.slotTakenInside(c.workBody(call.Args[0])) || c.waitsAfter(loop.body, call.End()) {
+	work := c.workBody(call.Args[0])
+	if c.takesSlot(loop.body, call.Pos()) || c.slotTakenInside(work) || c.waitsAfter(loop.body, call.End()) ||
+		c.joinedPartitions(loop, work) {
 		return
 	}
 	c.report(call.Pos(), g.Pos(), "group "+g.Name()+" created here with no limit",

@@ -60,7 +60,7 @@ func (c *checker) checkSliceQueues() {
 	for _, field := range fields {
 		for _, app := range appends[field] {
 			drain := drainElsewhere(drains[field], app.fn)
-			if drain == nil || !c.locks(app.fn) || c.boundedIn(app, drains[field]) {
+			if drain == nil || !c.locks(app.fn) || isFuncList(field.Type()) || c.boundedIn(app, drains[field]) {
 				continue
 			}
 			target := types.ExprString(app.stmt.Lhs[0])
@@ -243,7 +243,7 @@ func drainElsewhere(drains []fieldUse, fd *ast.FuncDecl) *fieldUse {
 
 func isTeardown(name string) bool {
 	name = strings.ToLower(name)
-	for _, w := range []string{"close", "stop", "shutdown", "reset", "clear"} {
+	for _, w := range []string{"close", "stop", "shutdown", "reset", "clear", "cleanup", "teardown"} {
 		if strings.Contains(name, w) {
 			return true
 		}
@@ -260,17 +260,41 @@ func (c *checker) boundedIn(app fieldUse, drains []fieldUse) bool {
 		}
 	}
 	want := types.ExprString(app.stmt.Lhs[0])
+	lens := c.lenCopies(app.fn.Body, want)
 	found := false
 	ast.Inspect(app.fn.Body, func(n ast.Node) bool {
 		if bin, ok := n.(*ast.BinaryExpr); ok && !found {
 			switch bin.Op {
 			case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
-				found = c.isLenOf(bin.X, want) || c.isLenOf(bin.Y, want)
+				found = c.capsLen(bin, want)
+				found = found || c.caps(bin, func(e ast.Expr) bool {
+					v := c.localVar(e)
+					return v != nil && contains(lens, v)
+				})
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// lenCopies are the local variables that body sets to len(target) (n :=
+// len(q.items), checked after the unlock): a check of one checks the length.
+func (c *checker) lenCopies(body *ast.BlockStmt, target string) []*types.Var {
+	var vars []*types.Var
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			if v := c.localVar(as.Lhs[i]); v != nil && c.isLenOf(r, target) {
+				vars = append(vars, v)
+			}
+		}
+		return true
+	})
+	return vars
 }
 
 func funcName(fd *ast.FuncDecl) string {

@@ -12,12 +12,13 @@ import (
 // sql.Open, sql.OpenDB, or a function that returns one (a fact).
 type openSite struct {
 	call     *ast.CallExpr
-	opener   string    // "sql.Open", "store.Open"
-	origin   token.Pos // the sql.Open this package can point at, if any
-	bounded  bool      // SetMaxOpenConns(n > 0) on it, here or in a callee
-	zeroed   bool      // SetMaxOpenConns(n <= 0) on it
-	returned int       // the result index it is returned as, or -1
-	escape   string    // how it escapes: "stored", "passed on", "used by a closure"
+	opener   string       // "sql.Open", "store.Open"
+	origin   token.Pos    // the sql.Open this package can point at, if any
+	bounded  bool         // SetMaxOpenConns(n > 0) on it, here or in a callee
+	zeroed   bool         // SetMaxOpenConns(n <= 0) on it
+	returned int          // the result index it is returned as, or -1
+	escape   string       // how it escapes: "stored", "passed on", "used by a closure"
+	vars     []*types.Var // the local variables that hold it
 }
 
 // checkSQLPools finds *sql.DB pools that escape without SetMaxOpenConns
@@ -57,13 +58,54 @@ func (c *checker) checkSQLPools() {
 		return // a one-shot command's pool ends with it
 	}
 	for _, fd := range funcs {
-		if c.isTest(c.fileOf(fd)) {
-			continue
+		if c.isTest(c.fileOf(fd)) || c.takesTesting(fd) {
+			continue // test code, in a _test.go file or a fixture package
 		}
 		for _, site := range c.openSites(fd) {
-			c.reportOpen(site)
+			if !c.closedOnReturn(fd, site) {
+				c.reportOpen(site)
+			}
 		}
 	}
+}
+
+// takesTesting reports whether fd has a *testing.T, *testing.B or
+// testing.TB parameter: a test fixture, whose pool serves one test.
+func (c *checker) takesTesting(fd *ast.FuncDecl) bool {
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return false
+	}
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		t := params.At(i).Type()
+		if isNamed(t, "testing", "T") || isNamed(t, "testing", "B") || isNamed(t, "testing", "TB") {
+			return true
+		}
+	}
+	return false
+}
+
+// closedOnReturn reports whether the pool lives for one call of fd only:
+// fd defers its Close, starts no goroutine and serves nothing (a migration,
+// a one-shot check), so no concurrent requests ever wait on it. A function
+// that opens a pool, defers Close and then serves is still checked.
+func (c *checker) closedOnReturn(fd *ast.FuncDecl, site openSite) bool {
+	closed, concurrent := false, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			sel, ok := ast.Unparen(n.Call.Fun).(*ast.SelectorExpr)
+			closed = closed || ok && sel.Sel.Name == "Close" && contains(site.vars, c.localVar(sel.X))
+		case *ast.GoStmt:
+			concurrent = true
+		case *ast.CallExpr:
+			fn := c.callee(n)
+			concurrent = concurrent || catalog.Servers.Has(fn) || catalog.GoroutineStarters.Has(fn)
+		}
+		return !concurrent
+	})
+	return closed && !concurrent
 }
 
 func (c *checker) fileOf(n ast.Node) *ast.File {
@@ -274,6 +316,7 @@ func (c *checker) follow(fd *ast.FuncDecl, site *openSite, result int, parent as
 	}
 	var vs []*types.Var
 	vs = append(vs, vars...)
+	site.vars = vs
 	for _, v := range vs {
 		b, z := c.maxOpenCalls(fd.Body, names, v)
 		site.bounded = site.bounded || b

@@ -282,3 +282,220 @@ func goroutinePerFileThatOnlySends(names []string, out chan<- string) {
 		go iolimit.Publish(out, n) // want `goroutine per item: this go statement starts one goroutine for every element of names`
 	}
 }
+
+// ---- what sets the number of goroutines (issue 18) ----
+
+// Trap, after hydra's test driver: a local list the code wrote ({pg, mysql,
+// crdb}) is as fixed as a literal ranged over directly.
+func fanOutOverFixedLocalList(ctx context.Context, pg, mysql, crdb Order) {
+	dbs := []Order{pg, mysql, crdb}
+	clean := func() {
+		var wg sync.WaitGroup
+		for _, db := range dbs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				notify(ctx, db)
+			}()
+		}
+		wg.Wait()
+	}
+	clean()
+}
+
+// A local list that grows with the input is not fixed.
+func fanOutOverLocalListAppended(ctx context.Context, in []Order) {
+	list := []Order{}
+	for _, o := range in {
+		list = append(list, o)
+	}
+	for _, o := range list {
+		go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every element of list`
+	}
+}
+
+func chunk(orders []Order, size int) [][]Order { return nil }
+
+// Trap, after pocketbase's realtime broadcast: one goroutine per chunk of
+// 150 clients, each ranging over its chunk, all joined by group.Wait before
+// the function returns.
+func chunkedFanOutJoined(ctx context.Context, orders []Order) error {
+	group := new(errgroup.Group)
+	for _, part := range chunk(orders, 150) {
+		group.Go(func() error {
+			for _, o := range part {
+				notify(ctx, o)
+			}
+			return nil
+		})
+	}
+	return group.Wait()
+}
+
+// The same chunks, never waited for: the goroutines outlive the call, and
+// calls pile them up.
+func chunkedFanOutNotJoined(ctx context.Context, orders []Order) {
+	for _, part := range chunk(orders, 150) {
+		go func() { // want `goroutine per item: this go statement starts one goroutine for every element of chunk\(orders, 150\)`
+			for _, o := range part {
+				notify(ctx, o)
+			}
+		}()
+	}
+}
+
+// Joined is not enough when each goroutine handles one item: a request with
+// 10,000 orders still runs 10,000 at once.
+func perItemJoined(ctx context.Context, orders []Order) {
+	var wg sync.WaitGroup
+	for _, o := range orders {
+		wg.Add(1)
+		go func() { // want `goroutine per item: this go statement starts one goroutine for every element of orders`
+			defer wg.Done()
+			notify(ctx, o)
+		}()
+	}
+	wg.Wait()
+}
+
+// Trap, after openfga's ListUsers: one goroutine per operand only drains
+// that operand's channel (the work runs in a bounded pool elsewhere), joined
+// by wg.Wait.
+func drainEachProducerJoined(results []chan Order) map[string]bool {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	var wg sync.WaitGroup
+	wg.Add(len(results))
+	for _, ch := range results {
+		go func(ch chan Order) {
+			defer wg.Done()
+			for o := range ch {
+				mu.Lock()
+				seen[o.ID] = true
+				mu.Unlock()
+			}
+		}(ch)
+	}
+	wg.Wait()
+	return seen
+}
+
+// A non-empty check is no cap (miniflux's edit-tag handler: the entries of
+// the request, one goroutine each, behind len > 0).
+func fanOutBehindNonEmptyCheck(ctx context.Context, starred []Order) {
+	if len(starred) > 0 {
+		for _, o := range starred {
+			go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every element of starred`
+		}
+	}
+}
+
+// Nor is an emptiness test written the other way round.
+func fanOutAfterEmptyReturn(ctx context.Context, starred []Order) {
+	if len(starred) == 0 {
+		return
+	}
+	for _, o := range starred {
+		go notify(ctx, o) // want `goroutine per item`
+	}
+}
+
+// A result or an error sent on a channel is not a semaphore's token: any
+// number of goroutines send.
+func errorSentIsNotASemaphore(ctx context.Context, orders []Order) error {
+	errs := make(chan error, len(orders))
+	for _, o := range orders {
+		go func() { // want `goroutine per item: this go statement starts one goroutine for every element of orders`
+			if err := notify(ctx, o); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	return <-errs
+}
+
+func counterSentIsNotASemaphore(ctx context.Context, orders []Order, seq chan int) {
+	for i, o := range orders {
+		seq <- i
+		go notify(ctx, o) // want `goroutine per item`
+	}
+}
+
+// A constant token on a channel is a semaphore.
+func boolTokenSemaphore(ctx context.Context, orders []Order) {
+	sem := make(chan bool, 8)
+	for _, o := range orders {
+		sem <- true
+		go func() {
+			defer func() { <-sem }()
+			notify(ctx, o)
+		}()
+	}
+}
+
+const maxModules = 10
+
+// Trap, after openfga's module authorization: the caller rejects more than
+// a constant number before calling the function that fans out.
+func authorizeWrite(ctx context.Context, modules []Order) error {
+	if len(modules) > maxModules {
+		return context.Canceled
+	}
+	return authorizeModules(ctx, modules)
+}
+
+func authorizeModules(ctx context.Context, modules []Order) error {
+	var wg sync.WaitGroup
+	for _, m := range modules {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			notify(ctx, m)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// One caller that does not cap is enough for the fan-out to be reported.
+func notifyCapped(ctx context.Context, orders []Order) {
+	if len(orders) > 16 {
+		return
+	}
+	notifyAll(ctx, orders)
+}
+
+func notifyUncapped(ctx context.Context, orders []Order) { notifyAll(ctx, orders) }
+
+func notifyAll(ctx context.Context, orders []Order) {
+	for _, o := range orders {
+		go notify(ctx, o) // want `goroutine per item`
+	}
+}
+
+type Settings struct{ Peers []Order }
+
+type registry struct{ cfg *Settings }
+
+func (r *registry) Config() *Settings { return r.cfg }
+
+// Trap, after hydra's JWKS endpoint: one goroutine per key set named in the
+// configuration, a list set at start-up by whoever runs the service.
+func perConfiguredKeySet(ctx context.Context, r *registry) {
+	sets := r.Config().Peers
+	done := make(chan error, len(sets))
+	for _, s := range sets {
+		go func() { done <- notify(ctx, s) }()
+	}
+	for range sets {
+		<-done
+	}
+}
+
+// A list from the request is input, even copied into a local.
+func perRequestedKeySet(ctx context.Context, req struct{ Sets []Order }) {
+	sets := req.Sets
+	for _, s := range sets {
+		go notify(ctx, s) // want `goroutine per item: this go statement starts one goroutine for every element of sets`
+	}
+}

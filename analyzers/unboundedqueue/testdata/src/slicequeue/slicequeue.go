@@ -215,3 +215,105 @@ func (s *gidSet) leave(gid int64) {
 func (s *gidSet) recycle() {
 	s.gids = nil
 }
+
+// ---- what counts as a bound (issue 18) ----
+
+// Trap, after pocketbase's log batch handler: the length is read into a
+// local under the lock and checked after it; at the batch size the producer
+// flushes itself.
+type LogBatch struct {
+	mu   sync.Mutex
+	logs []Event
+	size int
+}
+
+func (b *LogBatch) Handle(e Event) {
+	b.mu.Lock()
+	b.logs = append(b.logs, e)
+	total := len(b.logs)
+	b.mu.Unlock()
+	if total >= b.size {
+		b.WriteAll()
+	}
+}
+
+func (b *LogBatch) WriteAll() {
+	b.mu.Lock()
+	out := make([]Event, len(b.logs))
+	copy(out, b.logs)
+	b.logs = b.logs[:0]
+	b.mu.Unlock()
+	_ = out
+}
+
+// An emptiness test is no bound: the producer wakes the consumer when the
+// queue was empty and appends whatever the length.
+type Signalled struct {
+	mu    sync.Mutex
+	items []Event
+	wake  chan struct{}
+}
+
+func (s *Signalled) Push(e Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.items) == 0 {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+	s.items = append(s.items, e) // want `slice used as a queue: \(Signalled\).Push appends to s.items`
+}
+
+func (s *Signalled) pop() Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.items[0]
+	s.items = s.items[1:]
+	return e
+}
+
+// Trap, after pocketbase's TxAppInfo: completion callbacks of one
+// transaction, registered by the code and run once when it ends: a list of
+// funcs is hooks, as many as the code registers, not data.
+type TxInfo struct {
+	mu         sync.Mutex
+	afterFuncs []func(error) error
+}
+
+func (t *TxInfo) OnComplete(fn func(error) error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.afterFuncs = append(t.afterFuncs, fn)
+}
+
+func (t *TxInfo) runAfterFuncs(txErr error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, f := range t.afterFuncs {
+		f(txErr)
+	}
+	t.afterFuncs = nil
+}
+
+// Trap: emptied in a cleanup, which is teardown, not consumption.
+type Tracked struct {
+	mu   sync.Mutex
+	open []Event
+}
+
+func (t *Tracked) Track(e Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.open = append(t.open, e)
+}
+
+func (t *Tracked) cleanup() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, e := range t.open {
+		_ = e
+	}
+	t.open = nil
+}

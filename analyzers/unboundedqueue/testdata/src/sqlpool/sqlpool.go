@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"net/http"
+	"testing"
 )
 
 type Store struct{ db *sql.DB }
@@ -87,5 +88,57 @@ func callerBounds(dsn string) *Store {
 
 func callerStores(dsn string) *Store {
 	db, _ := returnedToCaller(dsn) // want `pool without a maximum: the \*sql.DB that sqlpool.returnedToCaller returns is stored in a struct`
+	return &Store{db: db}
+}
+
+// ---- pools no concurrent request waits on (issue 18) ----
+
+func migrateUp(db *sql.DB) error { return db.Ping() }
+
+// Trap, after openfga's migrate command in a library package: the pool is
+// opened, used by this call only (a closure retries the ping, a function
+// runs the migrations) and closed when it returns; nothing runs beside it.
+func RunMigrations(dsn string) error {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	retry := func() error { return db.Ping() }
+	if err := retry(); err != nil {
+		return err
+	}
+	return migrateUp(db)
+}
+
+// Deferring Close is not enough when the function serves with the pool.
+func serveUntilDone(dsn string) error {
+	db, err := sql.Open("pgx", dsn) // want `pool without a maximum: the \*sql.DB from sql.Open is used by a function literal`
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return http.ListenAndServe(":8080", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = db.PingContext(r.Context())
+	}))
+}
+
+// Nor when it starts goroutines that share it.
+func pingInParallel(dsn string, n int) {
+	db, _ := sql.Open("pgx", dsn) // want `pool without a maximum`
+	defer db.Close()
+	for range n {
+		go migrateUp(db)
+	}
+}
+
+// Trap, after openfga's test fixtures (a package of helpers for tests, not a
+// _test.go file): a function that takes a testing.TB sets up one test.
+func RunTestDatabase(t testing.TB, dsn string) *Store {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
 	return &Store{db: db}
 }

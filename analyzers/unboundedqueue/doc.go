@@ -14,15 +14,36 @@ has timed out. Go makes such queues easy to write by accident. Each finding
 names its shape and the fix, and is reported where the unbounded thing is
 created or started.
 
+The rule: report when the number of goroutines, waiters or items is set by
+something outside the process's control (a request's body, query or path,
+a message or delivery stream, database rows, a channel fed by those) and
+nothing between that input and the growth caps it. A cap is a guard that
+rejects or truncates above a bound, a semaphore or limiter taken before the
+work, a fixed set of workers, SetLimit, SetMaxOpenConns. A guard is a cap
+only if it caps: len(x) > 0, len(x) == 0 and len(x) >= 1 test emptiness and
+let any number through. A list the code or its configuration fixes (a
+literal, hooks it registers, the configured peers) is not input.
+
  1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
     over a slice, map, channel or query rows (for rows.Next()). Silent when
     a slot is taken before it in the loop body or in a top-level statement
-    of the goroutine's body; when the loop is counted (for i := 0; i < n;
-    i++, range over an int: a worker pool) or ranges over an array or a
-    literal list or a list of funcs (hooks the code registered); or when the
-    code compares len(collection) with something before the loop, or the
-    loop waits for what it started (a receive, a Wait) after the start. Fix: take a slot first, or start a fixed number of
-    workers that read from a channel.
+    of the goroutine's body (a send of a constant or struct{}{} on a
+    channel, a receive, a limiter; a result or a counter sent is data, not
+    a token); when the loop is counted (for i := 0; i < n; i++, range over
+    an int: a worker pool) or ranges over an array, a literal list, a local
+    variable only ever assigned literals ({pg, mysql, crdb}), a list of
+    funcs (hooks the code registered) or a list read from configuration (an
+    expression naming cfg, conf, config, settings, options, opts or
+    ...Config, directly or through the one assignment of a local); when the
+    code caps len(collection) before the loop (compares it with something
+    other than 0 or 1), or, for a parameter of an unexported function,
+    every caller in the package caps the argument before the call; when the
+    loop waits for what it started (a receive, a Wait) after the start; or
+    when each goroutine ranges over a part the code made (a chunk of a
+    list, one producer's channel) and the function waits for them all
+    (WaitGroup or errgroup Wait) after the loop: as many goroutines as
+    parts, all gone when it returns. Fix: take a slot first, or start a
+    fixed number of workers that read from a channel.
  2. errgroup without a limit: (*errgroup.Group).Go in such a loop, on a group
     created in the function (var g errgroup.Group, new, &errgroup.Group{},
     errgroup.WithContext) with no g.SetLimit(n), n >= 0, in a block around
@@ -35,7 +56,11 @@ created or started.
     (opensUnboundedDB), and its callers, in any package, are checked in its
     place; a function that calls SetMaxOpenConns on a *sql.DB parameter
     exports boundsDBParam, and passing the pool to it bounds it.
-    SetMaxOpenConns(0) is no maximum. pgxpool is not reported: its pool
+    SetMaxOpenConns(0) is no maximum. Not reported: a pool in a function
+    that takes a *testing.T, *testing.B or testing.TB (a test fixture,
+    even outside a _test.go file), and a pool the function closes with
+    defer when it neither starts a goroutine nor serves (a migration run, a
+    one-shot check: nothing concurrent waits on it). pgxpool is not reported: its pool
     always has a maximum (pool_max_conns, by default the larger of 4 and the
     number of CPUs). Fix: db.SetMaxOpenConns(n) with the lane's share.
  4. wait with no deadline: a call that waits for a slot (the catalogue's
@@ -51,7 +76,12 @@ created or started.
     sync.Mutex or RWMutex (so producers and a consumer share it), with no
     comparison of len(r.f) in that method, and that another function drains
     (f = f[1:], f[n:], f[:0], nil, make(T, 0)) other than in a Close, Stop,
-    Shutdown, Reset or Clear, which is teardown. A reset (nil, [:0],
+    Shutdown, Reset, Clear, Cleanup or Teardown, which is teardown. A
+    length check is one that caps: len(r.f), or a local set to it (n :=
+    len(r.f) under the lock, n >= batch after it), compared with something
+    other than 0 or 1; len(r.f) == 0 (wake the consumer) is not one. A
+    slice of funcs (callbacks registered for one transaction or event, run
+    once) is hooks, not data, as in shape 1. A reset (nil, [:0],
     make(T, 0)) drains only where the function first takes the items out
     (out := r.f, a range, an index, a call); a function that removes one
     entry found by a search (append(f[:i], f[i+1:]...), a swap-remove) keeps
@@ -88,7 +118,15 @@ parameter, a field, a package variable, a request) is the creator's to
 bound and is trusted; a group passed to another function may be limited
 there and is trusted too. A pool returned from the function that opened it
 is the caller's to bound (the fact above). A goroutine that runs a function
-of another package, or a function value, is not looked into.
+of another package, or a function value, is not looked into; nor is a
+goroutine started by a callee (a per-request go pool.Push(jobs) outside a
+loop, a helper such as FireAndForget that hides the go statement): those
+are missed. A collection ranged over is trusted as fixed when the code
+wrote it or the configuration names it, and as capped when this function
+or every caller in the package compares its length with a bound before the
+fan-out (a comparison anywhere before it, not on every path). What the
+names cannot tell is decided towards silence: a work queue of closures
+(a slice of funcs) and a request field named Options are not reported.
 
 Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_QUEUE_DETECTED
 reason, on the line or in the doc comment of the enclosing function.

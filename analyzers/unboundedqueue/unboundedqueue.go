@@ -30,7 +30,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Name:      "unboundedqueue",
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend)},
 	Run:       run,
 }, Code)
 
@@ -68,6 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, reported: map[token.Pos]bool{}}
 	c.serving = c.isLongRunning()
 	c.learnSlotTakers()
+	c.learnParkers()
 	// Goroutines per item and slice queues need no import; the other shapes
 	// need a pool, a group, a semaphore or the runtime.
 	for _, f := range pass.Files {
@@ -77,6 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, decl := range f.Decls {
 			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
 				guard.At(fd.Pos(), func() { c.checkFanOut(fd) })
+				guard.At(fd.Pos(), func() { c.checkParkedPerRequest(fd) })
 			}
 		}
 	}
@@ -185,7 +187,8 @@ func (c *checker) takesSlotByCall(fn *types.Func) bool {
 }
 
 type checker struct {
-	slotTakers map[*types.Func]bool // this package's functions that take a slot
+	slotTakers map[*types.Func]bool   // this package's functions that take a slot
+	parkers    map[*types.Func]string // this package's functions parked on a send (parksOnSend)
 	pass       *analysis.Pass
 	reported   map[token.Pos]bool
 	serving    bool                              // the package serves requests or runs long

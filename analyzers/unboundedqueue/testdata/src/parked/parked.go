@@ -1,0 +1,48 @@
+package parked
+
+import (
+	"net/http"
+	"time"
+	"workerpool"
+)
+
+type handler struct {
+	pool        *workerpool.Pool
+	lastRefresh time.Time
+}
+
+func (h *handler) jobs(r *http.Request) []workerpool.Job { return nil }
+
+// After miniflux's refresh-all API: every request leaves a goroutine parked
+// on the workers' unbuffered queue, with no cap and no rejection.
+func (h *handler) refreshAll(w http.ResponseWriter, r *http.Request) {
+	go h.pool.Push(h.jobs(r)) // want `ERR_UNBOUNDED_QUEUE_DETECTED: goroutine per request: this go statement leaves one goroutine per request waiting to send on p.queue until a consumer takes it, with nothing capping how many wait`
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *handler) refreshOne(w http.ResponseWriter, r *http.Request) {
+	go h.pool.Enqueue(workerpool.Job{FeedID: 1}) // want `goroutine per request`
+}
+
+// Trap, after miniflux's web UI: a minimum interval between refreshes.
+func (h *handler) refreshAllFromUI(w http.ResponseWriter, r *http.Request) {
+	if time.Since(h.lastRefresh) < time.Minute {
+		http.Error(w, "too many refreshes", http.StatusTooManyRequests)
+	} else {
+		go h.pool.Push(h.jobs(r))
+	}
+}
+
+// Traps: a push that gives up, and a push in the request's own goroutine.
+func (h *handler) tryRefresh(w http.ResponseWriter, r *http.Request) {
+	go h.pool.TryPush(workerpool.Job{})
+	go h.pool.PushContext(r.Context(), workerpool.Job{})
+	go h.pool.PushWithin(workerpool.Job{}, time.Second)
+	go workerpool.Local(workerpool.Job{})
+	h.pool.Push(h.jobs(r))
+}
+
+// Trap: not a request handler (started once, at start-up).
+func (h *handler) start() {
+	go h.pool.Push(nil)
+}

@@ -164,7 +164,7 @@ func (a *account) end(t *testRun, status string) {
 // failed outside them (a build error, TestMain), and counts as one failure.
 func (a *account) packageFailed(pkg string) {
 	for _, t := range a.unfinished(pkg) {
-		t.output.WriteString("(the test did not finish: see the package output above)\n")
+		t.output.WriteString("(the test did not finish: its package failed while it ran — a timeout, a panic, os.Exit; see the output above)\n")
 		a.end(t, statusFail)
 	}
 	if !a.failed[pkg] {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/realworld/run.sh — bhlint on real open-source Go services, against triage and recall
-# files, with go vet and staticcheck side by side (issue 16).
+# files, with go vet and staticcheck side by side.
 #
 #   ./bench/realworld/run.sh                # every service; writes bench/REALWORLD.md
 #   ./bench/realworld/run.sh miniflux       # some services; the report goes to $REALWORLD_DIR

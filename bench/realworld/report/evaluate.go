@@ -129,7 +129,7 @@ func ratio(a, b float64) string {
 
 func writeMarkdown(w io.Writer, text prose, evals []*evaluation, window int) {
 	fmt.Fprintf(w, "# bhlint on the real-world corpus\n\n")
-	fmt.Fprintf(w, "Written by `bench/realworld/run.sh` (issue 16); rerun it to refresh. %s\n\n", text.Header)
+	fmt.Fprintf(w, "Written by `bench/realworld/run.sh`; rerun it to refresh. %s\n\n", text.Header)
 	fmt.Fprintf(w, "Precision = true / (true + false), debatable and untriaged left out. Recall = instances of the\n"+
 		"service's recall set (found by reading the code) that a finding of the same code reports in the same\n"+
 		"file within %d lines. Times: cold analysis cache, warm build cache; ratios are bhlint / go vet.\n\n", window)

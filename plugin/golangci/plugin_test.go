@@ -40,7 +40,9 @@ func TestSettings(t *testing.T) {
 // BHLINT_GOLANGCI_LINT) on the end-to-end module and checks its findings.
 func TestGolangciLintWithPlugin(t *testing.T) {
 	bin := golangciLint(t)
-	cmd := exec.Command(bin, "run", "./...")
+	// --allow-serial-runners: wait for another golangci-lint on the machine
+	// (another test, a developer's editor) instead of failing.
+	cmd := exec.Command(bin, "run", "--allow-serial-runners", "./...")
 	cmd.Dir = filepath.Join("..", "..", "testdata", "e2e", "heldconn")
 	out, err := cmd.CombinedOutput()
 	if exitErr, ok := err.(*exec.ExitError); !ok || exitErr.ExitCode() != 1 {
@@ -80,7 +82,7 @@ func TestGolangciLintConfigTakesEffect(t *testing.T) {
 	}
 	cache := t.TempDir()
 	lint := func() (string, int) {
-		cmd := exec.Command(bin, "run", "./...")
+		cmd := exec.Command(bin, "run", "--allow-serial-runners", "./...")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOLANGCI_LINT_CACHE="+cache)
 		out, err := cmd.CombinedOutput()

@@ -59,10 +59,11 @@ literal, hooks it registers, the configured peers) is not input.
     SetMaxOpenConns(0) is no maximum. Not reported: a pool in a function
     that takes a *testing.T, *testing.B or testing.TB (a test fixture,
     even outside a _test.go file), and a pool the function closes with
-    defer when it neither starts a goroutine nor serves (a migration run, a
-    one-shot check: nothing concurrent waits on it). pgxpool is not reported: its pool
-    always has a maximum (pool_max_conns, by default the larger of 4 and the
-    number of CPUs). Fix: db.SetMaxOpenConns(n) with the lane's share.
+    defer when it neither stores it, starts a goroutine nor serves (a
+    migration run, a one-shot check: nothing concurrent waits on it).
+    pgxpool is not reported: its pool always has a maximum
+    (pool_max_conns, by default the larger of 4 and the number of CPUs).
+    Fix: db.SetMaxOpenConns(n) with the lane's share.
  4. wait with no deadline: a call that waits for a slot (the catalogue's
     SlotWaits: semaphore.Weighted.Acquire, (*sql.DB).Conn, BeginTx,
     QueryContext and the other context methods of a pool, pgxpool's Acquire,

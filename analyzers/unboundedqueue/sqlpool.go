@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 )
@@ -89,8 +90,12 @@ func (c *checker) takesTesting(fd *ast.FuncDecl) bool {
 // closedOnReturn reports whether the pool lives for one call of fd only:
 // fd defers its Close, starts no goroutine and serves nothing (a migration,
 // a one-shot check), so no concurrent requests ever wait on it. A function
-// that opens a pool, defers Close and then serves is still checked.
+// that opens a pool, defers Close and then serves, or stores the pool in a
+// struct (a server that may serve from another package), is still checked.
 func (c *checker) closedOnReturn(fd *ast.FuncDecl, site openSite) bool {
+	if strings.HasPrefix(site.escape, "stored") {
+		return false // a server built around the pool may serve from elsewhere
+	}
 	closed, concurrent := false, false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {

@@ -142,3 +142,18 @@ func RunTestDatabase(t testing.TB, dsn string) *Store {
 	t.Cleanup(func() { _ = db.Close() })
 	return &Store{db: db}
 }
+
+type server struct{ store *Store }
+
+func (s *server) Run() error { return nil }
+
+// Nor when it builds a server around the pool, which may serve elsewhere.
+func runServer(dsn string) error {
+	db, err := sql.Open("pgx", dsn) // want `pool without a maximum: the \*sql.DB from sql.Open is stored in a struct`
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	s := &server{store: &Store{db: db}}
+	return s.Run()
+}

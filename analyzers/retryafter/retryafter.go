@@ -34,7 +34,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "retryafter"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retryafter",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus)},
+	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError)},
 	Run:       run,
 }, Code))
 
@@ -66,7 +66,9 @@ func (f *WritesStatus) String() string {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if !pkgscope.Reaches(pass.Pkg, []string{"net/http"}) {
+	serves := pkgscope.Reaches(pass.Pkg, []string{"net/http"})
+	grpc := pkgscope.Reaches(pass.Pkg, catalog.GRPCPackages)
+	if !serves && !grpc {
 		return nil, nil
 	}
 	c := &checker{
@@ -75,7 +77,14 @@ func run(pass *analysis.Pass) (any, error) {
 		writes:   map[*ssa.Function]*WritesStatus{},
 		visiting: map[*ssa.Function]bool{},
 	}
-	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
+	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	funcs := builder.SrcFuncs()
+	if grpc {
+		c.runGRPC(builder.Package(), funcs)
+	}
+	if !serves {
+		return nil, nil
+	}
 	for _, fn := range funcs {
 		guard.At(fn.Pos(), func() { c.exportFacts(fn) })
 	}

@@ -307,12 +307,20 @@ func TestChaos(t *testing.T) {
 		t.Logf("  %-18s acquired %d, failed %d (timeouts %d)", s.Resource, s.Acquired, s.Failed, s.Timeouts)
 	}
 	seen, polls := tr.Stop()
+	// A session that database/sql discards while handing it out can outlive
+	// its slot by the milliseconds the server takes to end it (the README's
+	// one known window), so a single poll over budget is logged; a count
+	// over budget in two polls in a row is a leak of the bound.
+	held := tr.Held()
 	for ln, budget := range budgets {
+		if held[ln] > budget {
+			t.Errorf("%s: %d sessions in pg_stat_activity in consecutive polls, over its budget of %d", ln, held[ln], budget)
+		}
 		if seen[ln] > budget {
-			t.Errorf("%s: %d sessions in pg_stat_activity, over its budget of %d", ln, seen[ln], budget)
+			t.Logf("  %s: %d sessions in one poll, over its budget of %d for less than a poll interval", ln, seen[ln], budget)
 		}
 	}
-	t.Logf("  most sessions seen in %d polls of pg_stat_activity: %v (budgets %v)", polls, seen, budgets)
+	t.Logf("  most sessions seen in %d polls of pg_stat_activity: %v, in two polls in a row: %v (budgets %v)", polls, seen, held, budgets)
 	// Closing the pools (t.Cleanup), the monitor then checks that no session
 	// and no goroutine is left.
 }

@@ -95,12 +95,15 @@ type Tracker struct {
 	done  chan struct{}
 	mu    sync.Mutex
 	max   map[string]int
+	last  map[string]int
+	held  map[string]int // most sessions seen in two polls in a row
 	polls int
 }
 
 // Track starts polling every few milliseconds until Stop.
 func (m *Monitor) Track() *Tracker {
-	tr := &Tracker{m: m, stop: make(chan struct{}), done: make(chan struct{}), max: map[string]int{}}
+	tr := &Tracker{m: m, stop: make(chan struct{}), done: make(chan struct{}),
+		max: map[string]int{}, last: map[string]int{}, held: map[string]int{}}
 	go func() {
 		defer close(tr.done)
 		for {
@@ -109,7 +112,9 @@ func (m *Monitor) Track() *Tracker {
 				tr.polls++
 				for app, c := range n {
 					tr.max[app] = max(tr.max[app], c)
+					tr.held[app] = max(tr.held[app], min(c, tr.last[app]))
 				}
+				tr.last = n
 				tr.mu.Unlock()
 			}
 			select {
@@ -139,6 +144,16 @@ func (tr *Tracker) Stop() (map[string]int, int) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
 	return tr.max, tr.polls
+}
+
+// Held returns, after Stop, the most sessions per app that were seen in two
+// polls in a row: a count that lasted at least one poll interval, as
+// opposed to a session that outlived its slot for the milliseconds the
+// server takes to end it.
+func (tr *Tracker) Held() map[string]int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.held
 }
 
 // SleepingSessions counts app's sessions now running pg_sleep.

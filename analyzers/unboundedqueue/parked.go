@@ -78,7 +78,8 @@ func (c *checker) selectWithoutEscape(sel *ast.SelectStmt) *ast.SendStmt {
 			escape := false
 			ast.Inspect(comm, func(n ast.Node) bool {
 				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-					_, escape = ast.Unparen(u.X).(*ast.CallExpr)
+					_, call := ast.Unparen(u.X).(*ast.CallExpr)
+					escape = escape || call
 				}
 				return !escape
 			})
@@ -170,7 +171,8 @@ func (c *checker) rateGuarded(stack []ast.Node) bool {
 		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				fn := c.callee(call)
-				guarded = fn != nil && (fn.FullName() == "time.Since" || fn.FullName() == "time.Until" || catalog.Limiters.Has(fn))
+				guarded = guarded || fn != nil &&
+					(fn.FullName() == "time.Since" || fn.FullName() == "time.Until" || catalog.Limiters.Has(fn))
 			}
 			return !guarded
 		})

@@ -9,6 +9,7 @@ import (
 type handler struct {
 	pool        *workerpool.Pool
 	lastRefresh time.Time
+	interval    func() time.Duration
 }
 
 func (h *handler) jobs(r *http.Request) []workerpool.Job { return nil }
@@ -26,7 +27,7 @@ func (h *handler) refreshOne(w http.ResponseWriter, r *http.Request) {
 
 // Trap, after miniflux's web UI: a minimum interval between refreshes.
 func (h *handler) refreshAllFromUI(w http.ResponseWriter, r *http.Request) {
-	if time.Since(h.lastRefresh) < time.Minute {
+	if time.Since(h.lastRefresh) < h.interval() {
 		http.Error(w, "too many refreshes", http.StatusTooManyRequests)
 	} else {
 		go h.pool.Push(h.jobs(r))

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -54,7 +55,7 @@ type grpcChecker struct {
 	reported map[token.Pos]bool
 }
 
-func (c *checker) runGRPC(pkg *ssa.Package, funcs []*ssa.Function) {
+func (c *checker) runShedErrors(pkg *ssa.Package, funcs []*ssa.Function) {
 	g := &grpcChecker{checker: c, pkg: pkg, ctors: map[*ssa.Function]*ShedError{},
 		visiting: map[*ssa.Function]bool{}, globals: map[*ssa.Global]string{}, reported: map[token.Pos]bool{}}
 	for _, m := range pkg.Members {
@@ -89,9 +90,11 @@ func resultIndex(call *ssa.Call) int {
 	return call.Call.Signature().Results().Len() - 1
 }
 
+// returnsError reports whether fn's last result is an error, or a type
+// that implements it (func NewApiError(…) *ApiError).
 func returnsError(fn *ssa.Function) bool {
 	res := fn.Signature.Results()
-	return res.Len() > 0 && ssautil.IsError(res.At(res.Len()-1).Type())
+	return res.Len() > 0 && types.Implements(res.At(res.Len()-1).Type(), errorType)
 }
 
 // ---- what a returned error holds ----
@@ -122,10 +125,11 @@ func (g *grpcChecker) shedsOf(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]
 		}
 	case *ssa.Call:
 		return g.callSheds(fn, v, seen)
-	case *ssa.Alloc: // &serviceerror.ResourceExhausted{…}
+	case *ssa.Alloc: // &serviceerror.ResourceExhausted{…}, &ApiError{Status: 429}
 		if code := catalog.GRPCShedErrorTypes[catalog.TypeKey(v.Type())]; code != "" {
-			return []shed{{site: v.Pos(), code: code, param: -1}}
+			return []shed{{site: v.Pos(), code: "gRPC " + code, param: -1}}
 		}
+		return g.statusFieldSheds(fn, v)
 	case *ssa.UnOp:
 		if glob, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
 			if code := g.sentinel(glob); code != "" {
@@ -164,7 +168,7 @@ func (g *grpcChecker) callSheds(fn *ssa.Function, call *ssa.Call, seen map[ssa.V
 		return g.shedsOf(fn, args[0], seen)
 	}
 	if code := catalog.GRPCShedConstructors[key]; code != "" {
-		return []shed{{site: site, code: code, param: -1}}
+		return []shed{{site: site, code: "gRPC " + code, param: -1}}
 	}
 	if f := g.ctor(callee); f != nil {
 		if f.Code != "" {
@@ -177,14 +181,17 @@ func (g *grpcChecker) callSheds(fn *ssa.Function, call *ssa.Call, seen map[ssa.V
 	return nil
 }
 
-// codeSheds returns the shed built at site with the code v: a shed
-// constant, or fn's parameter.
+// codeSheds returns the shed built at site with the code v: a shed gRPC
+// code or HTTP status constant, or fn's parameter.
 func (g *grpcChecker) codeSheds(fn *ssa.Function, v ssa.Value, site token.Pos) []shed {
 	if p, ok := v.(*ssa.Parameter); ok {
 		return []shed{{site: site, param: slices.Index(fn.Params, p)}}
 	}
 	if code := shedCode(v, map[ssa.Value]bool{}); code != "" {
-		return []shed{{site: site, code: code, param: -1}}
+		return []shed{{site: site, code: "gRPC " + code, param: -1}}
+	}
+	if status := shedStatus(v, map[ssa.Value]bool{}); status != "" && types.TypeString(v.Type(), nil) != catalog.GRPCCodeType {
+		return []shed{{site: site, code: "HTTP " + status, param: -1}}
 	}
 	return nil
 }
@@ -314,9 +321,27 @@ func (g *grpcChecker) ctor(fn *ssa.Function) *ShedError {
 	return fact
 }
 
+// takesContext reports whether fn serves a request: a parameter other than
+// the receiver is a context (context.Context, echo.Context, *gin.Context,
+// *fiber.Ctx), a request or request event (*http.Request, pocketbase's
+// *core.RequestEvent), or a ResponseWriter. A method of the request event
+// itself (e.TooManyRequestsError(…)) can still be a constructor.
 func takesContext(fn *ssa.Function) bool {
-	for _, p := range fn.Params {
-		if types.TypeString(p.Type(), nil) == "context.Context" {
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	for _, p := range params {
+		t := p.Type()
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		named, ok := types.Unalias(t).(*types.Named)
+		if !ok {
+			continue
+		}
+		name := named.Obj().Name()
+		if name == "Context" || name == "Ctx" || name == "ResponseWriter" || strings.Contains(name, "Request") {
 			return true
 		}
 	}
@@ -363,7 +388,8 @@ func (g *grpcChecker) check(fn *ssa.Function) {
 		return
 	}
 	setIn := map[*ssa.BasicBlock]int{}
-	guides := guidesHere(mentionsPushback(fn))
+	pushback := guidesHere(mentionsPushback(fn))
+	guides := func(instr ssa.Instruction) bool { return pushback(instr) || g.setsHere(instr) }
 	for _, b := range fn.Blocks {
 		setIn[b] = slices.IndexFunc(b.Instrs, guides)
 	}
@@ -404,10 +430,14 @@ func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
 		return
 	}
 	g.reported[pos] = true
+	fix := fmt.Sprintf("attach a RetryInfo detail (status.New(…).WithDetails(&errdetails.RetryInfo{RetryDelay: …})) or send the %s trailer", catalog.GRPCPushbackKey)
+	if strings.HasPrefix(s.code, "HTTP ") {
+		fix = "set the Retry-After header on the response before returning it"
+	}
 	g.pass.Report(analysis.Diagnostic{
 		Pos: pos,
-		Message: fmt.Sprintf("%s: %s %s a gRPC %s error returned without retry guidance; attach a RetryInfo detail (status.New(…).WithDetails(&errdetails.RetryInfo{RetryDelay: …})) or send the %s trailer, so clients wait before retrying instead of retrying at once",
-			Code, funcName(fn), what, s.code, catalog.GRPCPushbackKey),
+		Message: fmt.Sprintf("%s: %s %s an error carrying %s, returned without retry guidance; %s, so clients wait before retrying instead of retrying at once",
+			Code, funcName(fn), what, s.code, fix),
 	})
 }
 

@@ -79,9 +79,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	funcs := builder.SrcFuncs()
-	if grpc {
-		c.runGRPC(builder.Package(), funcs)
-	}
+	c.runShedErrors(builder.Package(), funcs)
 	if !serves {
 		return nil, nil
 	}

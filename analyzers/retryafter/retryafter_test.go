@@ -19,9 +19,10 @@ func TestSuggestedFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retryafter.Analyzer, "fixes")
 }
 
-// TestGRPC runs on a module that requires the real grpc and genproto
-// modules (testdata/grpcmod/go.mod pins them; they must be in the module
-// cache: `cd testdata/grpcmod && go mod download`).
-func TestGRPC(t *testing.T) {
-	analysistest.Run(t, filepath.Join(analysistest.TestData(), "grpcmod"), retryafter.Analyzer, "./...")
+// TestModules runs on a module that requires the real grpc, genproto and
+// echo modules (testdata/modules/go.mod pins them; they must be in the
+// module cache: `cd testdata/modules && go mod download`): gRPC status
+// errors, and error values carrying an HTTP status.
+func TestModules(t *testing.T) {
+	analysistest.Run(t, filepath.Join(analysistest.TestData(), "modules"), retryafter.Analyzer, "./...")
 }

@@ -68,3 +68,8 @@ var GRPCShedConstructors = map[string]string{
 // Unavailable tells a load balancer to stop sending traffic, not a client
 // when to retry.
 const GRPCHealthResult = "*google.golang.org/grpc/health/grpc_health_v1.HealthCheckResponse"
+
+// StatusFields are the names of the integer field through which an error
+// type carries the HTTP status its framework's error handler writes
+// (pocketbase's ApiError.Status, echo's HTTPError.Code, fiber's Error.Code).
+var StatusFields = []string{"Status", "StatusCode", "Code"}

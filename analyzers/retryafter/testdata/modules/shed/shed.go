@@ -23,7 +23,7 @@ type Resp struct{}
 type Server struct{ full bool }
 
 // ErrBusy is a sentinel: it is reported where a function returns it.
-var ErrBusy = status.Error(codes.ResourceExhausted, "busy") // want ErrBusy:"shedError\\(ResourceExhausted\\)"
+var ErrBusy = status.Error(codes.ResourceExhausted, "busy") // want ErrBusy:"shedError\\(gRPC ResourceExhausted\\)"
 
 // ErrGuided carries a RetryInfo: not a shed without guidance.
 var ErrGuided = guided()
@@ -39,21 +39,21 @@ func guided() error {
 
 func (s *Server) Get(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.full {
-		return nil, status.Error(codes.ResourceExhausted, "too many requests") // want `ERR_MISSING_RETRY_AFTER: \(\*shed.Server\).Get builds a gRPC ResourceExhausted error returned without retry guidance`
+		return nil, status.Error(codes.ResourceExhausted, "too many requests") // want `ERR_MISSING_RETRY_AFTER: \(\*shed.Server\).Get builds an error carrying gRPC ResourceExhausted, returned without retry guidance`
 	}
 	return &Resp{}, nil
 }
 
 func (s *Server) Put(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.full {
-		return nil, status.Errorf(codes.Unavailable, "draining %d", 1) // want `Put builds a gRPC Unavailable error`
+		return nil, status.Errorf(codes.Unavailable, "draining %d", 1) // want `Put builds an error carrying gRPC Unavailable`
 	}
 	return &Resp{}, nil
 }
 
 func (s *Server) Del(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.full {
-		return nil, status.New(codes.ResourceExhausted, "queue full").Err() // want `Del builds a gRPC ResourceExhausted error`
+		return nil, status.New(codes.ResourceExhausted, "queue full").Err() // want `Del builds an error carrying gRPC ResourceExhausted`
 	}
 	return &Resp{}, nil
 }
@@ -61,7 +61,7 @@ func (s *Server) Del(ctx context.Context, _ *Req) (*Resp, error) {
 // allow is a limiter check, not a constructor: it also returns nil.
 func (s *Server) allow(ctx context.Context) error {
 	if s.full {
-		return ErrBusy // want `\(\*shed.Server\).allow returns ErrBusy, which holds a gRPC ResourceExhausted error`
+		return ErrBusy // want `\(\*shed.Server\).allow returns ErrBusy, which holds an error carrying gRPC ResourceExhausted`
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func (s *Server) Unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h 
 
 // A status with details that are not RetryInfo gives no retry guidance.
 func (s *Server) Quota(ctx context.Context, _ *Req) (*Resp, error) {
-	st := status.New(codes.ResourceExhausted, "quota") // want `Quota builds a gRPC ResourceExhausted error`
+	st := status.New(codes.ResourceExhausted, "quota") // want `Quota builds an error carrying gRPC ResourceExhausted`
 	st, err := st.WithDetails(&errdetails.QuotaFailure{})
 	if err != nil {
 		return nil, err // the details' error, not the status
@@ -86,7 +86,7 @@ func (s *Server) Quota(ctx context.Context, _ *Req) (*Resp, error) {
 }
 
 // tooBusy is a constructor: it is not reported, its callers are.
-func tooBusy(what string) error { // want tooBusy:"shedError\\(Unavailable\\)"
+func tooBusy(what string) error { // want tooBusy:"shedError\\(gRPC Unavailable\\)"
 	return status.Error(codes.Unavailable, what+" is busy")
 }
 
@@ -98,10 +98,10 @@ func withCode(code codes.Code, msg string) error { // want withCode:"shedError\\
 
 func (s *Server) List(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.full {
-		return nil, tooBusy("list") // want `List builds a gRPC Unavailable error`
+		return nil, tooBusy("list") // want `List builds an error carrying gRPC Unavailable`
 	}
 	if s == nil {
-		return nil, withCode(codes.ResourceExhausted, "nil") // want `List builds a gRPC ResourceExhausted error`
+		return nil, withCode(codes.ResourceExhausted, "nil") // want `List builds an error carrying gRPC ResourceExhausted`
 	}
 	return nil, withCode(codes.NotFound, "none")
 }
@@ -163,6 +163,6 @@ func (s *Server) Missing(ctx context.Context, _ *Req) (*Resp, error) {
 }
 
 // Busy is an exported constructor for other packages.
-func Busy(what string) error { // want Busy:"shedError\\(Unavailable\\)"
+func Busy(what string) error { // want Busy:"shedError\\(gRPC Unavailable\\)"
 	return tooBusy(what)
 }

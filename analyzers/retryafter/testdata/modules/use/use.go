@@ -4,7 +4,7 @@ package use
 import (
 	"context"
 
-	"example.com/grpcshed/shed"
+	"example.com/shedmod/shed"
 )
 
 type Svc struct{ full int }
@@ -12,9 +12,9 @@ type Svc struct{ full int }
 func (s *Svc) Call(ctx context.Context) error {
 	switch s.full {
 	case 1:
-		return shed.ErrBusy // want `\(\*use.Svc\).Call returns ErrBusy, which holds a gRPC ResourceExhausted error`
+		return shed.ErrBusy // want `\(\*use.Svc\).Call returns ErrBusy, which holds an error carrying gRPC ResourceExhausted`
 	case 2:
-		return shed.Busy("call") // want `Call builds a gRPC Unavailable error`
+		return shed.Busy("call") // want `Call builds an error carrying gRPC Unavailable`
 	}
 	return nil
 }

@@ -5,6 +5,7 @@
 #   ./bench/realworld/run.sh                # every service; writes bench/REALWORLD.md
 #   ./bench/realworld/run.sh miniflux       # some services; the report goes to $REALWORLD_DIR
 #   ./bench/realworld/run.sh --ci           # the services marked ci=1, bhlint only; no timing
+#   ./bench/realworld/run.sh --report       # rewrite bench/REALWORLD.md from the last results of each
 #   REALWORLD_DIR=/path ...                 # work copies and results (default ~/.cache/bhlint-realworld)
 #
 # Each service is bench/realworld/services/<name>/: service.txt (module=, version=, sum=,
@@ -36,11 +37,13 @@ cd "$root"
 die() { bench_die "realworld: $*"; }
 
 ci=""
+report_only=""
 only=()
 for arg in "$@"; do
 	case $arg in
 	--ci) ci=1 ;;
-	-*) die "unknown flag $arg (usage: run.sh [--ci] [service...])" ;;
+	--report) report_only=1 ;;
+	-*) die "unknown flag $arg (usage: run.sh [--ci | --report] [service...])" ;;
 	*) [ -f "bench/realworld/services/$arg/service.txt" ] || die "no service $arg in bench/realworld/services"
 		only+=("$arg") ;;
 	esac
@@ -60,18 +63,18 @@ if [ ${#services[@]} -eq 0 ]; then
 fi
 
 rwdir=${REALWORLD_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bhlint-realworld}
-results="$rwdir/results"
+# Each service's results live in results/<name> and only that directory is replaced, so a run of
+# some services keeps the others' figures for the report (--report rewrites it from them).
+results="$rwdir/results${ci:+-ci}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/bhlint-realworld.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-mkdir -p "$rwdir/src"
-rm -rf "$results"
-mkdir -p "$results"
+mkdir -p "$rwdir/src" "$results"
 
 echo "realworld: building bhlint and the report${ci:+ (--ci)}" >&2
 go build -o "$work/bhlint" ./cmd/bhlint || die "building bhlint failed"
 go build -o "$work/report" ./bench/realworld/report || die "building bench/realworld/report failed"
-if [ -z "$ci" ]; then
+if [ -z "$ci$report_only" ]; then
 	GOBIN="$work/bin" GOFLAGS=-buildvcs=false go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ||
 		die "installing staticcheck $staticcheck_version failed"
 fi
@@ -118,6 +121,7 @@ measure() {
 	local name=$1 modroot=$2 out="$results/$1" pkgs s rc
 	local dir
 	dir="$modroot/$(meta "$name" subdir)"
+	rm -rf "$out"
 	mkdir -p "$out"
 	echo "$modroot" >"$out/root.txt"
 	read -r -a pkgs <<<"$(meta "$name" packages)"
@@ -151,12 +155,17 @@ measure() {
 start=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 for name in "${services[@]}"; do
+	[ -z "$report_only" ] || break
 	echo "realworld: $name: $(meta "$name" module)@$(meta "$name" version)" >&2
 	modroot=$(prepare "$name")
 	measure "$name" "$modroot"
+	date -u '+%Y-%m-%d %H:%M UTC' >"$results/$name/when.txt"
 done
 
 header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)'); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg); the whole run took $(($(date +%s) - start)) s."
+if [ -n "$report_only" ]; then
+	header="Rewritten $(date -u '+%Y-%m-%d %H:%M UTC') (run.sh --report) from each service's last run on this machine ($(nproc) cores, $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)); runs: $(for n in "${services[@]}"; do printf '%s %s; ' "$n" "$(cat "$results/$n/when.txt" 2>/dev/null || echo '?')"; done)"
+fi
 report_out=""
 if [ -z "$ci" ]; then
 	report_out="$rwdir/REALWORLD.md"

@@ -44,6 +44,10 @@ type shed struct {
 	code     string
 	param    int
 	sentinel string
+	// failure: the error is built from another error (a failed query, a
+	// closed connection): an Unavailable that reports a failure, which
+	// clients retry by their own policy, rather than a refusal.
+	failure bool
 }
 
 type grpcChecker struct {
@@ -156,7 +160,7 @@ func (g *grpcChecker) callSheds(fn *ssa.Function, call *ssa.Call, seen map[ssa.V
 	}
 	key := catalog.Key(obj)
 	if i, ok := catalog.GRPCStatusBuilders[key]; ok && i < len(args) {
-		return g.codeSheds(fn, args[i], site)
+		return markFailure(g.codeSheds(fn, args[i], site), args)
 	}
 	switch key {
 	case catalog.GRPCStatusErr:
@@ -168,14 +172,14 @@ func (g *grpcChecker) callSheds(fn *ssa.Function, call *ssa.Call, seen map[ssa.V
 		return g.shedsOf(fn, args[0], seen)
 	}
 	if code := catalog.GRPCShedConstructors[key]; code != "" {
-		return []shed{{site: site, code: "gRPC " + code, param: -1}}
+		return markFailure([]shed{{site: site, code: "gRPC " + code, param: -1}}, args)
 	}
 	if f := g.ctor(callee); f != nil {
 		if f.Code != "" {
-			return []shed{{site: site, code: f.Code, param: -1}}
+			return markFailure([]shed{{site: site, code: f.Code, param: -1}}, args)
 		}
 		if f.CodeParam < len(args) {
-			return g.codeSheds(fn, args[f.CodeParam], site)
+			return markFailure(g.codeSheds(fn, args[f.CodeParam], site), args)
 		}
 	}
 	return nil
@@ -384,7 +388,7 @@ func mentionsPushback(fn *ssa.Function) bool {
 // pushback trailer, where they are built, or, for a sentinel, where it is
 // returned. A constructor is not reported: its callers are.
 func (g *grpcChecker) check(fn *ssa.Function) {
-	if len(fn.Blocks) == 0 || isProbe(fn) || returnsHealth(fn) || (fn.Parent() == nil && g.ctor(fn) != nil) {
+	if len(fn.Blocks) == 0 || inTestFile(g.pass, fn) || isProbe(fn) || returnsHealth(fn) || (fn.Parent() == nil && g.ctor(fn) != nil) {
 		return
 	}
 	setIn := map[*ssa.BasicBlock]int{}
@@ -419,8 +423,8 @@ func (g *grpcChecker) check(fn *ssa.Function) {
 }
 
 func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
-	if s.code == "" {
-		return // the code is the caller's choice: the caller is judged
+	if s.code == "" || (s.failure && s.code == "gRPC Unavailable") {
+		return // the caller chooses the code; or a failure, not a refusal
 	}
 	pos, what := s.site, "builds"
 	if s.sentinel != "" {
@@ -460,4 +464,55 @@ func funcName(fn *ssa.Function) string {
 		return "(" + types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }) + ")." + fn.Name()
 	}
 	return fn.Name()
+}
+
+// inTestFile reports whether fn is declared in a _test.go file, where a fake
+// server returns ResourceExhausted to exercise its caller.
+func inTestFile(pass *analysis.Pass, fn *ssa.Function) bool {
+	return strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go")
+}
+
+// markFailure marks the sheds built by a call whose other arguments carry
+// an error: status.Errorf(codes.Unavailable, "query: %v", err).
+func markFailure(sheds []shed, args []ssa.Value) []shed {
+	for i := range sheds {
+		sheds[i].failure = slices.ContainsFunc(args, func(a ssa.Value) bool { return carriesError(a, 3) })
+	}
+	return sheds
+}
+
+// carriesError reports whether v is, or is built from, an error value: an
+// error, its Error() text, or a call (fmt.Sprintf, a wrapper) or variadic
+// slice that takes one, looking depth calls deep.
+func carriesError(v ssa.Value, depth int) bool {
+	if depth == 0 || v == nil || ssautil.IsNil(v) {
+		return false
+	}
+	if types.Implements(v.Type(), errorType) {
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.MakeInterface:
+		return carriesError(v.X, depth)
+	case *ssa.ChangeInterface:
+		return carriesError(v.X, depth)
+	case *ssa.Call:
+		for _, a := range v.Call.Args {
+			if carriesError(a, depth-1) {
+				return true
+			}
+		}
+		return v.Call.IsInvoke() && carriesError(v.Call.Value, depth-1)
+	case *ssa.Slice:
+		for _, r := range ssautil.Referrers(v.X) {
+			if ia, ok := r.(*ssa.IndexAddr); ok {
+				for _, r := range ssautil.Referrers(ia) {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == ia && carriesError(st.Val, depth-1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

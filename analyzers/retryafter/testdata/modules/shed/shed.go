@@ -166,3 +166,23 @@ func (s *Server) Missing(ctx context.Context, _ *Req) (*Resp, error) {
 func Busy(what string) error { // want Busy:"shedError\\(gRPC Unavailable\\)"
 	return tooBusy(what)
 }
+
+// An Unavailable that reports a failure of its own, not a refusal: clients
+// retry it by their policy.
+func (s *Server) Query(ctx context.Context, _ *Req) (*Resp, error) {
+	if err := s.allow(ctx); err != nil {
+		return nil, status.Errorf(codes.Unavailable, "query failed: %v", err)
+	}
+	if s.full {
+		return nil, status.Error(codes.Unavailable, errPlain.Error())
+	}
+	return nil, nil
+}
+
+// But a ResourceExhausted is a refusal whatever its message says.
+func (s *Server) Exhausted(ctx context.Context, _ *Req) (*Resp, error) {
+	if err := s.allow(ctx); err != nil {
+		return nil, status.Errorf(codes.ResourceExhausted, "limited: %v", err) // want `Exhausted builds an error carrying gRPC ResourceExhausted`
+	}
+	return nil, nil
+}

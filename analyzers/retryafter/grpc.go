@@ -135,6 +135,9 @@ func (g *grpcChecker) shedsOf(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]
 		}
 		return g.statusFieldSheds(fn, v)
 	case *ssa.UnOp:
+		if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+			return g.storedSheds(fn, alloc, seen)
+		}
 		if glob, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
 			if code := g.sentinel(glob); code != "" {
 				return []shed{{code: code, param: -1, sentinel: glob.Name()}}
@@ -142,6 +145,19 @@ func (g *grpcChecker) shedsOf(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]
 		}
 	}
 	return nil
+}
+
+// storedSheds returns the sheds stored in a local: a named result, which
+// a function with a deferred call returns through (return nil, err stores
+// err there, runs the defers and loads it back).
+func (g *grpcChecker) storedSheds(fn *ssa.Function, alloc *ssa.Alloc, seen map[ssa.Value]bool) []shed {
+	var out []shed
+	for _, r := range ssautil.Referrers(alloc) {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+			out = append(out, g.shedsOf(fn, st.Val, seen)...)
+		}
+	}
+	return out
 }
 
 // callSheds returns the shed errors that call returns as its last result:

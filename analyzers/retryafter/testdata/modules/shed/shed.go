@@ -186,3 +186,13 @@ func (s *Server) Exhausted(ctx context.Context, _ *Req) (*Resp, error) {
 	}
 	return nil, nil
 }
+
+// A named result returned through a deferred call is followed to what was
+// stored in it.
+func (s *Server) Batch(ctx context.Context, _ *Req) (_ *Resp, retErr error) {
+	defer func() { log.Print(retErr) }()
+	if s.full {
+		return nil, status.Error(codes.ResourceExhausted, "too many batches") // want `Batch builds an error carrying gRPC ResourceExhausted`
+	}
+	return &Resp{}, nil
+}

@@ -1,10 +1,11 @@
 /*
-Package retryafter defines an Analyzer that reports HTTP handlers that shed
-load with 429 or 503 but do not say when to come back.
+Package retryafter defines an Analyzer that reports HTTP handlers and gRPC
+methods that shed load (429, 503, ResourceExhausted, Unavailable) but do
+not say when to come back.
 
 # Analyzer retryafter
 
-retryafter: report a 429 or 503 written without a Retry-After header
+retryafter: report a 429, 503 or gRPC ResourceExhausted sent without saying when to retry
 
 ERR_MISSING_RETRY_AFTER. A 429 or 503 tells a client the server is shedding
 load. Without Retry-After, well-behaved clients fall back on their own
@@ -31,8 +32,46 @@ outbound response, and handlers of health, liveness and readiness probes
 registered on, e.g. "/healthz"): their 503 tells a load balancer to stop
 sending traffic, not a client when to retry.
 
+gRPC and error values. A function returning an error (last result) that
+builds a gRPC status error with codes.ResourceExhausted or
+codes.Unavailable — status.Error, status.Errorf, status.New(…).Err(), a
+framework constructor of the catalogue (Temporal's
+serviceerror.NewResourceExhausted, &serviceerror.ResourceExhausted{…}) —
+and returns it on a path where it sent no grpc-retry-pushback-ms trailer
+(grpc.SetTrailer or SetHeader in a function that names the key), is
+reported where the error is built, unless a RetryInfo detail was attached
+(status.New(…).WithDetails(&errdetails.RetryInfo{…})). The same holds for
+an error value carrying an HTTP 429 or 503 in an integer field named
+Status, StatusCode or Code (echo's echo.NewHTTPError(429), pocketbase's
+e.TooManyRequestsError(…)), which a framework's error handler writes, when
+the function set no Retry-After on the way. A package-level error variable
+that holds one (a sentinel, var ErrBusy = status.Error(…)) is reported
+where a function returns it; a function that returns ErrBusy among other
+results is judged there, not where ErrBusy is declared.
+
+Where the user must act: a constructor — a function that returns such an
+error on every path and takes no request (no context.Context, echo.Context,
+*gin.Context, *http.Request, request event or ResponseWriter parameter; a
+method of the request event may still be one) — is not reported; each call
+to it is, in this package or another (the ShedError fact). A constructor
+that takes the code or status as a parameter (NewApiError(status, …)) makes
+each call that passes a shed one a finding. Callers that only pass on an
+error they received (return nil, err) are not reported: the finding is
+where the shed was decided.
+
+Not reported besides: an Unavailable built from another error
+(status.Errorf(codes.Unavailable, "query: %v", err)) reports a failure,
+which clients retry by their own policy, not a refusal (ResourceExhausted
+is always a refusal); the standard health service (a method returning
+*grpc_health_v1.HealthCheckResponse) and functions named for probes; code
+that reads codes.ResourceExhausted from an outbound call (status.Code(err)
+== …); an error built but logged or dropped; fakes in _test.go files.
+
 Fix: set the header before writing the status:
 w.Header().Set("Retry-After", "5"); w.WriteHeader(http.StatusServiceUnavailable).
+For gRPC, attach the delay: st, _ := status.New(codes.ResourceExhausted,
+msg).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(d)});
+return nil, st.Err().
 Use the delay after which the lane is expected to have room again.
 
 Escape policy: a handler that passes its ResponseWriter to a helper is
@@ -40,7 +79,12 @@ judged by what the helper is known to do (facts); one that hands it to an
 interface or a function value is assumed not to set the header, but a
 status written there is not seen either. A helper that sets Retry-After
 anywhere is taken to set it before it writes. Headers set in a deferred
-call do not count: they come after the status.
+call do not count: they come after the status. For gRPC, WithDetails with
+details the pass cannot see (a slice built elsewhere) is taken to carry a
+RetryInfo; a pushback trailer sent by a helper, or by an interceptor around
+the method, is not seen, and the method is still reported; a shed error
+returned by a function that also returns other errors is reported in that
+function, whatever its callers add to it.
 
 Suppress a finding with //bhlint:ignore ERR_MISSING_RETRY_AFTER reason,
 on the line or in the doc comment of the enclosing function.

@@ -1,7 +1,7 @@
 /*
 Package retryafter defines an Analyzer that reports HTTP handlers and gRPC
-methods that shed load (429, 503, ResourceExhausted, Unavailable) but do
-not say when to come back.
+methods that shed load (429, 503, ResourceExhausted) but do not say when
+to come back.
 
 # Analyzer retryafter
 
@@ -33,8 +33,7 @@ registered on, e.g. "/healthz"): their 503 tells a load balancer to stop
 sending traffic, not a client when to retry.
 
 gRPC and error values. A function returning an error (last result) that
-builds a gRPC status error with codes.ResourceExhausted or
-codes.Unavailable — status.Error, status.Errorf, status.New(…).Err(), a
+builds a gRPC status error with codes.ResourceExhausted — status.Error, status.Errorf, status.New(…).Err(), a
 framework constructor of the catalogue (Temporal's
 serviceerror.NewResourceExhausted, &serviceerror.ResourceExhausted{…}) —
 and returns it on a path where it sent no grpc-retry-pushback-ms trailer
@@ -59,10 +58,11 @@ each call that passes a shed one a finding. Callers that only pass on an
 error they received (return nil, err) are not reported: the finding is
 where the shed was decided.
 
-Not reported besides: an Unavailable built from another error
-(status.Errorf(codes.Unavailable, "query: %v", err)) reports a failure,
-which clients retry by their own policy, not a refusal (ResourceExhausted
-is always a refusal); the standard health service (a method returning
+Not reported besides: codes.Unavailable, which services return for
+transient failures as much as for refusals (a lost database connection)
+and on which gRPC's retry policy backs off by itself, while
+ResourceExhausted always means the server refused for lack of capacity;
+the standard health service (a method returning
 *grpc_health_v1.HealthCheckResponse) and functions named for probes; code
 that reads codes.ResourceExhausted from an outbound call (status.Code(err)
 == …); an error built but logged or dropped; fakes in _test.go files.

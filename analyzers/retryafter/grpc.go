@@ -44,10 +44,6 @@ type shed struct {
 	code     string
 	param    int
 	sentinel string
-	// failure: the error is built from another error (a failed query, a
-	// closed connection): an Unavailable that reports a failure, which
-	// clients retry by their own policy, rather than a refusal.
-	failure bool
 }
 
 type grpcChecker struct {
@@ -176,7 +172,7 @@ func (g *grpcChecker) callSheds(fn *ssa.Function, call *ssa.Call, seen map[ssa.V
 	}
 	key := catalog.Key(obj)
 	if i, ok := catalog.GRPCStatusBuilders[key]; ok && i < len(args) {
-		return markFailure(g.codeSheds(fn, args[i], site), args)
+		return g.codeSheds(fn, args[i], site)
 	}
 	switch key {
 	case catalog.GRPCStatusErr:
@@ -188,14 +184,14 @@ func (g *grpcChecker) callSheds(fn *ssa.Function, call *ssa.Call, seen map[ssa.V
 		return g.shedsOf(fn, args[0], seen)
 	}
 	if code := catalog.GRPCShedConstructors[key]; code != "" {
-		return markFailure([]shed{{site: site, code: "gRPC " + code, param: -1}}, args)
+		return []shed{{site: site, code: "gRPC " + code, param: -1}}
 	}
 	if f := g.ctor(callee); f != nil {
 		if f.Code != "" {
-			return markFailure([]shed{{site: site, code: f.Code, param: -1}}, args)
+			return []shed{{site: site, code: f.Code, param: -1}}
 		}
 		if f.CodeParam < len(args) {
-			return markFailure(g.codeSheds(fn, args[f.CodeParam], site), args)
+			return g.codeSheds(fn, args[f.CodeParam], site)
 		}
 	}
 	return nil
@@ -439,8 +435,8 @@ func (g *grpcChecker) check(fn *ssa.Function) {
 }
 
 func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
-	if s.code == "" || (s.failure && s.code == "gRPC Unavailable") {
-		return // the caller chooses the code; or a failure, not a refusal
+	if s.code == "" {
+		return // the code is the caller's choice: the caller is judged
 	}
 	pos, what := s.site, "builds"
 	if s.sentinel != "" {
@@ -486,49 +482,4 @@ func funcName(fn *ssa.Function) string {
 // server returns ResourceExhausted to exercise its caller.
 func inTestFile(pass *analysis.Pass, fn *ssa.Function) bool {
 	return strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go")
-}
-
-// markFailure marks the sheds built by a call whose other arguments carry
-// an error: status.Errorf(codes.Unavailable, "query: %v", err).
-func markFailure(sheds []shed, args []ssa.Value) []shed {
-	for i := range sheds {
-		sheds[i].failure = slices.ContainsFunc(args, func(a ssa.Value) bool { return carriesError(a, 3) })
-	}
-	return sheds
-}
-
-// carriesError reports whether v is, or is built from, an error value: an
-// error, its Error() text, or a call (fmt.Sprintf, a wrapper) or variadic
-// slice that takes one, looking depth calls deep.
-func carriesError(v ssa.Value, depth int) bool {
-	if depth == 0 || v == nil || ssautil.IsNil(v) {
-		return false
-	}
-	if types.Implements(v.Type(), errorType) {
-		return true
-	}
-	switch v := v.(type) {
-	case *ssa.MakeInterface:
-		return carriesError(v.X, depth)
-	case *ssa.ChangeInterface:
-		return carriesError(v.X, depth)
-	case *ssa.Call:
-		for _, a := range v.Call.Args {
-			if carriesError(a, depth-1) {
-				return true
-			}
-		}
-		return v.Call.IsInvoke() && carriesError(v.Call.Value, depth-1)
-	case *ssa.Slice:
-		for _, r := range ssautil.Referrers(v.X) {
-			if ia, ok := r.(*ssa.IndexAddr); ok {
-				for _, r := range ssautil.Referrers(ia) {
-					if st, ok := r.(*ssa.Store); ok && st.Addr == ia && carriesError(st.Val, depth-1) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
 }

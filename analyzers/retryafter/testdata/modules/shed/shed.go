@@ -46,7 +46,7 @@ func (s *Server) Get(ctx context.Context, _ *Req) (*Resp, error) {
 
 func (s *Server) Put(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.full {
-		return nil, status.Errorf(codes.Unavailable, "draining %d", 1) // want `Put builds an error carrying gRPC Unavailable`
+		return nil, status.Errorf(codes.ResourceExhausted, "%d in flight", 1) // want `Put builds an error carrying gRPC ResourceExhausted`
 	}
 	return &Resp{}, nil
 }
@@ -86,8 +86,8 @@ func (s *Server) Quota(ctx context.Context, _ *Req) (*Resp, error) {
 }
 
 // tooBusy is a constructor: it is not reported, its callers are.
-func tooBusy(what string) error { // want tooBusy:"shedError\\(gRPC Unavailable\\)"
-	return status.Error(codes.Unavailable, what+" is busy")
+func tooBusy(what string) error { // want tooBusy:"shedError\\(gRPC ResourceExhausted\\)"
+	return status.Error(codes.ResourceExhausted, what+" is busy")
 }
 
 // withCode builds whatever code it is passed: callers passing a shed code
@@ -98,7 +98,7 @@ func withCode(code codes.Code, msg string) error { // want withCode:"shedError\\
 
 func (s *Server) List(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.full {
-		return nil, tooBusy("list") // want `List builds an error carrying gRPC Unavailable`
+		return nil, tooBusy("list") // want `List builds an error carrying gRPC ResourceExhausted`
 	}
 	if s == nil {
 		return nil, withCode(codes.ResourceExhausted, "nil") // want `List builds an error carrying gRPC ResourceExhausted`
@@ -124,12 +124,13 @@ func (s *Server) GetGuided(ctx context.Context, _ *Req) (*Resp, error) {
 func (s *Server) GetPushback(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.full {
 		grpc.SetTrailer(ctx, metadata.Pairs("grpc-retry-pushback-ms", strconv.Itoa(5000)))
-		return nil, status.Error(codes.Unavailable, "busy")
+		return nil, status.Error(codes.ResourceExhausted, "busy")
 	}
 	return &Resp{}, nil
 }
 
-// A health service's Unavailable tells the balancer to stop sending.
+// A health service's refusal tells the balancer to stop sending, whatever the
+// code: not reported.
 type healthServer struct {
 	grpc_health_v1.UnimplementedHealthServer
 	down bool
@@ -137,7 +138,7 @@ type healthServer struct {
 
 func (h *healthServer) Check(ctx context.Context, _ *grpc_health_v1.HealthCheckRequest) (*grpc_health_v1.HealthCheckResponse, error) {
 	if h.down {
-		return nil, status.Error(codes.Unavailable, "down")
+		return nil, status.Error(codes.ResourceExhausted, "down")
 	}
 	return &grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_SERVING}, nil
 }
@@ -163,18 +164,18 @@ func (s *Server) Missing(ctx context.Context, _ *Req) (*Resp, error) {
 }
 
 // Busy is an exported constructor for other packages.
-func Busy(what string) error { // want Busy:"shedError\\(gRPC Unavailable\\)"
+func Busy(what string) error { // want Busy:"shedError\\(gRPC ResourceExhausted\\)"
 	return tooBusy(what)
 }
 
-// An Unavailable that reports a failure of its own, not a refusal: clients
-// retry it by their policy.
+// Unavailable reports failures as often as refusals, and clients back off
+// on it by their retry policy: not reported, with or without an error.
 func (s *Server) Query(ctx context.Context, _ *Req) (*Resp, error) {
 	if err := s.allow(ctx); err != nil {
 		return nil, status.Errorf(codes.Unavailable, "query failed: %v", err)
 	}
 	if s.full {
-		return nil, status.Error(codes.Unavailable, errPlain.Error())
+		return nil, status.Error(codes.Unavailable, "draining")
 	}
 	return nil, nil
 }

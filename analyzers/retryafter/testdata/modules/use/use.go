@@ -14,7 +14,7 @@ func (s *Svc) Call(ctx context.Context) error {
 	case 1:
 		return shed.ErrBusy // want `\(\*use.Svc\).Call returns ErrBusy, which holds an error carrying gRPC ResourceExhausted`
 	case 2:
-		return shed.Busy("call") // want `Call builds an error carrying gRPC Unavailable`
+		return shed.Busy("call") // want `Call builds an error carrying gRPC ResourceExhausted`
 	}
 	return nil
 }

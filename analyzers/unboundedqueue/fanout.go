@@ -202,7 +202,35 @@ func (c *checker) caps(bin *ast.BinaryExpr, isLen func(ast.Expr) bool) bool {
 		other = bin.X
 	}
 	k, ok := c.constInt(other)
-	return !ok || k > 1
+	if !ok {
+		return true
+	}
+	op := bin.Op
+	if other == bin.X {
+		op = mirror(op) // 1 <= len(x) is len(x) >= 1
+	}
+	switch {
+	case k <= 0:
+		return false // len(x) > 0, len(x) == 0
+	case k == 1:
+		return op != token.GEQ && op != token.LSS // len(x) >= 1 is len(x) > 0; len(x) > 1 caps at one
+	}
+	return true
+}
+
+// mirror is the operator with its operands swapped.
+func mirror(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
 }
 
 // cappedByCallers reports whether x is a parameter of fd, an unexported

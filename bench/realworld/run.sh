@@ -164,6 +164,12 @@ done
 
 header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)'); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg); the whole run took $(($(date +%s) - start)) s."
 if [ -n "$report_only" ]; then
+	have=()
+	for n in "${services[@]}"; do
+		if [ -s "$results/$n/bhlint.json" ]; then have+=("$n"); else echo "realworld: no results for $n in $results; left out of the report" >&2; fi
+	done
+	[ ${#have[@]} -gt 0 ] || die "no results in $results: run the services first"
+	services=("${have[@]}")
 	header="Rewritten $(date -u '+%Y-%m-%d %H:%M UTC') (run.sh --report) from each service's last run on this machine ($(nproc) cores, $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)); runs: $(for n in "${services[@]}"; do printf '%s %s; ' "$n" "$(cat "$results/$n/when.txt" 2>/dev/null || echo '?')"; done)"
 fi
 report_out=""
@@ -175,6 +181,6 @@ set +e
 "$work/report" -services bench/realworld/services -results "$results" ${report_out:+-out "$report_out"} -header "$header" -notes bench/realworld/NOTES.md "${services[@]}"
 rc=$?
 set -e
-[ -n "$report_out" ] && echo "realworld: wrote $report_out" >&2
+if [ -n "$report_out" ] && [ $rc -lt 2 ]; then echo "realworld: wrote $report_out" >&2; fi
 echo "realworld: $(($(date +%s) - start)) s; results in $results" >&2
 exit $rc

@@ -5,7 +5,8 @@
 # the tests against the real PostgreSQL and Redis, and the robustness run.
 #
 #   ./scripts/test.sh           # everything
-#   ./scripts/test.sh --drill   # and the recovery drill, short form (what .ci/run does)
+#   ./scripts/test.sh --drill   # and the recovery drill, short form
+#   ./scripts/test.sh --drill --realworld   # and the real-world corpus gate (what .ci/run does)
 #
 # It does the setup those tests need itself (scripts/setup.sh: installs
 # pre-commit, the SARIF validator, builds golangci-lint with the plugin into a
@@ -22,11 +23,14 @@ set -uo pipefail # no -e: every stage runs, and the summary says what failed
 cd "$(dirname "$0")/.." || exit 2
 
 drill=false
-case "${1:-}" in
---drill) drill=true ;;
-"") ;;
-*) echo "usage: $0 [--drill]" >&2; exit 2 ;;
-esac
+realworld=false
+for arg in "$@"; do
+	case "$arg" in
+	--drill) drill=true ;;
+	--realworld) realworld=true ;;
+	*) echo "usage: $0 [--drill] [--realworld]" >&2; exit 2 ;;
+	esac
+done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -126,6 +130,12 @@ stage_drill() {
 	check "recovery drill, short form" ./scripts/drills/run_bulkhead_recovery_test.sh --short
 }
 
+stage_realworld() {
+	# Two services of bench/realworld: fails when a triaged-true finding
+	# disappears, a fixed false positive comes back, or a package does not load.
+	check "real-world corpus gate (bench/realworld/run.sh --ci)" ./bench/realworld/run.sh --ci
+}
+
 # stage TITLE FUNC: runs FUNC under a heading, with its time.
 stage() {
 	local start=$SECONDS
@@ -143,6 +153,9 @@ main() {
 	stage "robustness: bhlint over std, this repo and dependencies (no panic, no internal error)" stage_robustness
 	if $drill; then
 		stage "recovery drill (short)" stage_drill
+	fi
+	if $realworld; then
+		stage "real-world corpus gate" stage_realworld
 	fi
 	"$summary" report "$results"
 }

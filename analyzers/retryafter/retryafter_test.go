@@ -1,6 +1,7 @@
 package retryafter_test
 
 import (
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -20,9 +21,16 @@ func TestSuggestedFix(t *testing.T) {
 }
 
 // TestModules runs on a module that requires the real grpc, genproto and
-// echo modules (testdata/modules/go.mod pins them; they must be in the
-// module cache: `cd testdata/modules && go mod download`): gRPC status
-// errors, and error values carrying an HTTP status.
+// echo modules (testdata/modules/go.mod and go.sum pin them): gRPC status
+// errors, and error values carrying an HTTP status. analysistest loads it
+// with the module proxy turned off, so the modules are downloaded first
+// (a no-op when they are in the module cache).
 func TestModules(t *testing.T) {
-	analysistest.Run(t, filepath.Join(analysistest.TestData(), "modules"), retryafter.Analyzer, "./...")
+	dir := filepath.Join(analysistest.TestData(), "modules")
+	download := exec.Command("go", "mod", "download")
+	download.Dir = dir
+	if out, err := download.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download in %s (the test's real framework modules): %v\n%s", dir, err, out)
+	}
+	analysistest.Run(t, dir, retryafter.Analyzer, "./...")
 }

@@ -14,6 +14,7 @@ import (
 //	bulkhead_pool_connections_in_use       gauge      connections held by callers now
 //	bulkhead_pool_connections_idle         gauge      connections open and free now
 //	bulkhead_pool_waiting_callers          gauge      callers waiting for a connection now
+//	bulkhead_pool_connections_pending      gauge      budget slots taken with no connection held (dials, sessions not yet ended)
 //	bulkhead_pool_max_connections          gauge      the lane's connection budget
 //	bulkhead_pool_acquire_wait_seconds     histogram  how long successful acquires waited
 //	bulkhead_pool_acquire_timeouts_total   counter    acquires that ran out of time (acquire timeout or caller deadline)
@@ -23,7 +24,7 @@ import (
 //
 // Pass the Collector to a pool in lanepool.Config.Observers.
 type poolMetrics struct {
-	inUse, idle, waiting, budget *prometheus.Desc
+	inUse, idle, waiting, pending, budget *prometheus.Desc
 
 	wait      *prometheus.HistogramVec
 	timeouts  *prometheus.CounterVec
@@ -47,6 +48,7 @@ func newPoolMetrics(ns string, buckets []float64) *poolMetrics {
 		inUse:   desc("connections_in_use", "Connections of the lane's pool held by callers now."),
 		idle:    desc("connections_idle", "Connections of the lane's pool open and free now."),
 		waiting: desc("waiting_callers", "Callers waiting for a connection of the lane's pool now."),
+		pending: desc("connections_pending", "Slots of the lane's connection budget taken with no connection held by a caller: dials in progress or going on after their caller gave up, sessions the server has not ended yet."),
 		budget:  desc("max_connections", "The lane's connection budget for the pool."),
 		wait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: ns, Subsystem: "pool", Name: "acquire_wait_seconds",
@@ -95,7 +97,7 @@ func (c *Collector) ObservePool(e lanepool.Event) {
 }
 
 func (p *poolMetrics) describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{p.inUse, p.idle, p.waiting, p.budget} {
+	for _, d := range []*prometheus.Desc{p.inUse, p.idle, p.waiting, p.pending, p.budget} {
 		ch <- d
 	}
 	p.wait.Describe(ch)
@@ -111,7 +113,7 @@ func (p *poolMetrics) collect(ch chan<- prometheus.Metric) {
 	p.mu.Unlock()
 	for _, src := range srcs {
 		s := src.PoolStats()
-		for d, v := range map[*prometheus.Desc]int{p.inUse: s.InUse, p.idle: s.Idle, p.waiting: s.Waiting, p.budget: s.Budget} {
+		for d, v := range map[*prometheus.Desc]int{p.inUse: s.InUse, p.idle: s.Idle, p.waiting: s.Waiting, p.pending: s.Pending, p.budget: s.Budget} {
 			ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, float64(v), s.Lane, s.Resource)
 		}
 	}

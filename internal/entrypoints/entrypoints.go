@@ -1,0 +1,406 @@
+// Package entrypoints finds a program's entry points when no lanes are declared.
+//
+// Two workload classes are told apart: interactive work (request handlers
+// registered with net/http, chi, gorilla/mux, echo, gin, httprouter, and
+// the methods of a gRPC service implementation) and background work
+// (goroutines that loop for the life of the process: ticker and timer
+// loops, queue consumers, receive loops, infinite loops, and jobs handed
+// to a scheduler). The frameworks are tables (frameworks.go): a new router
+// is a row, not code.
+package entrypoints
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// Class is a workload class.
+type Class string
+
+// The workload classes.
+const (
+	Interactive Class = "interactive"
+	Background  Class = "background"
+)
+
+// Entry is one entry point: a function that runs as a request handler or
+// as a long-lived background loop.
+type Entry struct {
+	Func  *ssa.Function // the handler / loop body function that runs
+	Class Class
+	How   string    // e.g. "net/http handler registered with mux.HandleFunc", "ticker loop started by go s.run()"
+	Pos   token.Pos // the registration or go statement
+	// Parent is the function that holds the registration or go statement.
+	Parent *ssa.Function
+}
+
+// Finder finds entry points. The zero value looks only at the package's
+// own code; LoopOf lets it see through functions of other packages.
+type Finder struct {
+	// LoopOf says how a function of another package (which has no SSA body
+	// here) loops for the life of the process, "" if it does not or is
+	// unknown: typically read from a fact its own package exported.
+	LoopOf func(fn *types.Func) string
+}
+
+// Find returns the entry points that the package's functions register or start.
+func Find(pkg *types.Package, funcs []*ssa.Function) []Entry {
+	return (&Finder{}).Find(pkg, funcs)
+}
+
+// Find returns the entry points that funcs register or start.
+func (f *Finder) Find(pkg *types.Package, funcs []*ssa.Function) []Entry {
+	var out []Entry
+	seen := map[entryKey]bool{}
+	add := func(e Entry) {
+		if e.Func == nil || inFramework(e.Func) {
+			return
+		}
+		k := entryKey{e.Func, e.Class, e.Pos}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Go:
+					f.goStatement(fn, instr, add)
+				case *ssa.Call:
+					f.call(fn, instr.Common(), add)
+				case *ssa.Defer:
+					// deferred registrations are not a thing
+				case *ssa.Store:
+					serverHandler(fn, instr, add)
+				}
+			}
+		}
+	}
+	return out
+}
+
+type entryKey struct {
+	fn    *ssa.Function
+	class Class
+	pos   token.Pos
+}
+
+func (f *Finder) goStatement(parent *ssa.Function, g *ssa.Go, add func(Entry)) {
+	common := g.Common()
+	if common.IsInvoke() {
+		return
+	}
+	for _, target := range resolve(common.Value, 2) {
+		if how := f.Loop(target); how != "" {
+			add(Entry{Func: target, Class: Background, How: how + " started by go " + funcName(target), Pos: g.Pos(), Parent: parent})
+		}
+	}
+}
+
+func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Entry)) {
+	key, name := callKey(common)
+	if key == "" {
+		return
+	}
+	params := callParams(common)
+	handlers := func(from int) []*ssa.Function {
+		var fns []*ssa.Function
+		for i := from; i < len(params); i++ {
+			fns = append(fns, resolve(params[i], 3)...)
+		}
+		return fns
+	}
+	for _, table := range interactiveTables {
+		if i, ok := table.calls[key]; ok {
+			for _, h := range handlers(i) {
+				add(Entry{Func: h, Class: Interactive, How: table.framework + " handler registered with " + name, Pos: common.Pos(), Parent: parent})
+			}
+			return
+		}
+	}
+	if i, ok := grpcRegistrations[key]; ok {
+		for _, h := range handlers(i) {
+			add(Entry{Func: h, Class: Interactive, How: "gRPC method registered with " + name, Pos: common.Pos(), Parent: parent})
+		}
+		return
+	}
+	if iface, ok := grpcGenerated(common); ok {
+		for _, h := range handlers(1) {
+			add(Entry{Func: h, Class: Interactive, How: "gRPC method of " + iface, Pos: common.Pos(), Parent: parent})
+		}
+		return
+	}
+	if i, ok := goRunners[key]; ok {
+		for _, target := range handlers(i) {
+			if how := f.Loop(target); how != "" {
+				add(Entry{Func: target, Class: Background, How: how + " started by " + name, Pos: common.Pos(), Parent: parent})
+			}
+		}
+		return
+	}
+	if i, ok := schedulers[key]; ok {
+		for _, job := range handlers(i) {
+			add(Entry{Func: job, Class: Background, How: "job scheduled with " + name, Pos: common.Pos(), Parent: parent})
+		}
+	}
+}
+
+// serverHandler finds http.Server{Handler: h} and srv.Handler = h.
+func serverHandler(parent *ssa.Function, st *ssa.Store, add func(Entry)) {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return
+	}
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return
+	}
+	typeName := named.Obj().Pkg().Path() + "." + named.Obj().Name()
+	field, ok := serverHandlerFields[typeName]
+	st2, isStruct := named.Underlying().(*types.Struct)
+	if !ok || !isStruct || fa.Field >= st2.NumFields() || st2.Field(fa.Field).Name() != field {
+		return
+	}
+	for _, h := range resolve(st.Val, 3) {
+		add(Entry{Func: h, Class: Interactive, How: "net/http handler of " + named.Obj().Pkg().Name() + "." + named.Obj().Name() + "{" + field + "}", Pos: st.Pos(), Parent: parent})
+	}
+}
+
+// grpcGenerated recognises protoc-gen-go-grpc's RegisterXxxServer(s,
+// srv XxxServer): a package-level function of that name whose second
+// parameter is an interface.
+func grpcGenerated(common *ssa.CallCommon) (string, bool) {
+	callee := common.StaticCallee()
+	if callee == nil || callee.Signature.Recv() != nil || callee.Parent() != nil {
+		return "", false
+	}
+	name := callee.Name()
+	if !strings.HasPrefix(name, "Register") || !strings.HasSuffix(name, "Server") || callee.Signature.Params().Len() != 2 {
+		return "", false
+	}
+	t := callee.Signature.Params().At(1).Type()
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || !types.IsInterface(t) || named.Obj().Pkg() == nil {
+		return "", false
+	}
+	return named.Obj().Pkg().Name() + "." + named.Obj().Name(), true
+}
+
+// callKey is the catalogue key of a call's callee, and a short name for
+// messages ("ServeMux.HandleFunc", "http.HandleFunc").
+func callKey(common *ssa.CallCommon) (key, name string) {
+	var obj *types.Func
+	if common.IsInvoke() {
+		obj = common.Method
+	} else if callee := common.StaticCallee(); callee != nil {
+		obj, _ = ssautil.Origin(callee).Object().(*types.Func)
+	}
+	if obj == nil || obj.Pkg() == nil {
+		return "", ""
+	}
+	return catalog.Key(obj), shortFuncName(obj)
+}
+
+func shortFuncName(obj *types.Func) string {
+	if recv := obj.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if named, ok := types.Unalias(t).(*types.Named); ok {
+			return named.Obj().Name() + "." + obj.Name()
+		}
+		return obj.Name()
+	}
+	return obj.Pkg().Name() + "." + obj.Name()
+}
+
+// callParams are a call's arguments without the receiver of a static
+// method call, so that table indexes count parameters only.
+func callParams(common *ssa.CallCommon) []ssa.Value {
+	if !common.IsInvoke() {
+		if callee := common.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(common.Args) > 0 {
+			return common.Args[1:]
+		}
+	}
+	return common.Args
+}
+
+// resolve returns the functions a handler or goroutine value runs: a
+// function, a closure, a method value, the methods of a value boxed into
+// an interface (ServeHTTP of an http.Handler, the methods of a gRPC
+// service), through conversions, variadic slices, phis and, to a small
+// depth, middleware calls that wrap a handler (mw(h)).
+func resolve(v ssa.Value, depth int) []*ssa.Function {
+	if v == nil || depth < 0 {
+		return nil
+	}
+	switch v := v.(type) {
+	case *ssa.Function:
+		return []*ssa.Function{declared(v)}
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok {
+			return []*ssa.Function{declared(fn)}
+		}
+	case *ssa.MakeInterface:
+		if _, isFunc := v.X.Type().Underlying().(*types.Signature); isFunc {
+			return resolve(v.X, depth)
+		}
+		return interfaceMethods(v.X.Type(), v.Type(), v.Parent().Prog)
+	case *ssa.ChangeType:
+		return resolve(v.X, depth)
+	case *ssa.Convert:
+		return resolve(v.X, depth)
+	case *ssa.ChangeInterface:
+		return resolve(v.X, depth)
+	case *ssa.Slice:
+		return resolve(v.X, depth)
+	case *ssa.Alloc:
+		var out []*ssa.Function
+		for _, ref := range ssautil.Referrers(v) {
+			ia, ok := ref.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			for _, st := range ssautil.Referrers(ia) {
+				if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
+					out = append(out, resolve(store.Val, depth)...)
+				}
+			}
+		}
+		return out
+	case *ssa.Phi:
+		var out []*ssa.Function
+		for _, e := range v.Edges {
+			out = append(out, resolve(e, depth-1)...)
+		}
+		return out
+	case *ssa.Call:
+		// A middleware wrapping a handler: what runs is the handler.
+		var out []*ssa.Function
+		for _, arg := range callParams(v.Common()) {
+			if isHandlerValue(arg.Type()) {
+				out = append(out, resolve(arg, depth-1)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// isHandlerValue: a func value or an interface value, what a middleware
+// takes as the handler it wraps.
+func isHandlerValue(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// interfaceMethods returns the methods of the concrete type that implement
+// the interface (every exported method when the interface is empty, as
+// grpc's RegisterService takes any).
+func interfaceMethods(concrete, iface types.Type, prog *ssa.Program) []*ssa.Function {
+	it, ok := iface.Underlying().(*types.Interface)
+	if !ok || prog == nil || types.IsInterface(concrete) {
+		return nil
+	}
+	mset := prog.MethodSets.MethodSet(concrete)
+	var out []*ssa.Function
+	for i := 0; i < mset.Len(); i++ {
+		sel := mset.At(i)
+		m := sel.Obj()
+		if !m.Exported() {
+			continue
+		}
+		if it.NumMethods() > 0 && !declares(it, m.Name()) {
+			continue
+		}
+		if fn := methodValue(prog, sel); fn != nil {
+			out = append(out, declared(fn))
+		}
+	}
+	return out
+}
+
+func declares(it *types.Interface, name string) bool {
+	for i := 0; i < it.NumMethods(); i++ {
+		if it.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func methodValue(prog *ssa.Program, sel *types.Selection) (fn *ssa.Function) {
+	defer func() {
+		if recover() != nil {
+			fn = nil // a generic or abstract method: nothing to run
+		}
+	}()
+	return prog.MethodValue(sel)
+}
+
+// declared steps from a synthetic wrapper (a bound method value, a method
+// promoted through a pointer or an embedded field) to the method it calls.
+func declared(fn *ssa.Function) *ssa.Function {
+	if fn.Synthetic == "" {
+		return fn
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return fn
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if callee := call.Common().StaticCallee(); callee != nil && callee.Object() == obj {
+					return declared(callee)
+				}
+			}
+		}
+	}
+	return fn
+}
+
+func funcName(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil {
+		return shortFuncName(obj) + "()"
+	}
+	if fn.Parent() != nil {
+		return "func literal in " + funcName(fn.Parent())
+	}
+	return fn.Name() + "()"
+}
+
+// inFramework reports whether fn is a framework's own code.
+func inFramework(fn *ssa.Function) bool {
+	if fn.Pkg == nil && fn.Object() == nil {
+		return false
+	}
+	var path string
+	if fn.Pkg != nil {
+		path = fn.Pkg.Pkg.Path()
+	} else if fn.Object().Pkg() != nil {
+		path = fn.Object().Pkg().Path()
+	}
+	for _, p := range frameworkPackages {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -76,7 +76,7 @@ func (c *checker) readConfiguredLanes(d *declared) {
 	if err != nil {
 		return // guard.Wrap has already failed the pass with this error
 	}
-	for _, decl := range cfg.Lanes {
+	for _, decl := range cfg.Lanes.Declare {
 		if decl.Package != c.pass.Pkg.Path() {
 			continue
 		}

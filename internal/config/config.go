@@ -15,6 +15,16 @@
 //	  - package: example.com/legacy/tax
 //	    lane: tax
 //
+// lanes may also be a mapping, to turn off the inference of workload
+// classes (interactive handlers, background loops) for code that declares
+// no lanes:
+//
+//	lanes:
+//	  infer: false        # default true
+//	  declare:            # the list above
+//	    - package: example.com/legacy/tax
+//	      lane: tax
+//
 // An unknown key or a bad value is an error naming the file, the line and
 // the key: a misspelt key must never silently turn a check off.
 package config
@@ -44,7 +54,7 @@ type Config struct {
 	Analyzers map[string]bool `yaml:"analyzers"`
 	Catalog   Catalog         `yaml:"catalog"`
 	Money     Money           `yaml:"money"`
-	Lanes     []LaneDecl      `yaml:"lanes"`
+	Lanes     Lanes           `yaml:"lanes"`
 
 	// Path is the file it was read from, "" for the default.
 	Path string `yaml:"-"`
@@ -65,6 +75,43 @@ type Money struct {
 	NotMoney  []string `yaml:"not-money"`
 	Types     []string `yaml:"types"`
 }
+
+// Lanes is the lanes key: the lanes declared by package, and whether
+// sharedpool infers workload classes where none are declared.
+type Lanes struct {
+	Declare []LaneDecl
+	Infer   *bool // nil: the default, on
+}
+
+// UnmarshalYAML accepts the list form (lanes: [- package: …]) and the
+// mapping form (lanes: {infer: false, declare: […]}).
+func (l *Lanes) UnmarshalYAML(node *yaml.Node) error {
+	if node.Kind != yaml.MappingNode {
+		return node.Decode(&l.Declare)
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		key, val := node.Content[i], node.Content[i+1]
+		switch key.Value {
+		case "infer":
+			var on bool
+			if err := val.Decode(&on); err != nil {
+				return fmt.Errorf("line %d: lanes.infer: %q is not true or false", val.Line, val.Value)
+			}
+			l.Infer = &on
+		case "declare":
+			if err := val.Decode(&l.Declare); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("line %d: unknown key %q in lanes (known: infer, declare)", key.Line, key.Value)
+		}
+	}
+	return nil
+}
+
+// InferLanes reports whether workload classes are inferred where no lanes
+// are declared (lanes.infer, on by default).
+func (c *Config) InferLanes() bool { return c.Lanes.Infer == nil || *c.Lanes.Infer }
 
 // LaneDecl puts every function of a package (or one function) in a lane.
 type LaneDecl struct {
@@ -110,7 +157,7 @@ func describeYAMLError(err error) string {
 	if i := strings.Index(msg, "field "); i >= 0 && strings.Contains(msg, " not found in type ") {
 		key := strings.Fields(msg[i+len("field "):])[0]
 		return strings.TrimSpace(msg[:i]) + " unknown key " + fmt.Sprintf("%q", key) +
-			" (known: analyzers, catalog.network-calls, catalog.pool-acquires, money.words, money.weak-words, money.not-money, money.types, lanes)"
+			" (known: analyzers, catalog.network-calls, catalog.pool-acquires, money.words, money.weak-words, money.not-money, money.types, lanes, lanes.infer, lanes.declare)"
 	}
 	return msg
 }
@@ -141,7 +188,7 @@ func (c *Config) validate() error {
 			return fmt.Errorf("money.types[%d]: %q is not a type name such as \"example.com/money.Amount\"", i, t)
 		}
 	}
-	for i, l := range c.Lanes {
+	for i, l := range c.Lanes.Declare {
 		if l.Package == "" {
 			return fmt.Errorf("lanes[%d]: package is required", i)
 		}

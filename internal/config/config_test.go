@@ -27,8 +27,21 @@ lanes:
 	if cfg.Enabled("unboundedqueue") || !cfg.Enabled("heldconn") {
 		t.Errorf("Enabled: unboundedqueue=%v heldconn=%v, want false, true", cfg.Enabled("unboundedqueue"), cfg.Enabled("heldconn"))
 	}
-	if len(cfg.Catalog.NetworkCalls) != 2 || cfg.Lanes[0].Lane != "tax" || cfg.Hash == "" {
+	if len(cfg.Catalog.NetworkCalls) != 2 || cfg.Lanes.Declare[0].Lane != "tax" || !cfg.InferLanes() || cfg.Hash == "" {
 		t.Errorf("parsed %+v", cfg)
+	}
+}
+
+func TestParseLanesMapping(t *testing.T) {
+	cfg, err := Parse(".bhlint.yml", []byte("lanes:\n  infer: false\n  declare:\n    - package: example.com/x\n      lane: tax\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.InferLanes() || len(cfg.Lanes.Declare) != 1 || cfg.Lanes.Declare[0].Lane != "tax" {
+		t.Errorf("parsed %+v, want inference off and one lane", cfg.Lanes)
+	}
+	if cfg, err := Parse(".bhlint.yml", nil); err != nil || !cfg.InferLanes() {
+		t.Errorf("default: infer = %v, %v; want on", cfg.InferLanes(), err)
 	}
 }
 
@@ -49,6 +62,9 @@ func TestParseErrorsNameFileAndKey(t *testing.T) {
 		{"lanes:\n  - package: example.com/x\n    lane: Card-Auth\n", `lanes[0]: lane "Card-Auth"`},
 		{"lanes:\n  - lane: tax\n", `lanes[0]: package is required`},
 		{"[1, 2", `.bhlint.yml:`},
+		{"lanes:\n  infer: maybe\n", `line 2: lanes.infer: "maybe" is not true or false`},
+		{"lanes:\n  infere: false\n", `unknown key "infere" in lanes`},
+		{"lanes:\n  declare:\n    - lane: tax\n", `lanes[0]: package is required`},
 	} {
 		_, err := Parse(".bhlint.yml", []byte(tc.content))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

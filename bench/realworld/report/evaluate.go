@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -108,12 +109,18 @@ func (e *evaluation) counter(code string) *counts {
 	return e.ByAnalyzer[name]
 }
 
-// recalled reports whether a finding of r's code in r's file lies within window lines of r:
-// the recall set is written by reading the code, before knowing which statement an analyzer
-// reports (the go statement or its loop, the call or its transaction).
+// recalled reports whether a finding of r's code lies, by its position or one of its related
+// positions, in r's file within window lines of r: the recall set is written by reading the
+// code, before knowing which statement an analyzer reports (the go statement or its loop, the
+// call or its transaction), and a finding with two ends (sharedpool reports a pool where it is
+// created and points at the background loop and the handler that share it) is found at either.
 func recalled(r recallEntry, fs []finding, window int) bool {
+	near := func(p place) bool { return p.File == r.File && p.Line >= r.Line-window && p.Line <= r.Line+window }
 	for _, f := range fs {
-		if f.File == r.File && f.Code == r.Code && f.Line >= r.Line-window && f.Line <= r.Line+window {
+		if f.Code != r.Code {
+			continue
+		}
+		if near(place{f.File, f.Line}) || slices.ContainsFunc(f.Related, near) {
 			return true
 		}
 	}

@@ -14,7 +14,7 @@ const (
 )
 
 // corpus writes one service "svc" with the given triage and recall files and a bhlint result
-// with the given findings (file:line:code), and returns the services and results directories.
+// with the given findings (file:line:code, optionally @file:line of a related position), and returns the services and results directories.
 func corpus(t *testing.T, triage, recall string, findings ...string) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -26,8 +26,14 @@ func corpus(t *testing.T, triage, recall string, findings ...string) (string, st
 	write(t, filepath.Join(res, "root.txt"), "/work/svc\n")
 	var js []string
 	for _, f := range findings {
+		f, rel, hasRel := strings.Cut(f, "@")
 		parts := strings.Split(f, ":")
-		js = append(js, `{"analyzer":"a","code":"`+parts[2]+`","message":"m","location":{"file":"/work/svc/`+parts[0]+`","line":`+parts[1]+`,"column":1}}`)
+		related := ""
+		if hasRel {
+			r := strings.Split(rel, ":")
+			related = `,"related":[{"file":"/work/svc/` + r[0] + `","line":` + r[1] + `,"column":1,"message":"m"}]`
+		}
+		js = append(js, `{"analyzer":"a","code":"`+parts[2]+`","message":"m","location":{"file":"/work/svc/`+parts[0]+`","line":`+parts[1]+`,"column":1}`+related+`}`)
 	}
 	write(t, filepath.Join(res, "bhlint.json"), `{"findings":[`+strings.Join(js, ",")+`],"summary":{"packages_analysed":3,"packages_not_analysed":[],"functions_skipped":[],"analyzer_errors":[]}}`)
 	write(t, filepath.Join(res, "bhlint.rc"), "1\n")
@@ -82,6 +88,20 @@ func TestTriageMatchesAndFigures(t *testing.T) {
 	}
 	if !strings.Contains(md, "d.go:1") {
 		t.Errorf("the missed recall instance is not listed:\n%s", md)
+	}
+}
+
+// TestRecallAtRelatedPosition: a finding reported elsewhere (sharedpool at the pool's creation)
+// finds a recall instance through a related position near it (the background loop), and a
+// related position in another file or further away does not.
+func TestRecallAtRelatedPosition(t *testing.T) {
+	const sp = "ERR_SHARED_FAILURE_DOMAIN_DETECTED"
+	triage := "main.go:20\t" + sp + "\ttrue\tshared\nmain.go:40\t" + sp + "\ttrue\tshared\n"
+	recall := "worker/pool.go:51\t" + sp + "\tloop\nrunner.go:32\t" + sp + "\tother loop\n"
+	services, results := corpus(t, triage, recall, "main.go:20:"+sp+"@worker/pool.go:48", "main.go:40:"+sp+"@runner.go:20")
+	_, _, md := runReport(t, services, results)
+	if !strings.Contains(md, "50% (1/2)") {
+		t.Errorf("want recall 1/2 (pool.go:51 through a related position, runner.go:32 too far):\n%s", md)
 	}
 }
 

@@ -29,6 +29,13 @@ type finding struct {
 	key
 	Analyzer string
 	Message  string
+	Related  []place // the finding's related positions (the other end of a path), relative to the root
+}
+
+// place is a file (relative to the module root) and line.
+type place struct {
+	File string
+	Line int
 }
 
 type figures struct{ Wall, CPU, RSS float64 }
@@ -36,13 +43,11 @@ type figures struct{ Wall, CPU, RSS float64 }
 // bhlintJSON is the part of bhlint -format=json the report reads.
 type bhlintJSON struct {
 	Findings []struct {
-		Analyzer string `json:"analyzer"`
-		Code     string `json:"code"`
-		Message  string `json:"message"`
-		Location struct {
-			File string `json:"file"`
-			Line int    `json:"line"`
-		} `json:"location"`
+		Analyzer string      `json:"analyzer"`
+		Code     string      `json:"code"`
+		Message  string      `json:"message"`
+		Location jsonPlace   `json:"location"`
+		Related  []jsonPlace `json:"related"`
 	} `json:"findings"`
 	Summary struct {
 		Analysed    int `json:"packages_analysed"`
@@ -52,6 +57,11 @@ type bhlintJSON struct {
 		} `json:"packages_not_analysed"`
 		Errors []string `json:"analyzer_errors"`
 	} `json:"summary"`
+}
+
+type jsonPlace struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
 }
 
 // crashRE finds a crash in bhlint's or go vet's stderr.
@@ -106,7 +116,11 @@ func (r *results) readBhlint(dir, root string) error {
 	r.Errors = append(r.Errors, out.Summary.Errors...)
 	for _, f := range out.Findings {
 		file := strings.TrimPrefix(f.Location.File, root)
-		r.Findings = append(r.Findings, finding{key{file, f.Location.Line, f.Code}, f.Analyzer, f.Message})
+		var related []place
+		for _, rel := range f.Related {
+			related = append(related, place{strings.TrimPrefix(rel.File, root), rel.Line})
+		}
+		r.Findings = append(r.Findings, finding{key{file, f.Location.Line, f.Code}, f.Analyzer, f.Message, related})
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "heldconn"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/heldconn",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam)},
+	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam)},
 	Run:       run,
 }, Code))
 
@@ -41,6 +41,9 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 type holdsDuringCallback struct {
 	Params []int // parameter indexes, the receiver counting as 0
 	Noun   string
+	// Via is the chain of helpers below this one, down to the function that
+	// holds the connection, for messages.
+	Via []string
 }
 
 func (*holdsDuringCallback) AFact() {}
@@ -55,18 +58,48 @@ type releasesParam struct{ Params []int }
 func (*releasesParam) AFact()           {}
 func (f *releasesParam) String() string { return fmt.Sprintf("releasesParam(%v)", f.Params) }
 
+// waitsOnSubprocess marks a function that starts a process and waits for it
+// (os/exec), through static calls. Path is the call chain to the wait.
+type waitsOnSubprocess struct{ Path []string }
+
+func (*waitsOnSubprocess) AFact() {}
+func (f *waitsOnSubprocess) String() string {
+	return "waitsOnSubprocess(" + strings.Join(f.Path, " → ") + ")"
+}
+
+// execsStmtParam marks a function that executes the prepared statement
+// passed as one of its parameters.
+type execsStmtParam struct{ Params []int }
+
+func (*execsStmtParam) AFact()           {}
+func (f *execsStmtParam) String() string { return fmt.Sprintf("execsStmtParam(%v)", f.Params) }
+
 func run(pass *analysis.Pass) (any, error) {
-	if !pkgscope.Reaches(pass.Pkg, catalog.DBPackages) {
+	db := pkgscope.Reaches(pass.Pkg, catalog.DBPackages)
+	if !db && !pkgscope.Reaches(pass.Pkg, catalog.SubprocessPackages) {
 		return nil, nil
 	}
 	c := &checker{
-		pass:      pass,
-		net:       pass.ResultOf[netio.Analyzer].(*netio.Result),
-		reported:  map[[2]token.Pos]bool{},
-		holders:   map[*ssa.Function]*holdsDuringCallback{},
-		releasers: map[*ssa.Function][]int{},
+		pass:         pass,
+		net:          pass.ResultOf[netio.Analyzer].(*netio.Result),
+		reported:     map[[2]token.Pos]bool{},
+		holders:      map[*ssa.Function]*holdsDuringCallback{},
+		holderObjs:   map[*types.Func]*holdsDuringCallback{},
+		ifaceHolders: map[*types.Func]*holder{},
+		releasers:    map[*ssa.Function][]int{},
+		subproc:      map[*ssa.Function][]string{},
+		stmtParams:   map[*ssa.Function][]int{},
+	}
+	if !db {
+		// Only the subprocess facts matter to importers that hold.
+		if c.usesSubprocess() {
+			c.learnSubprocesses(pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs())
+		}
+		return nil, nil
 	}
 	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
+	c.learnSubprocesses(funcs)
+	c.learnStmtParams(funcs)
 	c.learnReleasers(funcs)
 	var spans []heldSpan
 	for _, fn := range funcs {
@@ -87,7 +120,12 @@ type checker struct {
 	net       *netio.Result
 	reported  map[[2]token.Pos]bool
 	holders   map[*ssa.Function]*holdsDuringCallback // this package's, by origin
-	releasers map[*ssa.Function][]int
+	// holderObjs are the same facts by object, for interface resolution.
+	holderObjs   map[*types.Func]*holdsDuringCallback
+	ifaceHolders map[*types.Func]*holder // interface methods resolved, nil when not followed
+	releasers    map[*ssa.Function][]int
+	subproc      map[*ssa.Function][]string // functions that wait on a subprocess, and how
+	stmtParams   map[*ssa.Function][]int    // functions that execute a statement parameter
 	starts    ssautil.CallStarts // call Lparen → start of the call expression
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table
@@ -107,13 +145,14 @@ type acquisition struct {
 // heldSpan is what one acquisition reaches before it is released.
 type heldSpan struct {
 	acq          *acquisition
-	network      []networkCall
+	waits        []heldWait
 	callbackArgs []int // func parameters of acq.fn called while held
 }
 
-type networkCall struct {
+// heldWait is a call met while holding that waits on something else.
+type heldWait struct {
 	call *ssa.Call
-	path []string
+	waitOn
 }
 
 // ---- the kinds of held values ----
@@ -398,25 +437,9 @@ func (c *checker) classify(acq *acquisition, call *ssa.Call, span *heldSpan) {
 	if recv := ssautil.Receiver(common); recv != nil && acq.held[recv] {
 		return // tx.Exec, rows.Scan: work on the held connection itself
 	}
-	if path := c.net.CallReaches(common); path != nil {
-		span.network = append(span.network, networkCall{call, path})
-		return
+	if w, ok := c.waitIn(common, acq); ok {
+		span.waits = append(span.waits, heldWait{call, w})
 	}
-	if c.otherPoolAcquire(acq, common) {
-		span.network = append(span.network, networkCall{call, []string{callName(common) + " on another pool"}})
-	}
-}
-
-func (c *checker) otherPoolAcquire(acq *acquisition, common *ssa.CallCommon) bool {
-	callee := common.StaticCallee()
-	if callee == nil || acq.pool == (poolID{}) {
-		return false
-	}
-	if obj := calleeObject(callee); !catalog.PoolAcquires.Has(obj) && !c.extraPools.Has(obj) {
-		return false
-	}
-	other := poolOf(ssautil.Receiver(common))
-	return other != (poolID{}) && other != acq.pool
 }
 
 // successors are the blocks the held value reaches after b. On the branch
@@ -458,151 +481,27 @@ func isNextOn(common *ssa.CallCommon, held map[ssa.Value]bool) bool {
 	return callee != nil && callee.Name() == "Next" && len(common.Args) == 1 && held[common.Args[0]]
 }
 
-// ---- callbacks run while holding ----
-
-// learnHolders exports holdsDuringCallback for functions that call a func
-// parameter while holding, or pass one on to such a function.
-func (c *checker) learnHolders(funcs []*ssa.Function, spans []heldSpan) {
-	for _, span := range spans {
-		if len(span.callbackArgs) > 0 {
-			c.addHolder(span.acq.fn, span.callbackArgs, span.acq.kind.Noun)
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range funcs {
-			for _, site := range c.callbackSites(fn) {
-				param, ok := site.arg.(*ssa.Parameter)
-				if !ok {
-					continue
-				}
-				if i := slices.Index(fn.Params, param); i >= 0 && c.addHolder(fn, []int{i}, site.noun) {
-					changed = true
-				}
-			}
-		}
-	}
-	for fn, fact := range c.holders {
-		if obj := calleeObject(fn); obj != nil && fn.Parent() == nil {
-			c.pass.ExportObjectFact(obj, fact)
-		}
-	}
-}
-
-func (c *checker) addHolder(fn *ssa.Function, params []int, noun string) bool {
-	fact := c.holders[fn]
-	if fact == nil {
-		fact = &holdsDuringCallback{Noun: noun}
-		c.holders[fn] = fact
-	}
-	added := false
-	for _, p := range params {
-		if !slices.Contains(fact.Params, p) {
-			fact.Params = append(fact.Params, p)
-			slices.Sort(fact.Params)
-			added = true
-		}
-	}
-	return added
-}
-
-// callbackSite is a call to a function that runs one of its arguments while
-// holding a connection.
-type callbackSite struct {
-	call   *ssa.Call
-	arg    ssa.Value
-	holder string
-	noun   string
-}
-
-func (c *checker) callbackSites(fn *ssa.Function) []callbackSite {
-	var sites []callbackSite
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			params, noun := c.heldCallbackParams(call.Common())
-			for _, i := range params {
-				if i < len(call.Common().Args) {
-					sites = append(sites, callbackSite{call, call.Common().Args[i], callName(call.Common()), noun})
-				}
-			}
-		}
-	}
-	return sites
-}
-
-func (c *checker) heldCallbackParams(common *ssa.CallCommon) ([]int, string) {
-	callee := common.StaticCallee()
-	if callee == nil {
-		return nil, ""
-	}
-	callee = origin(callee)
-	obj := calleeObject(callee)
-	if obj != nil {
-		if i, ok := catalog.TxCallbacks[catalog.Key(obj)]; ok {
-			return []int{i}, "transaction"
-		}
-	}
-	if fact, ok := c.holders[callee]; ok {
-		return fact.Params, fact.Noun
-	}
-	if obj == nil || obj.Pkg() == c.pass.Pkg {
-		return nil, ""
-	}
-	var fact holdsDuringCallback
-	if c.pass.ImportObjectFact(obj, &fact) {
-		return fact.Params, fact.Noun
-	}
-	return nil, ""
-}
-
-func (c *checker) checkCallbacks(fn *ssa.Function) {
-	for _, site := range c.callbackSites(fn) {
-		cb := ssautil.FuncOf(site.arg)
-		if cb == nil {
-			continue
-		}
-		if len(cb.Blocks) == 0 { // declared elsewhere: report at the holder call
-			if path := c.net.FuncReaches(cb); path != nil {
-				c.reportCallback(site, site.call, path)
-			}
-			continue
-		}
-		for _, b := range cb.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(*ssa.Call)
-				if !ok {
-					continue
-				}
-				if path := c.net.CallReaches(call.Common()); path != nil {
-					c.reportCallback(site, call, path)
-				}
-			}
-		}
-	}
-}
-
 // ---- reporting ----
 
 func (c *checker) reportSpan(span heldSpan) {
 	acq := span.acq
-	for _, nc := range span.network {
-		c.report(nc.call, acq.call.Pos(), fmt.Sprintf(
-			"%s: %s from %s is still held during %s, which waits on the network; %s",
-			Code, acq.kind.Noun, acq.display, describe(nc.path), fixFor(acq)),
+	for _, w := range span.waits {
+		c.report(w.call, acq.call.Pos(), fmt.Sprintf(
+			"%s: %s from %s is still held during %s; %s",
+			Code, acq.kind.Noun, acq.display, w.describe(), w.fix(acq)),
 			acq.kind.Noun+" acquired here")
 	}
 }
 
-func (c *checker) reportCallback(site callbackSite, call *ssa.Call, path []string) {
+func (c *checker) reportCallback(site callbackSite, call *ssa.Call, w waitOn) {
+	through := ""
+	if chain := site.chain(); chain != "" {
+		through = " (held through " + chain + ")"
+	}
 	c.report(call, site.call.Pos(), fmt.Sprintf(
-		"%s: %s calls %s while the %s it runs in is held; %s",
-		Code, callbackName(site), describe(path), site.noun,
-		"make the call before the transaction starts or after it ends, and pass the result in"),
-		site.noun+" held by "+site.holder+" here")
+		"%s: %s calls %s while the %s it runs in is held%s; %s",
+		Code, callbackName(site), w.inCallback(), site.noun, through, w.fix(nil)),
+		site.noun+" held by "+site.followed()+" here")
 }
 
 func callbackName(site callbackSite) string {
@@ -678,24 +577,48 @@ func callArgs(common *ssa.CallCommon) []ssa.Value {
 	return common.Args
 }
 
-// poolID names a pool by where it lives: a package-level variable or a
-// struct field. The zero value means unknown.
+// poolID names a pool by where it lives: a package-level variable, a struct
+// field, or a parameter of the function. The zero value means unknown.
 type poolID struct {
 	global *ssa.Global
 	field  string
+	param  *ssa.Parameter
+	short  string // the name a message uses
 }
 
+func (p poolID) isZero() bool { return p == poolID{} }
+
+func (p poolID) name() string { return p.short }
+
+// poolOf names the pool v is a handle on. The embedded *sql.DB of a *sqlx.DB
+// and a handle from sqlx's Unsafe are the pool of the value they come from.
 func poolOf(v ssa.Value) poolID {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return poolID{param: v, short: v.Name()}
+	case *ssa.Call:
+		callee := v.Common().StaticCallee()
+		if callee != nil && catalog.SamePoolHandles.Has(calleeObject(callee)) {
+			return poolOf(ssautil.Receiver(v.Common()))
+		}
 		return poolID{}
-	}
-	switch addr := load.X.(type) {
-	case *ssa.Global:
-		return poolID{global: addr}
-	case *ssa.FieldAddr:
-		st := addr.X.Type().Underlying().(*types.Pointer).Elem()
-		return poolID{field: types.TypeString(st, nil) + "." + st.Underlying().(*types.Struct).Field(addr.Field).Name()}
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return poolID{}
+		}
+		switch addr := v.X.(type) {
+		case *ssa.Global:
+			return poolID{global: addr, short: addr.Name()}
+		case *ssa.FieldAddr:
+			st := addr.X.Type().Underlying().(*types.Pointer).Elem()
+			field := st.Underlying().(*types.Struct).Field(addr.Field)
+			if field.Embedded() {
+				if base := poolOf(addr.X); !base.isZero() {
+					return base
+				}
+			}
+			return poolID{field: types.TypeString(st, nil) + "." + field.Name(), short: fieldName(st, addr.Field)}
+		}
 	}
 	return poolID{}
 }

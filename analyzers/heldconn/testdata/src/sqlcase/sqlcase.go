@@ -83,7 +83,7 @@ func otherPoolWhileHolding(ctx context.Context, s *Service) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := s.audit.ExecContext(ctx, "INSERT INTO audit VALUES (1)"); err != nil { // want `still held during \(\*sql.DB\).ExecContext on another pool`
+	if _, err := s.audit.ExecContext(ctx, "INSERT INTO audit VALUES (1)"); err != nil { // want `still held during \(\*sql.DB\).ExecContext on the pool handle sqlcase.Service.audit, which waits for a connection of its own`
 		return err
 	}
 	return tx.Commit()
@@ -247,14 +247,43 @@ func releasedByHelper(ctx context.Context, db *sql.DB) error {
 	return notify()
 }
 
-func samePoolIsNotAnotherPool(ctx context.Context, s *Service) error {
+// A query on the pool the transaction came from takes a second connection
+// from it: at saturation every holder waits for a second one (a deadlock).
+func samePoolSecondConnection(ctx context.Context, s *Service) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	var n int
-	_ = s.db.QueryRowContext(ctx, "SELECT 1").Scan(&n)
+	_ = s.db.QueryRowContext(ctx, "SELECT 1").Scan(&n) // want `QueryRowContext on sqlcase.Service.db, the pool it came from: a second connection from the same pool`
+	return tx.Commit()
+}
+
+// The same query after the commit takes the connection the commit gave back.
+func samePoolAfterCommit(ctx context.Context, s *Service) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	var n int
+	return s.db.QueryRowContext(ctx, "SELECT 1").Scan(&n)
+}
+
+// A pool passed as a parameter is the same pool on both calls.
+func samePoolParameter(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := db.ExecContext(ctx, "UPDATE t SET x = 1"); err != nil { // want `ExecContext on db, the pool it came from`
+		return err
+	}
 	return tx.Commit()
 }
 

@@ -1,0 +1,400 @@
+package heldconn
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// What a held connection can wait on besides itself: the network, another
+// process, or another connection — of another pool, or a second one of its
+// own pool, which deadlocks the pool once every connection is held by a
+// caller waiting for a second.
+
+type waitKind int
+
+const (
+	network    waitKind = iota
+	subprocess          // os/exec: the process runs as long as it likes
+	otherPool           // an acquire on a different pool handle
+	samePool            // an acquire on the pool the held connection came from
+	poolStmt            // a statement prepared on a pool, not on the held transaction
+)
+
+// waitOn is one wait met while holding.
+type waitOn struct {
+	kind waitKind
+	path []string
+	// what: for the connection waits, the pool or statement as the user wrote it.
+	what string
+}
+
+// waitIn classifies a call made while holding acq (nil inside a callback,
+// where the held value is not in hand).
+func (c *checker) waitIn(common *ssa.CallCommon, acq *acquisition) (waitOn, bool) {
+	if path := c.net.CallReaches(common); path != nil {
+		return waitOn{kind: network, path: path}, true
+	}
+	if path := c.subprocessCall(common); path != nil {
+		return waitOn{kind: subprocess, path: path}, true
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return waitOn{}, false
+	}
+	obj := calleeObject(callee)
+	if obj == nil {
+		return waitOn{}, false
+	}
+	if catalog.PoolAcquires.Has(obj) || c.extraPools.Has(obj) {
+		other := poolOf(ssautil.Receiver(common))
+		if other.isZero() {
+			return waitOn{}, false
+		}
+		path := []string{callName(common)}
+		switch {
+		case acq == nil:
+			return waitOn{kind: otherPool, path: path, what: other.name()}, true
+		case acq.pool.isZero():
+			return waitOn{}, false
+		case other == acq.pool:
+			return waitOn{kind: samePool, path: path, what: other.name()}, true
+		default:
+			return waitOn{kind: otherPool, path: path, what: other.name()}, true
+		}
+	}
+	if catalog.StmtExecs.Has(obj) {
+		if what, _, ok := stmtOnPool(ssautil.Receiver(common)); ok {
+			return waitOn{kind: poolStmt, path: []string{callName(common)}, what: what}, true
+		}
+		return waitOn{}, false
+	}
+	for _, i := range c.stmtParamsOf(callee) {
+		if i >= len(common.Args) {
+			continue
+		}
+		if what, _, ok := stmtOnPool(common.Args[i]); ok {
+			return waitOn{kind: poolStmt, path: []string{callName(common)}, what: what}, true
+		}
+	}
+	return waitOn{}, false
+}
+
+// ---- subprocesses ----
+
+func (c *checker) subprocessCall(common *ssa.CallCommon) []string {
+	if common.IsInvoke() {
+		return nil
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	return c.subprocessFunc(callee)
+}
+
+func (c *checker) subprocessFunc(fn *ssa.Function) []string {
+	fn = origin(fn)
+	obj := calleeObject(fn)
+	if obj != nil {
+		if catalog.Subprocesses.Has(obj) {
+			return []string{netio.Name(obj)}
+		}
+		if obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
+			var fact waitsOnSubprocess
+			if c.pass.ImportObjectFact(obj, &fact) {
+				return prependPath(netio.Name(obj), fact.Path)
+			}
+			return nil
+		}
+	}
+	if path, ok := c.subproc[fn]; ok {
+		name := fn.Name()
+		if obj != nil {
+			name = netio.Name(obj)
+		}
+		return prependPath(name, path)
+	}
+	return nil
+}
+
+// usesSubprocess reports whether the package names a subprocess wait or a
+// function another package found to wait on one, so that a package that
+// names none needs no SSA for them.
+func (c *checker) usesSubprocess() bool {
+	for _, obj := range c.pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if catalog.Subprocesses.Has(fn) {
+			return true
+		}
+		o := fn.Origin()
+		if o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnSubprocess)) {
+			return true
+		}
+	}
+	return false
+}
+
+// learnSubprocesses finds the functions that wait on a subprocess through
+// static calls (not in a goroutine), to a fixed point, and exports them.
+func (c *checker) learnSubprocesses(funcs []*ssa.Function) {
+	if !c.usesSubprocess() {
+		return
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range funcs {
+			if _, done := c.subproc[fn]; done {
+				continue
+			}
+			if path := c.directSubprocess(fn); path != nil {
+				c.subproc[fn] = path
+				changed = true
+			}
+		}
+	}
+	for fn, path := range c.subproc {
+		if obj := calleeObject(fn); obj != nil && fn.Parent() == nil {
+			c.pass.ExportObjectFact(obj, &waitsOnSubprocess{Path: path})
+		}
+	}
+}
+
+func (c *checker) directSubprocess(fn *ssa.Function) []string {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var common *ssa.CallCommon
+			switch instr := instr.(type) {
+			case *ssa.Call:
+				common = instr.Common()
+			case *ssa.Defer:
+				common = instr.Common()
+			default:
+				continue
+			}
+			if path := c.subprocessCall(common); path != nil {
+				return path
+			}
+		}
+	}
+	return nil
+}
+
+func prependPath(name string, path []string) []string {
+	out := append([]string{name}, path...)
+	if len(out) > maxVia {
+		out = append(out[:1], out[len(out)-maxVia+1:]...)
+	}
+	return out
+}
+
+// ---- statements prepared on a pool ----
+
+func isStmtType(t types.Type) bool {
+	return slices.Contains(catalog.StmtTypes, catalog.TypeKey(t))
+}
+
+// stmtOnPool says whether v is a statement prepared on a pool: the result of
+// a pool's Prepare, or one kept in a package variable or in a field of a
+// struct that holds no connection (a statement prepared on a transaction
+// is closed with it, so one kept beyond a function lives on a pool). A
+// statement from tx.Stmt or tx.Prepare, or passed in as a parameter, is not.
+func stmtOnPool(v ssa.Value) (what string, pool poolID, ok bool) {
+	v = stmtBase(v)
+	switch v := v.(type) {
+	case *ssa.Extract:
+		call, isCall := v.Tuple.(*ssa.Call)
+		if !isCall || v.Index != 0 {
+			return "", poolID{}, false
+		}
+		callee := call.Common().StaticCallee()
+		if callee == nil || !catalog.PoolPrepares.Has(calleeObject(callee)) {
+			return "", poolID{}, false
+		}
+		pool := poolOf(ssautil.Receiver(call.Common()))
+		what := "a statement from " + callName(call.Common())
+		if !pool.isZero() {
+			what += " on " + pool.name()
+		}
+		return what, pool, true
+	case *ssa.UnOp:
+		if v.Op != token.MUL || !isStmtType(v.Type()) {
+			return "", poolID{}, false
+		}
+		switch addr := v.X.(type) {
+		case *ssa.Global:
+			return "the statement " + addr.Name(), poolID{}, true
+		case *ssa.FieldAddr:
+			st := addr.X.Type().Underlying().(*types.Pointer).Elem()
+			if holdsConnection(st) {
+				return "", poolID{}, false
+			}
+			return "the statement in " + fieldName(st, addr.Field), poolID{}, true
+		}
+	}
+	return "", poolID{}, false
+}
+
+// stmtBase strips the embedded *sql.Stmt of a *sqlx.Stmt (its promoted
+// methods are called on the field) and conversions.
+func stmtBase(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.UnOp:
+			if addr, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && isStmtType(addr.X.Type()) {
+				v = addr.X
+				continue
+			}
+		case *ssa.Field:
+			if isStmtType(x.X.Type()) {
+				v = x.X
+				continue
+			}
+		}
+		return v
+	}
+}
+
+// holdsConnection reports whether a struct keeps a held connection in a
+// field, as a store bound to a transaction does.
+func holdsConnection(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if _, ok := exactKind(f.Type()); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldName(st types.Type, i int) string {
+	name := types.TypeString(st, func(p *types.Package) string { return p.Name() })
+	return name + "." + st.Underlying().(*types.Struct).Field(i).Name()
+}
+
+func (c *checker) stmtParamsOf(callee *ssa.Function) []int {
+	callee = origin(callee)
+	if params, ok := c.stmtParams[callee]; ok {
+		return params
+	}
+	obj := calleeObject(callee)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg {
+		return nil
+	}
+	var fact execsStmtParam
+	if c.pass.ImportObjectFact(obj, &fact) {
+		return fact.Params
+	}
+	return nil
+}
+
+// learnStmtParams finds the functions that execute a statement passed to
+// them (models.Subscribers.LoadLists(stmt)), to a fixed point.
+func (c *checker) learnStmtParams(funcs []*ssa.Function) {
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range funcs {
+			if _, done := c.stmtParams[fn]; done {
+				continue
+			}
+			var params []int
+			for i, p := range fn.Params {
+				if isStmtType(p.Type()) && c.executesStmt(fn, p) {
+					params = append(params, i)
+				}
+			}
+			if params != nil {
+				c.stmtParams[fn] = params
+				changed = true
+			}
+		}
+	}
+	for fn, params := range c.stmtParams {
+		if obj := calleeObject(fn); obj != nil && fn.Parent() == nil {
+			c.pass.ExportObjectFact(obj, &execsStmtParam{Params: params})
+		}
+	}
+}
+
+func (c *checker) executesStmt(fn *ssa.Function, p *ssa.Parameter) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			common := call.Common()
+			callee := common.StaticCallee()
+			if callee == nil {
+				continue
+			}
+			if catalog.StmtExecs.Has(calleeObject(callee)) && stmtBase(ssautil.Receiver(common)) == p {
+				return true
+			}
+			for _, i := range c.stmtParamsOf(callee) {
+				if i < len(common.Args) && stmtBase(common.Args[i]) == p {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// ---- messages ----
+
+func (w waitOn) describe() string {
+	switch w.kind {
+	case subprocess:
+		return describe(w.path) + ", which waits for a subprocess to finish"
+	case samePool:
+		return fmt.Sprintf("%s on %s, the pool it came from: a second connection from the same pool; "+
+			"at saturation every holder waits for a second one and the pool deadlocks", describe(w.path), w.what)
+	case otherPool:
+		return fmt.Sprintf("%s on the pool handle %s, which waits for a connection of its own "+
+			"(a second one from the same pool if %s is where this one came from)", describe(w.path), w.what, w.what)
+	case poolStmt:
+		return fmt.Sprintf("%s on %s, prepared on the pool and not on the transaction: "+
+			"it takes a second connection from the pool; at saturation every holder waits for a second one and the pool deadlocks",
+			describe(w.path), w.what)
+	}
+	return describe(w.path) + ", which waits on the network"
+}
+
+// inCallback is describe without the network's "which waits on the
+// network", which the callback message says in its own words.
+func (w waitOn) inCallback() string {
+	if w.kind == network {
+		return describe(w.path)
+	}
+	return w.describe()
+}
+
+func (w waitOn) fix(acq *acquisition) string {
+	if w.kind == poolStmt {
+		return "run it on the transaction (tx.Stmt(stmt)), or after the transaction ends"
+	}
+	if w.kind == samePool {
+		return "run it on the held transaction or connection, or after releasing it"
+	}
+	if acq == nil {
+		return "make the call before the transaction starts or after it ends, and pass the result in"
+	}
+	return fixFor(acq)
+}

@@ -116,17 +116,17 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type checker struct {
-	pass      *analysis.Pass
-	net       *netio.Result
-	reported  map[[2]token.Pos]bool
-	holders   map[*ssa.Function]*holdsDuringCallback // this package's, by origin
+	pass     *analysis.Pass
+	net      *netio.Result
+	reported map[[2]token.Pos]bool
+	holders  map[*ssa.Function]*holdsDuringCallback // this package's, by origin
 	// holderObjs are the same facts by object, for interface resolution.
 	holderObjs   map[*types.Func]*holdsDuringCallback
 	ifaceHolders map[*types.Func]*holder // interface methods resolved, nil when not followed
 	releasers    map[*ssa.Function][]int
 	subproc      map[*ssa.Function][]string // functions that wait on a subprocess, and how
 	stmtParams   map[*ssa.Function][]int    // functions that execute a statement parameter
-	starts    ssautil.CallStarts // call Lparen → start of the call expression
+	starts       ssautil.CallStarts         // call Lparen → start of the call expression
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table
 }

@@ -14,9 +14,9 @@ type Tx struct{ *sql.Tx }
 type Stmt struct{ *sql.Stmt }
 
 func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) { return nil, nil }
-func (db *DB) Unsafe() *DB                                                     { return db }
-func (db *DB) Preparex(query string) (*Stmt, error)                            { return nil, nil }
-func (db *DB) Select(dest any, query string, args ...any) error                { return nil }
+func (db *DB) Unsafe() *DB                                                    { return db }
+func (db *DB) Preparex(query string) (*Stmt, error)                           { return nil, nil }
+func (db *DB) Select(dest any, query string, args ...any) error               { return nil }
 
 func (tx *Tx) Select(dest any, query string, args ...any) error { return nil }
 func (tx *Tx) Preparex(query string) (*Stmt, error)             { return nil, nil }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/bhlint/bhlint/analyzers/sharedpool"
+	"github.com/bhlint/bhlint/internal/reach"
 )
 
 // runLanes is `bhlint lanes [-format=text|json|dot] [-C dir] [packages]`:
@@ -58,6 +60,9 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := sharedpool.LaneMap(pkgs)
 	if m != nil {
+		deps, derr := reach.Dependencies(pkgs)
+		m.Dependencies = deps
+		err = errors.Join(err, derr)
 		m.Relative(moduleDirs(pkgs))
 		if werr := write(m, stdout); werr != nil {
 			fmt.Fprintf(stderr, "bhlint lanes: %v\n", werr)

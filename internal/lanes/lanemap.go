@@ -16,6 +16,9 @@ import (
 type Map struct {
 	Lanes  []Lane   `json:"lanes"`
 	Shared []Shared `json:"shared"`
+	// Dependencies are the outbound dependencies and who waits on them
+	// (filled by the caller: internal/reach computes them).
+	Dependencies []Dependency `json:"dependencies"`
 }
 
 // Lane is one lane of the map.
@@ -171,6 +174,7 @@ func (m *Map) Relative(dirOf func(pkg string) (string, bool)) {
 	for i := range m.Shared {
 		m.Shared[i].Pos = rel(m.Shared[i].Pos, m.Shared[i].Pkg)
 	}
+	m.relativeDeps(rel)
 }
 
 func keys(set map[string]bool) []string {
@@ -222,8 +226,12 @@ func (m *Map) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "    %s\n", why)
 		}
 	}
-	if len(m.Lanes) > 0 {
+	m.writeDepsText(&b)
+	if len(m.Lanes) > 0 || len(m.Dependencies) > 0 {
 		b.WriteString(textLegend)
+	}
+	if len(m.Dependencies) > 0 {
+		b.WriteString(depsLegend)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -237,6 +245,12 @@ const textLegend = `legend:
   shared between lanes              resources more than one lane reaches or wraps: one failure domain for all of them
   through one value of its struct   a struct field with no lane, which these lanes reach in the same value
   file:line:col                     from the module root; a package outside the module is named by its import path
+`
+
+const depsLegend = `  outbound dependencies             HTTP clients and hosts, gRPC, Redis, subprocesses the code calls, by the variable or field of the client
+  called by E via A → B → D         entry point E reaches a call on D by these calls ("inferred": found without a lane, by its workload class)
+  holding: KIND of P (BY)           what E holds at that call: a connection or transaction of pool P, a slot of executor P
+  stalls when it slows              other entry points that need what a caller holds while it waits: they wait too
 `
 
 func at(pos string) string {
@@ -254,6 +268,9 @@ func (m *Map) WriteJSON(w io.Writer) error {
 	}
 	if out.Shared == nil {
 		out.Shared = []Shared{}
+	}
+	if out.Dependencies == nil {
+		out.Dependencies = []Dependency{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -306,8 +323,24 @@ func (m *Map) WriteDOT(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s [shape=cylinder, label=\"%s\", %s];\n", strconv.Quote("res: "+s.Name), escapeDOT(s.Name+"\\n"+s.Noun), resourceStyle(shared, s.Name))
 		}
 	}
-	if len(m.Lanes) > 0 {
+	drawn := map[string]bool{}
+	for _, l := range m.Lanes {
+		for _, e := range l.Entries {
+			drawn[l.Name+": "+e.Name] = true
+		}
+	}
+	for name := range resources {
+		drawn["res: "+name] = true
+	}
+	for _, s := range m.Shared {
+		drawn["res: "+s.Name] = true
+	}
+	m.writeDepsDOT(&b, drawn)
+	if len(m.Lanes) > 0 || len(m.Dependencies) > 0 {
 		b.WriteString(dotLegend)
+	}
+	if len(m.Dependencies) > 0 {
+		b.WriteString(dotDepsLegend)
 	}
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
@@ -342,6 +375,22 @@ const dotLegend = `  subgraph cluster_legend {
     "legend: entry" -> "legend: other" [color=red, label="reaches another lane's"];
     "legend: entry" -> "legend: shared" [style=invis];
     "legend: entry" -> "legend: field" [style=invis];
+  }
+`
+
+// dotDepsLegend explains the dependency part of the graph.
+const dotDepsLegend = `  subgraph cluster_legend_deps {
+    label="legend: outbound dependencies";
+    fontsize=10;
+    node [fontsize=10];
+    edge [fontsize=10];
+    "legend: dep" [shape=hexagon, label="outbound dependency\n(HTTP, gRPC, Redis, subprocess)"];
+    "legend: caller" [shape=box, style=rounded, label="entry point that waits on it\n(inferred: workload class)"];
+    "legend: held" [shape=cylinder, label="pool or executor\nheld while waiting", color=orange];
+    "legend: stalled" [shape=box, style=rounded, label="entry point that\nneeds what is held"];
+    "legend: dep" -> "legend: caller" [color=blue, label="waits"];
+    "legend: caller" -> "legend: held" [color=orange, style=bold, label="holds"];
+    "legend: held" -> "legend: stalled" [color=orange, style=dashed, label="stalls"];
   }
 `
 

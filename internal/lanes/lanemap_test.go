@@ -115,7 +115,7 @@ func TestJSONEmpty(t *testing.T) {
 	if err := lanes.BuildMap(nil).WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := b.String(), "{\n  \"lanes\": [],\n  \"shared\": []\n}\n"; got != want {
+	if got, want := b.String(), "{\n  \"lanes\": [],\n  \"shared\": [],\n  \"dependencies\": []\n}\n"; got != want {
 		t.Errorf("empty map = %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,177 @@
+package reach_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/bhlint/bhlint/internal/lanes"
+	"github.com/bhlint/bhlint/internal/reach"
+)
+
+// load computes the dependencies of the test packages as `bhlint lanes`
+// does.
+func load(t *testing.T, patterns ...string) map[string]lanes.Dependency {
+	t.Helper()
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  testdata,
+		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("test packages do not load")
+	}
+	deps, err := reach.Dependencies(pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]lanes.Dependency{}
+	for _, d := range deps {
+		out[d.Name] = d
+	}
+	return out
+}
+
+func caller(d lanes.Dependency, entry string) (lanes.DepCaller, bool) {
+	for _, c := range d.Callers {
+		if c.Entry == entry {
+			return c, true
+		}
+	}
+	return lanes.DepCaller{}, false
+}
+
+func stalled(d lanes.Dependency) []string {
+	var out []string
+	for _, s := range d.Stalls {
+		out = append(out, s.Entry)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func held(c lanes.DepCaller) []string {
+	var out []string
+	for _, h := range c.Held {
+		out = append(out, h.Noun+" of "+h.Name)
+	}
+	return out
+}
+
+func TestDependencies(t *testing.T) {
+	deps := load(t, "shop", "taxapi")
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range deps {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	t.Logf("dependencies: %q", names)
+
+	// The tax API, through the other package's client: reached inside InTx's
+	// callback (a user's transaction helper) and inside checkout's own
+	// transaction; every other user of the orders pool stalls.
+	tax, ok := deps["taxapi.Client.http"]
+	if !ok {
+		t.Fatalf("no taxapi.Client.http among %q", names)
+	}
+	if tax.Noun != "HTTP client" || !strings.HasPrefix(tax.Pos, "taxapi.go:") {
+		t.Errorf("tax API = %+v", tax)
+	}
+	q, ok := caller(tax, "shop.quote")
+	if !ok {
+		t.Fatalf("shop.quote does not call the tax API: %+v", tax.Callers)
+	}
+	if q.Class != "interactive" || !slices.Equal(held(q), []string{"transaction of shop.DB"}) {
+		t.Errorf("quote's call: class %q, held %q; want interactive, the transaction of shop.DB", q.Class, held(q))
+	}
+	if want := "shop.quote → (*taxapi.Client).Quote → taxapi.Client.http"; q.Path != want {
+		t.Errorf("quote's path = %q, want %q", q.Path, want)
+	}
+	if c, ok := caller(tax, "shop.checkout"); !ok || !slices.Equal(held(c), []string{"transaction of shop.DB"}) {
+		t.Errorf("checkout's call on the tax API: %+v, want it holding the transaction of shop.DB", c)
+	}
+	if got := stalled(tax); !slices.Contains(got, "shop.browse") || slices.Contains(got, "shop.auditLoop") {
+		t.Errorf("tax API stalls %q; want shop.browse (it needs shop.DB) and not the audit loop", got)
+	}
+
+	// Trap: the webhooks are called after the commit, through a helper
+	// given the client: named in the caller, holding nothing.
+	hooks, ok := deps["shop.Webhooks"]
+	if !ok {
+		t.Fatalf("no webhooks dependency among %q", names)
+	}
+	if c, ok := caller(hooks, "shop.checkout"); !ok || len(c.Held) != 0 {
+		t.Errorf("webhooks' caller = %+v, want shop.checkout holding nothing (after the commit)", c)
+	}
+	if len(hooks.Stalls) != 0 {
+		t.Errorf("webhooks stall %q, want nobody", stalled(hooks))
+	}
+
+	// Trap: the audit service is reached only from the background loop,
+	// which holds a transaction of a pool no handler uses: no interactive
+	// entry point stalls.
+	audit, ok := deps["shop.Audit → audit.example.com"]
+	if !ok {
+		t.Fatalf("no audit dependency among %q", names)
+	}
+	if c, ok := caller(audit, "shop.auditLoop"); !ok || c.Class != "background" || !slices.Equal(held(c), []string{"transaction of shop.ReportsDB"}) {
+		t.Errorf("audit's caller = %+v, want the background loop holding the reporting transaction", c)
+	}
+	if len(audit.Stalls) != 0 {
+		t.Errorf("audit stalls %q, want nobody", stalled(audit))
+	}
+
+	// A lane executor's slot is held inside Do: the executor's other users
+	// stall.
+	fraud, ok := deps["shop.Fraud → fraud.example.com"]
+	if !ok {
+		t.Fatalf("no fraud dependency among %q", names)
+	}
+	c, ok := caller(fraud, "the func literal passed to (*bulkhead.Executor[L]).Do in shop.score")
+	if !ok || c.Lane != "scoring" || !slices.Equal(held(c), []string{"executor slot of the executor of lane scoring"}) {
+		t.Errorf("fraud's callers = %+v, want the func literal in score, lane scoring, holding a slot", fraud.Callers)
+	}
+	if got := stalled(fraud); !slices.Contains(got, "shop.rescore") {
+		t.Errorf("fraud stalls %q, want shop.rescore (another user of the executor)", got)
+	}
+
+	// A subprocess, named by its command.
+	if conv, ok := deps["subprocess convert"]; !ok || len(conv.Callers) != 1 || conv.Callers[0].Entry != "shop.thumbnail" {
+		t.Errorf("subprocess convert = %+v (among %q)", conv, names)
+	}
+}
+
+// The text, JSON and DOT renderings of the dependencies.
+func TestRender(t *testing.T) {
+	deps := load(t, "shop", "taxapi")
+	m := &lanes.Map{}
+	for _, d := range deps {
+		m.Dependencies = append(m.Dependencies, d)
+	}
+	lanes.SortDependencies(m.Dependencies)
+	var text, js, dot strings.Builder
+	if err := m.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WriteDOT(&dot); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("text:\n%s\njson:\n%s\ndot:\n%s", text.String(), js.String(), dot.String())
+}

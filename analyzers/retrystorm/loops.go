@@ -49,6 +49,19 @@ func loopsOf(fn *ssa.Function) []*loop {
 	return out
 }
 
+// innermostLoops maps each block to the smallest loop that holds it.
+func innermostLoops(loops []*loop) map[*ssa.BasicBlock]*loop {
+	out := map[*ssa.BasicBlock]*loop{}
+	for _, l := range loops {
+		for b := range l.blocks {
+			if in := out[b]; in == nil || len(l.blocks) < len(in.blocks) {
+				out[b] = l
+			}
+		}
+	}
+	return out
+}
+
 // inLoop reports whether v is computed inside the loop.
 func (l *loop) inLoop(v ssa.Value) bool {
 	instr, ok := v.(ssa.Instruction)
@@ -106,6 +119,9 @@ type retry struct {
 	call     *ssa.Call // the operation retried
 	errCall  *ssa.Call // the call whose error is checked: call, or an accessor on its result (Cmd.Result)
 	errCheck *ssa.If
+	// spin: a reader loop, which also goes round after a success, that
+	// goes round again at once on the call's error.
+	spin bool
 }
 
 // isOwnResult: a value that comes from the retried operation or from the
@@ -120,7 +136,9 @@ func (c *checker) checkLoops(fn *ssa.Function) {
 		return
 	}
 	reported := map[*ssa.Call]bool{}
-	for _, l := range loopsOf(fn) {
+	loops := loopsOf(fn)
+	c.innermost = innermostLoops(loops)
+	for _, l := range loops {
 		if l.isIteration() {
 			continue
 		}
@@ -145,7 +163,7 @@ func (c *checker) retryIn(l *loop) *retry {
 		if !ok {
 			continue
 		}
-		errVal, failIdx := nilCheck(ifInstr.Cond)
+		errVal, failIdx := errCondition(ifInstr.Cond)
 		if errVal == nil {
 			continue
 		}
@@ -155,8 +173,14 @@ func (c *checker) retryIn(l *loop) *retry {
 		}
 		for _, errCall := range errorCalls(errVal) {
 			call := c.operationOf(errCall)
-			if l.inLoop(call) && l.alwaysLeaves(ok2, call) && l.mustCheck(call.Block(), b) && !l.iterates(call.Common()) && !l.consumesOnFailure(errCall, fail) {
+			if !l.inLoop(call) || !l.mustCheck(call.Block(), b) || l.iterates(call.Common()) || advances(call.Common()) || l.consumesOnFailure(errCall, fail) {
+				continue
+			}
+			if l.alwaysLeaves(ok2, call) {
 				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr}
+			}
+			if c.spinsOnFailure(l, call, b, fail) {
+				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, spin: true}
 			}
 		}
 	}
@@ -202,7 +226,7 @@ func (l *loop) consumesOnFailure(call *ssa.Call, fail *ssa.BasicBlock) bool {
 // so Get (a network call) is the operation the loop retries, not Result.
 // Other calls are their own operation.
 func (c *checker) operationOf(call *ssa.Call) *ssa.Call {
-	if c.net.CallReaches(call.Common()) != nil {
+	if c.networkPath(call) != nil {
 		return call
 	}
 	var recv ssa.Value
@@ -222,7 +246,7 @@ func (c *checker) operationOf(call *ssa.Call) *ssa.Call {
 			recv = v.X
 			continue
 		case *ssa.Call:
-			if c.net.CallReaches(v.Common()) != nil {
+			if c.networkPath(v) != nil {
 				return v
 			}
 		}

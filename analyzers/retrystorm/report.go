@@ -15,6 +15,10 @@ import (
 )
 
 func (c *checker) judge(r *retry) {
+	if r.spin {
+		c.reportSpin(r)
+		return
+	}
 	bound := c.boundsOf(r)
 	p, where := c.pauseOf(r.loop)
 	if bound.any() && p == growingPause {
@@ -23,7 +27,7 @@ func (c *checker) judge(r *retry) {
 	// A bounded loop that retries a local operation at once (a conflict, a
 	// bad pooled connection) multiplies no remote load: only a bounded retry
 	// of a network call needs a growing pause.
-	network := c.net.CallReaches(r.call.Common())
+	network := c.networkPath(r.call)
 	if bound.any() && network == nil {
 		return
 	}
@@ -51,6 +55,22 @@ func (c *checker) judge(r *retry) {
 	if d.Pos.IsValid() {
 		c.pass.Report(d)
 	}
+}
+
+// reportSpin reports a reader loop that goes round again at once on an
+// error.
+func (c *checker) reportSpin(r *retry) {
+	pos := c.callStart(r.call.Pos())
+	if !pos.IsValid() {
+		return
+	}
+	c.pass.Report(analysis.Diagnostic{
+		Pos: pos,
+		Message: fmt.Sprintf("%s: this loop calls %s again at once when it fails, with no pause and no way out on an error: "+
+			"once the peer is gone (a closed connection, stream or subscription) every call fails at once, and the loop spins and floods the log; "+
+			"return the error, or wait with exponential backoff and jitter before the next attempt", Code,
+			c.operationName(r.call, c.networkPath(r.call))),
+	})
 }
 
 func fixFor(bound boundKind, p pause) string {

@@ -96,8 +96,8 @@ func run(pass *analysis.Pass) (any, error) {
 
 // mayRetry reports whether a function outside the test files could hold a
 // loop that checkLoops reports on: a for or range loop with a comparison of
-// an error inside it (every retry goes round or leaves on err != nil, and
-// that check is in the loop), a goto in a function that compares an error,
+// an error inside it (every retry goes round or leaves on err != nil, a
+// sentinel, a type switch or errors.Is, and that check is in the loop), a goto in a function that compares an error,
 // or a loop in a function big enough that lazyssa.Fits might report it as
 // skipped. Anything else has no loop for retryIn to find.
 func mayRetry(pass *analysis.Pass) bool {
@@ -160,6 +160,14 @@ func funcMayRetry(info *types.Info, body *ast.BlockStmt, budget int) bool {
 				}
 			case *ast.SwitchStmt: // switch err { case nil: … }
 				if n.Tag != nil && isErrorExpr(info, n.Tag) {
+					errCheck, loopErrCheck = true, loopErrCheck || inLoop
+				}
+			case *ast.TypeAssertExpr: // switch err.(type) { case *ConditionFailedError: … }
+				if isErrorExpr(info, n.X) {
+					errCheck, loopErrCheck = true, loopErrCheck || inLoop
+				}
+			case *ast.CallExpr: // errors.Is(err, ErrConflict)
+				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") {
 					errCheck, loopErrCheck = true, loopErrCheck || inLoop
 				}
 			}
@@ -256,6 +264,9 @@ type checker struct {
 	visiting map[*ssa.Function]bool
 	fields   map[fieldKey][]*ssa.Function
 	starts   ssautil.CallStarts
+	// innermost is, for the function being checked, the smallest loop that
+	// holds each block.
+	innermost map[*ssa.BasicBlock]*loop
 }
 
 // ---- small helpers ----

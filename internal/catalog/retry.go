@@ -55,3 +55,44 @@ var ShedStatuses = map[int64]string{429: "429 Too Many Requests", 503: "503 Serv
 // a load balancer or orchestrator to stop sending traffic, not a client when
 // to retry.
 var ProbeWords = []string{"health", "healthz", "livez", "readyz", "liveness", "readiness", "ready", "alive", "probe"}
+
+// ReceiveCalls wait for the next message, connection or frame from a peer:
+// a loop round one of them is a reader loop. After the connection,
+// subscription or listener is closed they fail at once, every time, so a
+// reader loop that goes round again on their error with no pause spins.
+// gRPC streams' Recv, whatever the generated type, is recognised by its
+// receiver (see GRPCStreamMethods).
+var ReceiveCalls = newTable(
+	// net: a listener's Accept fails at once for ever once it is closed.
+	"(net.Listener).Accept", "(*net.TCPListener).Accept", "(*net.TCPListener).AcceptTCP",
+	"(*net.UnixListener).Accept", "(*net.UnixListener).AcceptUnix",
+	// net: a packet connection's reads fail at once for ever once it is closed.
+	"(*net.UDPConn).ReadFromUDP", "(*net.UDPConn).ReadFrom", "(*net.UDPConn).ReadMsgUDP",
+	// go-redis v9 publish/subscribe.
+	"(*github.com/redis/go-redis/v9.PubSub).Receive", "(*github.com/redis/go-redis/v9.PubSub).ReceiveMessage",
+	"(*github.com/redis/go-redis/v9.PubSub).ReceiveTimeout",
+	// NATS and Kafka consumers, WebSocket reads.
+	"(*github.com/nats-io/nats.go.Subscription).NextMsg", "(*github.com/nats-io/nats.go.Subscription).NextMsgWithContext",
+	"(*github.com/segmentio/kafka-go.Reader).ReadMessage", "(*github.com/segmentio/kafka-go.Reader).FetchMessage",
+	"(*github.com/gorilla/websocket.Conn).ReadMessage", "(*github.com/gorilla/websocket.Conn).NextReader",
+	"(*github.com/gorilla/websocket.Conn).ReadJSON",
+)
+
+// RemoteReceivePackages are the packages of ReceiveCalls whose calls reach
+// another service (a broker or a peer), so that a loop that repeats them
+// repeats a network round trip; a listener's Accept waits for clients and
+// loads no dependency.
+var RemoteReceivePackages = []string{
+	"github.com/redis/go-redis/v9", "github.com/nats-io/nats.go", "github.com/segmentio/kafka-go",
+	"github.com/gorilla/websocket",
+}
+
+// GRPCCallOption is the type of the variadic last parameter of every method
+// of a generated gRPC client: a call through the client interface is a
+// network call even when the implementation is not known.
+const GRPCCallOption = "google.golang.org/grpc.CallOption"
+
+// GRPCStreamMethods are the methods every gRPC stream has (grpc.ClientStream
+// and grpc.ServerStream both): a Recv on a type that has them receives a
+// message from the peer.
+var GRPCStreamMethods = []string{"RecvMsg", "SendMsg", "Context"}

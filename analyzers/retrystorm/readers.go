@@ -1,0 +1,315 @@
+package retrystorm
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// ---- which error a check tests ----
+
+// errCondition returns the error value a branch condition tests and the
+// index of the successor taken when it reports a failure: err != nil, a
+// comparison with a sentinel (err == ErrConflict), a type assertion or a
+// case of a type switch (err.(*ConditionFailedError)), errors.Is or
+// errors.As, or the negation of one of them.
+func errCondition(cond ssa.Value) (ssa.Value, int) {
+	if v, idx := nilCheck(cond); v != nil {
+		return v, idx
+	}
+	switch cond := cond.(type) {
+	case *ssa.UnOp:
+		if cond.Op == token.NOT {
+			if v, idx := errCondition(cond.X); v != nil {
+				return v, 1 - idx
+			}
+		}
+	case *ssa.BinOp:
+		// err == ErrConflict: both sides are errors, neither is nil.
+		if (cond.Op == token.EQL || cond.Op == token.NEQ) && ssautil.IsError(cond.X.Type()) && ssautil.IsError(cond.Y.Type()) {
+			v := cond.X
+			if _, isGlobal := unwrapLoad(v).(*ssa.Global); isGlobal {
+				v = cond.Y
+			}
+			if cond.Op == token.EQL {
+				return v, 0
+			}
+			return v, 1
+		}
+	case *ssa.Extract:
+		// case *ConditionFailedError: / _, ok := err.(*T)
+		if ta, ok := cond.Tuple.(*ssa.TypeAssert); ok && cond.Index == 1 && ta.CommaOk && ssautil.IsError(ta.X.Type()) {
+			return ta.X, 0
+		}
+	case *ssa.Call:
+		if callee := cond.Common().StaticCallee(); callee != nil && len(cond.Common().Args) > 0 {
+			if fn, ok := callee.Object().(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") {
+				return cond.Common().Args[0], 0
+			}
+		}
+	}
+	return nil, 0
+}
+
+func unwrapLoad(v ssa.Value) ssa.Value {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		return load.X
+	}
+	return v
+}
+
+// ---- reader loops that spin on a persistent error ----
+
+// spinsOnFailure reports whether a loop that also goes round after a
+// success (a reader loop) goes round again at once on the call's error:
+// every way from the loop's head to the check, and from the failure branch
+// back to the head, has no way out of the loop and no wait. A closed
+// connection, subscription or listener fails at once every time, so such a
+// loop spins and floods the log. The call must wait on a peer (a network
+// call or a receive of the catalogue), take the same input each time, and
+// not be given a timeout to wait for.
+func (c *checker) spinsOnFailure(l *loop, call *ssa.Call, check, fail *ssa.BasicBlock) bool {
+	if c.innermost[call.Block()] != l || !c.isPeerCall(call) || l.consumesItem(call.Common()) || waitsItself(call.Common()) {
+		return false
+	}
+	region := l.before(check)
+	for b := range l.reach(fail) {
+		region[b] = true
+	}
+	for b := range region {
+		if len(b.Succs) == 0 {
+			return false // a return or a panic
+		}
+		for _, s := range b.Succs {
+			if !l.blocks[s] {
+				return false // a way out: io.EOF, a closed flag, a context, a count
+			}
+		}
+		for _, instr := range b.Instrs {
+			if c.waits(instr, l) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// before returns the blocks on some path from the loop's head to check.
+func (l *loop) before(check *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	fwd := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{l.header}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if fwd[b] || !l.blocks[b] {
+			continue
+		}
+		fwd[b] = true
+		if b != check {
+			stack = append(stack, b.Succs...)
+		}
+	}
+	out := map[*ssa.BasicBlock]bool{}
+	stack = []*ssa.BasicBlock{check}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if out[b] || !fwd[b] {
+			continue
+		}
+		out[b] = true
+		if b != l.header {
+			stack = append(stack, b.Preds...)
+		}
+	}
+	return out
+}
+
+// reach returns the blocks of the loop reachable from b before the head.
+func (l *loop) reach(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == l.header || out[x] || !l.blocks[x] {
+			continue
+		}
+		out[x] = true
+		stack = append(stack, x.Succs...)
+	}
+	return out
+}
+
+// waits reports whether instr can make a round of the loop wait: a pause of
+// the catalogue, a channel receive, send or blocking select (the loop is
+// paced by its producer or consumer), or a call to a function of this
+// package that does one of these.
+func (c *checker) waits(instr ssa.Instruction, l *loop) bool {
+	if p, _ := c.instrPause(instr, l.varies); p != noPause {
+		return true
+	}
+	if blocksOnChannel(instr) {
+		return true
+	}
+	if call, ok := instr.(*ssa.Call); ok {
+		if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == l.fn.Pkg {
+			for _, b := range callee.Blocks {
+				if slices.ContainsFunc(b.Instrs, blocksOnChannel) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func blocksOnChannel(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW
+	case *ssa.Send:
+		return true
+	case *ssa.Select:
+		return instr.Blocking
+	}
+	return false
+}
+
+// consumesItem reports whether the call works on something another call of
+// the loop produced (the next tuple of an iterator, a decoded record): when
+// it fails, continue skips that item and the next round has different
+// input. It also covers the items of iterates.
+func (l *loop) consumesItem(common *ssa.CallCommon) bool {
+	if l.iterates(common) {
+		return true
+	}
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if v == nil || seen[v] || !l.inLoop(v) {
+			return false
+		}
+		seen[v] = true
+		if _, ok := v.(*ssa.Call); ok {
+			return true
+		}
+		return slices.ContainsFunc(operands(v), walk)
+	}
+	for _, a := range common.Args {
+		if isContext(a.Type()) {
+			continue // a context derived in the loop (WithTimeout) is the same request
+		}
+		if walk(a) {
+			return true
+		}
+	}
+	return common.IsInvoke() && walk(common.Value)
+}
+
+// advances reports an iterator's Next: each call moves on to the next item,
+// so going round again after its error skips an item, it does not repeat
+// the call.
+func advances(common *ssa.CallCommon) bool {
+	fn := calleeFunc(common)
+	return fn != nil && fn.Name() == "Next" && fn.Signature().Recv() != nil
+}
+
+// waitsItself reports a receive given a time to wait for (NextMsg(timeout),
+// ReceiveTimeout(ctx, timeout), BLPop(ctx, timeout, keys...)): a
+// time.Duration parameter named for a timeout or a wait, so that the call
+// itself paces the loop. An expiry (SetNX's expiration) is not a wait.
+func waitsItself(common *ssa.CallCommon) bool {
+	params := common.Signature().Params()
+	for i := range params.Len() {
+		p := params.At(i)
+		name := strings.ToLower(p.Name())
+		if isDuration(p.Type()) && (strings.Contains(name, "timeout") || strings.Contains(name, "wait") || strings.Contains(name, "block")) {
+			return true
+		}
+	}
+	return false
+}
+
+func isContext(t types.Type) bool { return types.TypeString(t, nil) == "context.Context" }
+
+// ---- calls that reach a peer ----
+
+// networkPath returns how the call reaches the network: through netio's
+// catalogue and facts, a method of a generated gRPC client interface, a
+// gRPC stream's Recv, or a receive from a broker of the catalogue.
+func (c *checker) networkPath(call *ssa.Call) []string {
+	common := call.Common()
+	if path := c.net.CallReaches(common); path != nil {
+		return path
+	}
+	fn := calleeFunc(common)
+	if fn == nil {
+		return nil
+	}
+	switch {
+	case isGRPCClientMethod(fn), isGRPCStreamRecv(common, fn):
+		return []string{netio.Name(fn)}
+	case catalog.ReceiveCalls.Has(fn) && fn.Pkg() != nil && slices.Contains(catalog.RemoteReceivePackages, fn.Pkg().Path()):
+		return []string{netio.Name(fn)}
+	}
+	return nil
+}
+
+// isPeerCall: the call waits on a peer — it reaches the network, or
+// receives the next connection or message.
+func (c *checker) isPeerCall(call *ssa.Call) bool {
+	if c.networkPath(call) != nil {
+		return true
+	}
+	fn := calleeFunc(call.Common())
+	return fn != nil && catalog.ReceiveCalls.Has(fn)
+}
+
+func calleeFunc(common *ssa.CallCommon) *types.Func {
+	if common.IsInvoke() {
+		return common.Method
+	}
+	if callee := common.StaticCallee(); callee != nil {
+		fn, _ := origin(callee).Object().(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// isGRPCClientMethod: a method whose last parameter is ...grpc.CallOption,
+// as every method of a generated client has.
+func isGRPCClientMethod(fn *types.Func) bool {
+	sig := fn.Signature()
+	if sig.Recv() == nil || !sig.Variadic() {
+		return false
+	}
+	last := sig.Params().At(sig.Params().Len() - 1).Type()
+	s, ok := last.(*types.Slice)
+	return ok && types.TypeString(s.Elem(), nil) == catalog.GRPCCallOption
+}
+
+// isGRPCStreamRecv: Recv on a gRPC stream, client or server side.
+func isGRPCStreamRecv(common *ssa.CallCommon, fn *types.Func) bool {
+	if fn.Name() != "Recv" || fn.Signature().Recv() == nil {
+		return false
+	}
+	recv := fn.Signature().Recv().Type()
+	if common.IsInvoke() {
+		recv = common.Value.Type()
+	}
+	for _, name := range catalog.GRPCStreamMethods {
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, nil, name)
+		if _, ok := obj.(*types.Func); !ok {
+			return false
+		}
+	}
+	return true
+}

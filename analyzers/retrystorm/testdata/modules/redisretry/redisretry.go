@@ -1,0 +1,107 @@
+// Package redisretry retries go-redis commands and reads subscriptions.
+package redisretry
+
+import (
+	"context"
+	"log"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ---- positives ----
+
+// receiveForever: once the subscription's connection is closed for good,
+// ReceiveMessage fails at once every time.
+func receiveForever(ctx context.Context, sub *redis.PubSub, handle func(*redis.Message)) {
+	for {
+		msg, err := sub.ReceiveMessage(ctx) // want `this loop calls \(\*redis.PubSub\).ReceiveMessage again at once when it fails, with no pause and no way out on an error`
+		if err != nil {
+			log.Printf("receive: %v", err)
+			continue
+		}
+		handle(msg)
+	}
+}
+
+// getThreeTimes retries a GET at once.
+func getThreeTimes(ctx context.Context, rdb *redis.Client, key string) (string, error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		var v string
+		if v, err = rdb.Get(ctx, key).Result(); err == nil { // want `this loop retries \(redis.cmdable\).Get when it fails with no pause between attempts`
+			return v, nil
+		}
+	}
+	return "", err
+}
+
+// setNXForever spins on a lock: a failed SETNX goes round again at once
+// (and so does a lock held by another, which is not a retry).
+func setNXForever(ctx context.Context, rdb *redis.Client) {
+	for {
+		ok, err := rdb.SetNX(ctx, "lock", "me", time.Minute).Result() // want `this loop calls \(redis.cmdable\).SetNX again at once when it fails`
+		if err != nil {
+			continue
+		}
+		if ok {
+			return
+		}
+	}
+}
+
+// ---- traps ----
+
+// receiveUntilDone leaves when its context ends.
+func receiveUntilDone(ctx context.Context, sub *redis.PubSub, handle func(*redis.Message)) {
+	for ctx.Err() == nil {
+		msg, err := sub.ReceiveMessage(ctx)
+		if err != nil {
+			continue
+		}
+		handle(msg)
+	}
+}
+
+// receiveWithTimeout: ReceiveTimeout waits up to a second itself.
+func receiveWithTimeout(ctx context.Context, sub *redis.PubSub) {
+	for {
+		m, err := sub.ReceiveTimeout(ctx, time.Second)
+		if err != nil {
+			continue
+		}
+		log.Print(m)
+	}
+}
+
+// popBlocking: BLPOP waits on the server up to its timeout.
+func popBlocking(ctx context.Context, rdb *redis.Client) {
+	for {
+		v, err := rdb.BLPop(ctx, 5*time.Second, "jobs").Result()
+		if err != nil {
+			continue
+		}
+		log.Print(v)
+	}
+}
+
+// receivePaced waits after a failure.
+func receivePaced(ctx context.Context, sub *redis.PubSub) { // want receivePaced:"sleeps\\(constant\\)"
+	for {
+		msg, err := sub.ReceiveMessage(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		log.Print(msg.Payload)
+	}
+}
+
+// publishEach publishes each event once; a failed one is skipped.
+func publishEach(ctx context.Context, rdb *redis.Client, events <-chan string) {
+	for ev := range events {
+		if err := rdb.Publish(ctx, "events", ev).Err(); err != nil {
+			continue
+		}
+	}
+}

@@ -1,0 +1,226 @@
+// Package readers holds reader loops — loops that also go round after a
+// success — that go round again at once on an error, and their look-alikes.
+package readers
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"time"
+)
+
+func handle(c net.Conn) { c.Close() }
+
+// ---- positives: the failure goes round again at once, for ever ----
+
+// acceptForever: once the listener is closed, Accept fails at once every
+// time and the loop spins, logging.
+func acceptForever(l net.Listener) {
+	for {
+		c, err := l.Accept() // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop calls \(net.Listener\).Accept again at once when it fails, with no pause and no way out on an error: once the peer is gone`
+		if err != nil {
+			log.Printf("accept: %v", err)
+			continue
+		}
+		go handle(c)
+	}
+}
+
+// readUDPForever: the same on a packet connection's reads (a network call).
+func readUDPForever(conn *net.UDPConn, out chan<- []byte) {
+	buf := make([]byte, 1500)
+	for {
+		n, _, err := conn.ReadFromUDP(buf) // want `this loop calls \(\*net.UDPConn\).ReadFromUDP again at once when it fails`
+		if err != nil {
+			log.Print(err)
+			continue
+		}
+		out <- append([]byte(nil), buf[:n]...)
+	}
+}
+
+// pollWithSleepOnSuccessOnly: the sleep is skipped by the continue, so a
+// persistent error spins.
+func pollWithSleepOnSuccessOnly(l net.Listener) { // want pollWithSleepOnSuccessOnly:"sleeps\\(constant\\)"
+	for {
+		c, err := l.Accept() // want `this loop calls \(net.Listener\).Accept again at once when it fails`
+		if err != nil {
+			continue
+		}
+		handle(c)
+		time.Sleep(time.Second)
+	}
+}
+
+// ---- traps: must stay silent ----
+
+// acceptTemporary is net/http's Serve: it sleeps with a growing delay on a
+// temporary error and returns on any other.
+func acceptTemporary(l net.Listener) error {
+	var delay time.Duration
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				if delay == 0 {
+					delay = 5 * time.Millisecond
+				} else {
+					delay *= 2
+				}
+				time.Sleep(delay)
+				continue
+			}
+			return err
+		}
+		delay = 0
+		go handle(c)
+	}
+}
+
+// acceptUntilClosed returns once the listener is closed: a way out on the
+// error.
+func acceptUntilClosed(l net.Listener) error {
+	for {
+		c, err := l.Accept()
+		if errors.Is(err, net.ErrClosed) {
+			return nil
+		}
+		if err != nil {
+			log.Print(err)
+			continue
+		}
+		go handle(c)
+	}
+}
+
+// acceptWithPause waits a second after a failure.
+func acceptWithPause(l net.Listener) { // want acceptWithPause:"sleeps\\(constant\\)"
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			log.Print(err)
+			time.Sleep(time.Second)
+			continue
+		}
+		go handle(c)
+	}
+}
+
+// acceptUntilDone checks its context every round (select with default).
+func acceptUntilDone(ctx context.Context, l net.Listener) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		default:
+		}
+		c, err := l.Accept()
+		if err != nil {
+			continue
+		}
+		go handle(c)
+	}
+}
+
+// acceptBounded gives up after ten failures in a row.
+func acceptBounded(l net.Listener) error {
+	failures := 0
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			failures++
+			if failures > 10 {
+				return err
+			}
+			continue
+		}
+		failures = 0
+		go handle(c)
+	}
+}
+
+// refreshOnTick has the shape of temporal's certificate refresh: the
+// ticker paces every round, the failed one included, and stop ends it.
+func refreshOnTick(ticker *time.Ticker, stop <-chan struct{}, l net.Listener) { // want refreshOnTick:"sleeps\\(constant\\)"
+	for {
+		select {
+		case <-stop:
+			return
+		case <-ticker.C:
+		}
+		c, err := l.Accept()
+		if err != nil {
+			log.Print(err)
+			continue
+		}
+		handle(c)
+	}
+}
+
+// recvToChannel is temporal's stream receiver: the error is handed to the
+// consumer, which paces the loop, and io.EOF ends it.
+func recvToChannel(conn *net.UDPConn, out chan<- error) {
+	buf := make([]byte, 1500)
+	for {
+		_, _, err := conn.ReadFromUDP(buf)
+		switch err {
+		case nil:
+		case io.EOF:
+			return
+		default:
+			out <- err
+		}
+	}
+}
+
+// csvSkipBadLines is listmonk's importer: a record with the wrong number of
+// fields is skipped and the reader moves on to the next; io.EOF ends.
+func csvSkipBadLines(r *csv.Reader) ([][]string, error) {
+	var out [][]string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && pe.Err == csv.ErrFieldCount {
+				continue
+			}
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// ---- a continue that skips an item: the next round has other input ----
+
+type Tuple struct{ Key string }
+
+type Iterator interface {
+	Next(ctx context.Context) (*Tuple, error)
+}
+
+// filteredNext has the shape of openfga's
+// ConditionsFilteredTupleKeyIterator.Next: a tuple whose check fails is
+// skipped, and Next's own error leaves.
+func filteredNext(ctx context.Context, it Iterator) (*Tuple, error) {
+	for {
+		t, err := it.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		addrs, err := net.LookupHost(t.Key)
+		if err != nil {
+			continue
+		}
+		if len(addrs) > 0 {
+			return t, nil
+		}
+	}
+}

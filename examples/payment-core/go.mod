@@ -5,6 +5,8 @@ go 1.26.0
 require github.com/jackc/pgx/v5 v5.12.0
 
 require (
+	github.com/bits-and-blooms/bitset v1.24.4 // indirect
+	github.com/failsafe-go/failsafe-go v0.9.8 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/influxdata/tdigest v0.0.1 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect

@@ -29,8 +29,8 @@ func writeChart(path string, cfg config, runs []*run) error {
 	img := image.NewRGBA(image.Rect(0, 0, W, H))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	c := &canvas{img: img}
-	c.text(left, 22, fmt.Sprintf("payment-core recovery drill: tax API at %s for %s; load %.0f%% of the spec's rates; %s",
-		cfg.faultLat, cfg.fault, cfg.scale*100, time.Now().UTC().Format("2006-01-02")), color.Black)
+	c.text(left, 22, fmt.Sprintf("payment-core drill %s: %s for %s; load %.0f%% of the spec's rates; %s",
+		cfg.scenario.name, cfg.scenario.describe(cfg), cfg.fault, cfg.scale*100, time.Now().UTC().Format("2006-01-02")), color.Black)
 	lx := left
 	for o := range numOutcomes {
 		c.fill(lx, 36, 12, 12, outcomeColors[o])
@@ -39,7 +39,7 @@ func writeChart(path string, cfg config, runs []*run) error {
 	}
 	c.fill(lx, 41, 20, 3, color.Black)
 	c.text(lx+26, 47, "p99 latency", color.Black)
-	c.text(lx+150, 47, "bars: requests by second sent and outcome (left axis); line: their p99 (right axis, log); shaded: tax API slow", color.Black)
+	c.text(lx+150, 47, "bars: requests by second sent and outcome (left axis); line: their p99 (right axis, log); shaded: the fault", color.Black)
 
 	var horizon time.Duration
 	for _, r := range runs {

@@ -72,7 +72,7 @@ func syntheticRun() *run {
 }
 
 func TestVerdict(t *testing.T) {
-	cfg := config{scale: 0.1, fault: 10 * time.Second, faultLat: 8 * time.Second}
+	cfg := config{scenario: scenarios["tax-slow"], scale: 0.1, fault: 10 * time.Second, faultLat: 8 * time.Second}
 	pass, checks, last := verdict(cfg, nil, syntheticRun())
 	if !pass || !strings.HasPrefix(last, "drill: PASS") {
 		t.Fatalf("a run meeting every target failed: %v\n%s", checks, last)

@@ -28,6 +28,9 @@ import (
 )
 
 type config struct {
+	scenario scenario
+	nofile   int // fd-ceiling: the service's descriptor limit
+	core     int // cpu-ceiling: the core the service is pinned to
 	short    bool
 	scale    float64
 	bin      string
@@ -61,7 +64,10 @@ func main() {
 	log.SetFlags(log.Ltime | log.Lmicroseconds)
 	log.SetPrefix("drill ")
 	var cfg config
-	var modes string
+	var modes, scen string
+	flag.StringVar(&scen, "scenario", "tax-slow", "the fault: tax-slow, fraud-outage, fd-ceiling or cpu-ceiling")
+	flag.IntVar(&cfg.nofile, "nofile", 512, "fd-ceiling: the service's file-descriptor limit (prlimit --nofile)")
+	flag.IntVar(&cfg.core, "core", 0, "cpu-ceiling: the core the service is pinned to (taskset -c)")
 	flag.BoolVar(&cfg.short, "short", false, "a reduced fault window (15 s) for CI: under two minutes")
 	flag.Float64Var(&cfg.scale, "scale", 0, "fraction of the spec's request rates to drive (default 0.25, or 0.15 with -short)")
 	flag.StringVar(&cfg.bin, "bin", "", "directory holding the payment-core and fakedeps binaries (default: this binary's)")
@@ -70,17 +76,21 @@ func main() {
 	flag.StringVar(&modes, "modes", "before,bulkhead", "modes to run, in order")
 	flag.DurationVar(&cfg.faultLat, "fault-latency", 8*time.Second, "the tax API's latency during the fault")
 	flag.Parse()
+	sc, ok := scenarios[scen]
+	if !ok {
+		log.Fatalf("-scenario %q: want tax-slow, fraud-outage, fd-ceiling or cpu-ceiling", scen)
+	}
+	cfg.scenario = sc
+	ph := sc.full
 	if cfg.short {
-		cfg.baseline, cfg.fault, cfg.after = 8*time.Second, 15*time.Second, 10*time.Second
+		ph = sc.short
 		if cfg.scale == 0 {
 			cfg.scale = 0.15
 		}
-	} else {
-		cfg.baseline, cfg.fault, cfg.after = 20*time.Second, 120*time.Second, 20*time.Second
-		if cfg.scale == 0 {
-			cfg.scale = 0.25
-		}
+	} else if cfg.scale == 0 {
+		cfg.scale = 0.25
 	}
+	cfg.baseline, cfg.fault, cfg.after = ph[0], ph[1], ph[2]
 	if cfg.scale <= 0 || cfg.scale > 1 {
 		log.Fatalf("-scale %v: want a fraction in (0, 1]", cfg.scale)
 	}

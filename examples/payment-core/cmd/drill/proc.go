@@ -20,6 +20,12 @@ type proc struct {
 }
 
 func startProc(ctx context.Context, cfg config, name string, args ...string) (*proc, error) {
+	return startWrapped(ctx, cfg, nil, []string{"GOMAXPROCS=2"}, name, args...)
+}
+
+// startWrapped starts name under the command wrap (prlimit, taskset: they
+// exec it, so the process keeps its pid), with env added.
+func startWrapped(ctx context.Context, cfg config, wrap, env []string, name string, args ...string) (*proc, error) {
 	logPath, err := filepath.Abs(filepath.Join(cfg.out, name+".log"))
 	if err != nil {
 		return nil, err
@@ -28,9 +34,10 @@ func startProc(ctx context.Context, cfg config, name string, args ...string) (*p
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(filepath.Join(cfg.bin, name), args...)
+	argv := append(append(append([]string(nil), wrap...), filepath.Join(cfg.bin, name)), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=2")
+	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return nil, fmt.Errorf("starting %s: %w", name, err)

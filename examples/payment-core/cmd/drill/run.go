@@ -48,8 +48,12 @@ type rec struct {
 type pgCount struct{ Total, Active, IdleInTx int }
 
 type laneSample struct {
-	at     time.Duration
-	active map[string]int64 // by route, inside the lane
+	at      time.Duration
+	active  map[string]int64 // by route, inside the lane
+	fds     int              // the service's open file descriptors, -1 unknown
+	breaker string           // the fraud lane's breaker ("" without one)
+	scored  int64            // the async fraud queue: scored so far
+	pending int              // the async fraud queue: places in use
 }
 
 type pgSample struct {
@@ -75,6 +79,10 @@ type run struct {
 	afterLoad            map[string]pgCount
 	leftAfterExit        int
 	cleanExit            bool
+	pid                  int
+	logPath              string
+	emfile               int           // "too many open files" in the service's log
+	drained              time.Duration // async queue empty, from the fault's end; -1 not within the wait
 }
 
 func deadlinesFor(mode string) map[string]time.Duration {
@@ -90,7 +98,15 @@ const hungGrace = time.Second
 
 func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 	log.Printf("%s mode: starting payment-core", mode)
-	svc, err := startProc(ctx, cfg, "payment-core", "-mode", mode, "-reset", "-addr", serviceAddr, "-dsn", cfg.dsn,
+	env := []string{"GOMAXPROCS=2"}
+	if cfg.scenario.name == "cpu-ceiling" {
+		env = []string{"GOMAXPROCS=1"}
+	}
+	var wrap []string
+	if cfg.scenario.wrap != nil {
+		wrap = cfg.scenario.wrap(cfg)
+	}
+	svc, err := startWrapped(ctx, cfg, wrap, env, "payment-core", "-mode", mode, "-reset", "-addr", serviceAddr, "-dsn", cfg.dsn,
 		"-card-url", "http://"+cardAddr, "-fraud-url", "http://"+fraudAddr, "-tax-url", "http://"+taxAddr)
 	if err != nil {
 		return nil, err
@@ -104,7 +120,7 @@ func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 	if err := waitHTTP(ctx, "http://"+serviceAddr+"/healthz", 30*time.Second); err != nil {
 		return nil, fmt.Errorf("payment-core did not come up: %w (log: %s)", err, svc.logPath)
 	}
-	if _, err := setTaxLatency(ctx, 50*time.Millisecond); err != nil {
+	if err := cfg.scenario.inject(ctx, cfg, false); err != nil {
 		return nil, err
 	}
 	pg, err := pgConnect(ctx, cfg.dsn)
@@ -114,7 +130,8 @@ func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 	defer pg.Close(context.Background())
 
 	r := &run{
-		mode: mode, deadlines: deadlinesFor(mode), recs: map[string][]rec{}, expected: map[string]int{}, recovery: -1,
+		mode: mode, deadlines: deadlinesFor(mode), recs: map[string][]rec{}, expected: map[string]int{}, recovery: -1, drained: -1,
+		pid: svc.cmd.Process.Pid, logPath: svc.logPath,
 		rates: map[string]float64{"card_auth": specCardRate * cfg.scale, "fraud": specFraudRate * cfg.scale, "tax": specTaxRate * cfg.scale},
 	}
 	dur := cfg.baseline + cfg.fault + cfg.after
@@ -153,6 +170,9 @@ func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 		return nil, err
 	}
 	time.Sleep(time.Second) // one more lane sample after the load
+	if cfg.scenario.drain && mode == service.ModeBulkhead {
+		r.drained = waitDrained(ctx, r, 120*time.Second)
+	}
 	stopSampling()
 	wg.Wait()
 	if snap, err := getSnapshot(ctx); err == nil {
@@ -165,6 +185,7 @@ func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 
 	log.Printf("%s mode: stopping payment-core", mode)
 	r.cleanExit = svc.stop(15 * time.Second)
+	r.emfile = countInLog(svc.logPath, "too many open files")
 	stopped = true
 	r.leftAfterExit = -1
 	for i := 0; i < 50; i++ { // up to 5 s for the server to notice the closed sockets
@@ -196,25 +217,23 @@ func injectFault(ctx context.Context, cfg config, r *run, mu *sync.Mutex) error 
 	if err := sleepUntil(r.start.Add(cfg.baseline)); err != nil {
 		return err
 	}
-	at, err := setTaxLatency(ctx, cfg.faultLat)
-	if err != nil {
+	if err := cfg.scenario.inject(ctx, cfg, true); err != nil {
 		return err
 	}
 	mu.Lock()
-	r.faultStart = at.Sub(r.start)
+	r.faultStart = time.Since(r.start)
 	mu.Unlock()
-	log.Printf("%s mode: tax API at %s", r.mode, cfg.faultLat)
+	log.Printf("%s mode: fault on: %s", r.mode, cfg.scenario.describe(cfg))
 	if err := sleepUntil(r.start.Add(cfg.baseline + cfg.fault)); err != nil {
 		return err
 	}
-	at, err = setTaxLatency(ctx, 50*time.Millisecond)
-	if err != nil {
+	if err := cfg.scenario.inject(ctx, cfg, false); err != nil {
 		return err
 	}
 	mu.Lock()
-	r.faultEnd = at.Sub(r.start)
+	r.faultEnd = time.Since(r.start)
 	mu.Unlock()
-	log.Printf("%s mode: tax API restored to 50ms", r.mode)
+	log.Printf("%s mode: fault off", r.mode)
 	return nil
 }
 
@@ -319,14 +338,34 @@ func sampleLanes(ctx context.Context, r *run, mu *sync.Mutex) {
 		if err != nil {
 			continue
 		}
-		s := laneSample{at: time.Since(r.start), active: map[string]int64{}}
+		s := laneSample{at: time.Since(r.start), active: map[string]int64{}, fds: openFDs(r.pid), breaker: snap.Lanes["fraud"].Breaker}
 		for name, rt := range snap.Routes {
 			s.active[name] = rt.Active
+		}
+		if q := snap.FraudQueue; q != nil {
+			s.scored, s.pending = q.Scored, q.Len
 		}
 		mu.Lock()
 		r.laneSamples = append(r.laneSamples, s)
 		mu.Unlock()
 	}
+}
+
+// waitDrained waits, at most limit, for the async fraud queue to have
+// scored every score it accepted, and returns when that was, from the
+// fault's end (-1: not within limit).
+func waitDrained(ctx context.Context, r *run, limit time.Duration) time.Duration {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if snap, err := getSnapshot(ctx); err == nil && snap.FraudQueue != nil {
+			q := snap.FraudQueue
+			if q.Len == 0 && q.Scored == q.Queued {
+				return time.Since(r.start) - r.faultEnd
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return -1
 }
 
 // samplePG reads pg_stat_activity every second until ctx ends.

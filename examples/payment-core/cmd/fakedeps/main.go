@@ -3,6 +3,7 @@
 // and an error rate that can be changed while they run:
 //
 //	curl -X POST 'http://127.0.0.1:9301/admin?latency=8000ms&error_rate=0'
+//	curl -X POST 'http://127.0.0.1:9201/admin?latency=0s&error_rate=1&status=503'   # an outage
 //	curl http://127.0.0.1:9301/admin
 //
 // Latency is the mean; each call waits latency ± jitter (default ±20%). A
@@ -33,18 +34,35 @@ type fault struct {
 	latency   time.Duration
 	jitter    float64 // fraction of latency
 	errorRate float64
+	status    int // the failed calls' status; default 500
 }
 
 type faultView struct {
 	Latency   string  `json:"latency"`
 	Jitter    float64 `json:"jitter"`
 	ErrorRate float64 `json:"error_rate"`
+	Status    int     `json:"status"`
 }
 
 func (f *fault) view() faultView {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return faultView{Latency: f.latency.String(), Jitter: f.jitter, ErrorRate: f.errorRate}
+	return faultView{Latency: f.latency.String(), Jitter: f.jitter, ErrorRate: f.errorRate, Status: f.failStatus()}
+}
+
+func (f *fault) failStatus() int {
+	if f.status == 0 {
+		return http.StatusInternalServerError
+	}
+	return f.status
+}
+
+// failed answers a failed call with the fault's status.
+func (f *fault) failed(w http.ResponseWriter, msg string) {
+	f.mu.Lock()
+	st := f.failStatus()
+	f.mu.Unlock()
+	http.Error(w, msg, st)
 }
 
 // delay is this call's latency and whether it fails.
@@ -105,6 +123,13 @@ func (f *fault) set(r *http.Request) error {
 		}
 		f.errorRate = x
 	}
+	if v := q.Get("status"); v != "" {
+		x, err := strconv.Atoi(v)
+		if err != nil || x < 500 || x > 599 {
+			return fmt.Errorf("status %q: want a 5xx status for the failed calls", v)
+		}
+		f.status = x
+	}
 	return nil
 }
 
@@ -136,7 +161,7 @@ func main() {
 			return
 		}
 		if !card.wait(r.Context()) {
-			http.Error(w, "card network error", http.StatusInternalServerError)
+			card.failed(w, "card network error")
 			return
 		}
 		answer(w, map[string]any{"approved": req.AmountCents <= 1_000_000})
@@ -153,7 +178,7 @@ func main() {
 			return
 		}
 		if !fraud.wait(r.Context()) {
-			http.Error(w, "fraud service error", http.StatusInternalServerError)
+			fraud.failed(w, "fraud service error")
 			return
 		}
 		answer(w, map[string]any{"score": len(req.CardHash) * 7 % 100})
@@ -169,7 +194,7 @@ func main() {
 			return
 		}
 		if !taxF.wait(r.Context()) {
-			http.Error(w, "tax API error", http.StatusInternalServerError)
+			taxF.failed(w, "tax API error")
 			return
 		}
 		answer(w, map[string]any{"tax_cents": int64(float64(amount)*rate + 0.5)})

@@ -23,6 +23,14 @@ const (
 	// fraudQueueWorkers score, outside the lane's executor, what the fraud
 	// lane degraded to its async queue; they use the fraud pool too.
 	fraudQueueWorkers = 2
+	// FraudQueueCapacity is the async queue's places: 150 s of the spec's
+	// 150 fraud scores a second, enough for a fraud-vendor outage plus the
+	// breaker's 30 s open time before the queue turns callers away (429).
+	FraudQueueCapacity = 22500
+	// FraudDrainRate is the most queued scores the workers send the fraud
+	// service a second, so a recovered vendor is not hit with the backlog
+	// at once.
+	FraudDrainRate = 50.0
 
 	// SharedWorkers and SharedConns are the incident's shared Tomcat pool
 	// and HikariCP pool, used by the "before" mode.

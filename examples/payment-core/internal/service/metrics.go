@@ -121,6 +121,9 @@ type LaneSnapshot struct {
 	Limit         int    `json:"limit"`
 	QueueCapacity int    `json:"queue_capacity"`
 	State         string `json:"state"`
+	Breaker       string `json:"breaker,omitempty"`
+	Stuck         int    `json:"stuck,omitempty"`
+	Lagging       bool   `json:"lagging,omitempty"`
 }
 
 // RouteSnapshot is one route: requests running inside their lane now, and
@@ -156,12 +159,18 @@ type PoolSnapshot struct {
 	WaitTotalUS int64  `json:"acquire_wait_total_us,omitempty"`
 }
 
-// QueueSnapshot is the async fraud scoring queue.
+// QueueSnapshot is the async fraud scoring queue: places used and its
+// capacity; scores accepted (pending_fraud answers), scored, failed
+// attempts (each retried) and dropped at shutdown; whether the workers may
+// call the fraud service now (the lane's breaker is closed).
 type QueueSnapshot struct {
-	Len    int   `json:"len"`
-	Cap    int   `json:"cap"`
-	Scored int64 `json:"scored"`
-	Failed int64 `json:"failed"`
+	Len     int   `json:"len"`
+	Cap     int   `json:"cap"`
+	Queued  int64 `json:"queued"`
+	Scored  int64 `json:"scored"`
+	Failed  int64 `json:"failed"`
+	Dropped int64 `json:"dropped"`
+	Ready   bool  `json:"ready"`
 }
 
 // Snapshot reads the service's state.
@@ -173,7 +182,13 @@ func (s *Server) Snapshot() Snapshot {
 			continue
 		}
 		st := src.Stats()
-		snap.Lanes[st.Lane] = LaneSnapshot{Active: st.Active, Queued: st.Queued, Limit: st.Limit, QueueCapacity: st.QueueCapacity, State: st.State.String()}
+		snap.Lanes[st.Lane] = LaneSnapshot{Active: st.Active, Queued: st.Queued, Limit: st.Limit, QueueCapacity: st.QueueCapacity, State: st.State.String(),
+			Stuck: st.Stuck, Lagging: st.Lagging}
+		if l == s.fraudLane && s.fraudBreaker != nil {
+			ls := snap.Lanes[st.Lane]
+			ls.Breaker = st.Breaker.String()
+			snap.Lanes[st.Lane] = ls
+		}
 	}
 	for name, rm := range s.metrics.byRoute {
 		snap.Routes[name] = RouteSnapshot{

@@ -33,6 +33,7 @@ import (
 
 	"github.com/bhlint/bhlint/bulkhead"
 	"github.com/bhlint/bhlint/bulkhead/compensation"
+	"github.com/bhlint/bhlint/bulkhead/lanebreaker"
 	"github.com/bhlint/bhlint/bulkhead/lanepgx"
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
 
@@ -90,9 +91,11 @@ type Server struct {
 
 	cardURL, fraudURL, taxURL string
 
-	rates     *compensation.Table
-	fraudQ    *scoreQueue
-	legacyTax http.Handler // before mode only
+	rates        *compensation.Table
+	fraudQ       *scoreQueue
+	fraudBreaker *lanebreaker.Breaker // bulkhead mode
+	fraudLane    bulkhead.Runner
+	legacyTax    http.Handler // before mode only
 
 	lanePools map[string]lanePgx // bulkhead mode, by lane name
 	lanes     []bulkhead.Runner
@@ -122,8 +125,23 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		s.cardNet = laneClient(CardAuthWorkers, 900*time.Millisecond)
 		s.fraudAPI = laneClient(FraudWorkers, 900*time.Millisecond)
 		s.taxAPI = laneClient(TaxWorkers, TaxAPITimeout)
-		s.fraudQ = newScoreQueue(s, fraudQueueWorkers, 256)
-		card, fraud, taxLane = bulkhead.MustExecutor[CardAuth](), bulkhead.MustExecutor[Fraud](), bulkhead.MustExecutor[Tax]()
+		// The fraud vendor's breaker, with the spec's terms (lanebreaker's
+		// defaults): open when more than half of the last 30 s's calls
+		// failed, at least 20 of them; open 30 s; 3 probes close it.
+		if s.fraudBreaker, err = lanebreaker.New(lanebreaker.Config{}); err != nil {
+			s.Close()
+			return nil, err
+		}
+		fraudExec, err := bulkhead.NewExecutor[Fraud](bulkhead.WithBreaker(s.fraudBreaker))
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		breaker := s.fraudBreaker
+		s.fraudQ = newScoreQueue(s, fraudQueueWorkers, FraudQueueCapacity, FraudDrainRate,
+			func() bool { return breaker.State() == bulkhead.BreakerClosed })
+		card, fraud, taxLane = bulkhead.MustExecutor[CardAuth](), failureReporting[Fraud]{fraudExec}, bulkhead.MustExecutor[Tax]()
+		s.fraudLane = fraud
 		onReject = s.onReject
 	case ModeBefore:
 		if err := s.wireBefore(ctx, cfg); err != nil {
@@ -513,6 +531,17 @@ func score(s *Server, w http.ResponseWriter, r *http.Request) {
 	}
 	score, err := s.scoreCard(r.Context(), req)
 	if err != nil {
+		// With bulkheads a failed score degrades like a full lane: the
+		// breaker is told of the failure and the score is queued
+		// (pending_fraud); the before mode fails the request.
+		if s.fraudQ != nil && !isPoolRejection(err) {
+			reportFailure(r.Context(), err)
+			if s.fraudQ.offer(req) {
+				s.metrics.fallback(routeFraud)
+				writeJSON(w, http.StatusAccepted, map[string]any{"result": "pending_fraud"})
+				return
+			}
+		}
 		fail(w, r.Context(), "fraud scoring", err)
 		return
 	}
@@ -701,6 +730,42 @@ func fail(w http.ResponseWriter, ctx context.Context, what string, err error) {
 		return
 	}
 	http.Error(w, what+": "+err.Error(), http.StatusBadGateway)
+}
+
+// isPoolRejection: the lane's pool turned the request away; nothing was run.
+func isPoolRejection(err error) bool {
+	var ae *lanepool.AcquireError
+	return errors.As(err, &ae) && errors.Is(err, bulkhead.ErrRejected)
+}
+
+// failureReporting runs a lane whose handler degrades instead of failing
+// (fraud answers 202 pending_fraud when the fraud service fails): the
+// middleware feeds a lane's breaker from the status written, which a
+// degraded answer hides, so the handler reports the dependency's failure
+// with reportFailure and the lane's work returns it to the executor, whose
+// breaker counts it.
+type failureReporting[L bulkhead.Lane] struct{ *bulkhead.Executor[L] }
+
+type failureKey struct{}
+
+// Do runs fn in the lane; fn's error, or else the failure its handler
+// reported, is the work's result.
+func (f failureReporting[L]) Do(ctx context.Context, fn func(context.Context) error) error {
+	return f.Executor.Do(ctx, func(ctx context.Context) error {
+		var reported error
+		if err := fn(context.WithValue(ctx, failureKey{}, &reported)); err != nil {
+			return err
+		}
+		return reported
+	})
+}
+
+// reportFailure tells the lane's breaker, through failureReporting, that
+// the request's dependency failed although the answer is a degraded success.
+func reportFailure(ctx context.Context, err error) {
+	if p, ok := ctx.Value(failureKey{}).(*error); ok && *p == nil {
+		*p = err
+	}
 }
 
 // shedAcquire answers, as the lane's own rejection (its status, code and

@@ -17,17 +17,42 @@ What counts as a retry loop: a loop (for, or goto; a range over an integer
 counts, a range over a slice, map, string, channel or iterator does not)
 around a call whose error decides whether the loop goes round again (when
 the error comes from an accessor on a call's result — go-redis's
-rdb.Get(ctx, k).Result(), .Err() — the call is the one retried): every
+rdb.Get(ctx, k).Result(), .Err() — the call is the one retried). The
+error is tested by err != nil, a comparison with a sentinel
+(err == ErrConflict), a type assertion or a case of a type switch
+(case *ConditionFailedError: continue), or errors.Is and errors.As. Every
 way round passes the check of that error, on the error branch the loop can
 come back to its head, and on the success branch it always leaves — unless
 it comes back on the response's StatusCode (a retry on 503 or 429). Loops
 that leave on the error (a stream Recv loop, pagination, a poll that
-returns its error), loops that go round again after a success (a read
-loop), and loops whose call changes each time round (the next endpoint, a
-received message, an argument carried round the loop such as a cursor, a
-map entry or field written with a changing value before each call such as
-the next port to try) are
-not retries. Loops in _test.go files are not checked.
+returns its error) and loops whose call changes each time round (the next
+endpoint, a received message, an argument carried round the loop such as a
+cursor, a map entry or field written with a changing value before each call
+such as the next port to try, an iterator's Next) are not retries. Loops
+in _test.go files are not checked.
+
+A reader loop — one that also goes round after a success, such as
+for { msg, err := sub.ReceiveMessage(ctx); if err != nil { log; continue }; handle(msg) } —
+is reported when it goes round again at once on the error: nothing on the
+way from the loop's head to the check, or from the error branch back to
+the head, can leave the loop (a return, a break, io.EOF or net.ErrClosed
+tested, a context or closed flag checked, a count of failures) or wait (a
+sleep, a timer or ticker, a backoff, a channel receive or send, a blocking
+select, or a function of the package that does one). Once the connection,
+stream, subscription or listener is gone, the call fails at once every
+time, and the loop spins and floods the log. Only calls that wait on a
+peer count: network calls, a net.Listener's Accept, a packet connection's
+reads, gRPC streams' Recv, go-redis PubSub receives, NATS, Kafka and
+WebSocket reads. A call given a timeout to wait for (ReceiveTimeout,
+NextMsg, BLPop: a time.Duration parameter named for a timeout or a wait)
+paces the loop itself, and a call whose input another call of the loop
+produced (a tuple from an iterator, a decoded record) is skipping an item,
+not repeating itself; neither is reported.
+
+Network calls are those of bhlint's catalogue and of the functions that
+reach them, plus, for this analyzer, a method of a generated gRPC client
+interface (its last parameter is ...grpc.CallOption), whose
+implementation is often not visible, and gRPC streams' Recv.
 
 It is reported when
   - nothing but the call's own result can end it: no attempt counter, no
@@ -73,7 +98,12 @@ Escape policy: only waits and exits inside the loop count; what a callee
 does is known through static calls and facts. A bound or an exit whose
 condition the analyzer cannot read (a flag, a call other than the retried
 one) is taken as a bound, so a loop is reported only when it is clearly
-unbounded or clearly unpaced.
+unbounded or clearly unpaced. In a reader loop any way out on the error
+path silences it, even one that only some errors take (io.EOF ends the
+loop, other errors go round): the analyzer cannot tell which errors
+persist, and a loop that leaves on some was written with persistence in
+mind. A call a reader loop makes to a function of the package that
+receives from or sends on a channel is taken to pace it.
 
 Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_RETRY_DETECTED
 reason, on the line or in the doc comment of the enclosing function.

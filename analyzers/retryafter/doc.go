@@ -26,6 +26,28 @@ fact). The status may be a constant or a variable: a variable that can
 hold 429 or 503 counts on the paths where it does, so `status = 503` set
 together with the header on one branch is not blamed for the other.
 
+Web frameworks (one table per framework in the catalogue): a function
+that takes echo's Context (v4, or v3 before modules) or gin's *gin.Context
+and writes a 429 or 503 through it — c.JSON(429, …), c.NoContent(503),
+c.String, c.Blob, c.Response().WriteHeader; c.AbortWithStatus(429),
+c.AbortWithStatusJSON, c.Status, c.JSON, c.String, c.Data, c.Render — on a
+path where Retry-After was not set: c.Response().Header().Set or Add
+(echo), c.Header("Retry-After", …) or c.Writer.Header().Set (gin). A
+function taking the context that writes a status it is passed
+(respond(c, status, msg)) makes each call passing a shed status a finding;
+one that writes a shed of its own is reported where it writes it.
+Echo's rate limiter: middleware.RateLimiter(store), and
+middleware.RateLimiterWithConfig with a configuration that leaves
+DenyHandler unset (a literal without it, or a copy of
+DefaultRateLimiterConfig), are reported where they are called: the default
+deny handler answers middleware.ErrRateLimitExceeded, a 429 with no
+Retry-After, and the user, who chose to shed there, is the one who can
+give it a DenyHandler that sets the header. A DenyHandler or ErrorHandler
+of the user's is a function taking echo's Context, judged like any
+handler. Fiber is not covered: it is not built on net/http, no service of
+the corpus uses it, and its limiter middleware sets Retry-After on its 429
+by itself.
+
 Not reported: other statuses (400, 500, 502), code that reads a 429 from an
 outbound response, and handlers of health, liveness and readiness probes
 (recognised by their name, their receiver's, or the route they are
@@ -42,11 +64,18 @@ reported where the error is built, unless a RetryInfo detail was attached
 (status.New(…).WithDetails(&errdetails.RetryInfo{…})). The same holds for
 an error value carrying an HTTP 429 or 503 in an integer field named
 Status, StatusCode or Code (echo's echo.NewHTTPError(429), pocketbase's
-e.TooManyRequestsError(…)), which a framework's error handler writes, when
-the function set no Retry-After on the way. A package-level error variable
-that holds one (a sentinel, var ErrBusy = status.Error(…)) is reported
-where a function returns it; a function that returns ErrBusy among other
-results is judged there, not where ErrBusy is declared.
+e.TooManyRequestsError(…)), or an error type whose status method —
+StatusCode(), Status(), Code(), HTTPStatus() returning an integer — returns
+a 429 or 503, or a field then taken as its status field (the CarriesShed
+fact, so a type of another package is known), which a framework's error
+handler writes, when the function set no Retry-After on the way. A
+package-level error variable that holds one (a sentinel, var ErrBusy =
+status.Error(…)) is reported where a function returns it, with its
+declaration as related information: the return is where the shed was
+decided (HandleError mapping a datastore throttle to ErrTransactionThrottled),
+and a sentinel cannot carry a delay that fits each refusal. A function that
+returns ErrBusy among other results is judged there, not where ErrBusy is
+declared.
 
 Where the user must act: a constructor — a function that returns such an
 error on every path and takes no request (no context.Context, echo.Context,
@@ -61,7 +90,10 @@ where the shed was decided.
 Not reported besides: codes.Unavailable, which services return for
 transient failures as much as for refusals (a lost database connection)
 and on which gRPC's retry policy backs off by itself, while
-ResourceExhausted always means the server refused for lack of capacity;
+ResourceExhausted always means the server refused for lack of capacity
+(its message is free text: "please backoff and retry" on Temporal's
+Unavailable reports a shard moving, not a refusal, so no message makes
+an Unavailable a shed);
 the standard health service (a method returning
 *grpc_health_v1.HealthCheckResponse) and functions named for probes; code
 that reads codes.ResourceExhausted from an outbound call (status.Code(err)
@@ -82,7 +114,10 @@ anywhere is taken to set it before it writes. Headers set in a deferred
 call do not count: they come after the status. For gRPC, WithDetails with
 details the pass cannot see (a slice built elsewhere) is taken to carry a
 RetryInfo; a pushback trailer sent by a helper, or by an interceptor around
-the method, is not seen, and the method is still reported; a shed error
+the method, is not seen, and the method is still reported. A shedding
+middleware's configuration built elsewhere (a parameter, a function's
+result) is taken to set a deny handler. An error type whose status method
+chooses between statuses is not taken to carry a shed; a shed error
 returned by a function that also returns other errors is reported in that
 function, whatever its callers add to it.
 

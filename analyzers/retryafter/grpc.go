@@ -44,6 +44,7 @@ type shed struct {
 	code     string
 	param    int
 	sentinel string
+	decl     token.Pos // where the sentinel is declared
 }
 
 type grpcChecker struct {
@@ -52,12 +53,15 @@ type grpcChecker struct {
 	ctors    map[*ssa.Function]*ShedError
 	visiting map[*ssa.Function]bool
 	globals  map[*ssa.Global]string
+	carries  map[*types.TypeName]*CarriesShed
 	reported map[token.Pos]bool
 }
 
 func (c *checker) runShedErrors(pkg *ssa.Package, funcs []*ssa.Function) {
 	g := &grpcChecker{checker: c, pkg: pkg, ctors: map[*ssa.Function]*ShedError{},
-		visiting: map[*ssa.Function]bool{}, globals: map[*ssa.Global]string{}, reported: map[token.Pos]bool{}}
+		visiting: map[*ssa.Function]bool{}, globals: map[*ssa.Global]string{}, reported: map[token.Pos]bool{},
+		carries: map[*types.TypeName]*CarriesShed{}}
+	g.exportCarriesShed(funcs)
 	for _, m := range pkg.Members {
 		if glob, ok := m.(*ssa.Global); ok {
 			if code := g.sentinel(glob); code != "" {
@@ -107,6 +111,9 @@ func (g *grpcChecker) shedsOf(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]
 	seen[v] = true
 	switch v := v.(type) {
 	case *ssa.MakeInterface:
+		if out := g.valueSheds(v); len(out) > 0 { // TooManyRequestsError{}
+			return out
+		}
 		return g.shedsOf(fn, v.X, seen)
 	case *ssa.ChangeInterface:
 		return g.shedsOf(fn, v.X, seen)
@@ -132,11 +139,14 @@ func (g *grpcChecker) shedsOf(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]
 		return g.statusFieldSheds(fn, v)
 	case *ssa.UnOp:
 		if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
-			return g.storedSheds(fn, alloc, seen)
+			if out := g.storedSheds(fn, alloc, seen); len(out) > 0 {
+				return out
+			}
+			return g.statusFieldSheds(fn, alloc) // ApiError{Status: 429}, a value
 		}
 		if glob, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
 			if code := g.sentinel(glob); code != "" {
-				return []shed{{code: code, param: -1, sentinel: glob.Name()}}
+				return []shed{{code: code, param: -1, sentinel: glob.Name(), decl: glob.Pos()}}
 			}
 		}
 	}
@@ -439,8 +449,15 @@ func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
 		return // the code is the caller's choice: the caller is judged
 	}
 	pos, what := s.site, "builds"
+	var related []analysis.RelatedInformation
 	if s.sentinel != "" {
 		pos, what = ret.Pos(), "returns "+s.sentinel+", which holds"
+		if s.decl.IsValid() {
+			related = append(related, analysis.RelatedInformation{Pos: s.decl, Message: s.sentinel + " is declared here"})
+		}
+	}
+	if !pos.IsValid() { // an implicit conversion: TooManyRequestsError{} returned
+		pos, what = ret.Pos(), "returns"
 	}
 	if !pos.IsValid() || g.reported[pos] {
 		return
@@ -454,6 +471,7 @@ func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
 		Pos: pos,
 		Message: fmt.Sprintf("%s: %s %s an error carrying %s, returned without retry guidance; %s, so clients wait before retrying instead of retrying at once",
 			Code, funcName(fn), what, s.code, fix),
+		Related: related,
 	})
 }
 

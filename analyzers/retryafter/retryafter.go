@@ -34,7 +34,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "retryafter"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retryafter",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError)},
+	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError), new(CarriesShed)},
 	Run:       run,
 }, Code))
 
@@ -87,9 +87,10 @@ func run(pass *analysis.Pass) (any, error) {
 		guard.At(fn.Pos(), func() { c.exportFacts(fn) })
 	}
 	for _, fn := range funcs {
-		if isHandler(fn) && lazyssa.Fits(pass, Code, fn) {
+		if (isHandler(fn) || frameworkOf(fn) != nil) && lazyssa.Fits(pass, Code, fn) {
 			guard.At(fn.Pos(), func() { c.checkHandler(fn) })
 		}
+		guard.At(fn.Pos(), func() { c.checkShedMiddlewares(fn) })
 	}
 	return nil, nil
 }
@@ -171,6 +172,14 @@ func registrations(fn *ssa.Function) []ssa.CallInstruction {
 				vals = append(vals, r)
 			case *ssa.MakeInterface: // mux.Handle("/readyz", http.HandlerFunc(func…))
 				vals = append(vals, r)
+			case *ssa.Store: // r.GET("/healthz", func(c *gin.Context){…}): a variadic slice
+				if ia, ok := r.Addr.(*ssa.IndexAddr); ok && r.Val == v {
+					for _, ref := range ssautil.Referrers(ia.X) {
+						if sl, ok := ref.(*ssa.Slice); ok {
+							vals = append(vals, sl)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -186,20 +195,53 @@ func (c *checker) setsHere(instr ssa.Instruction) bool {
 	case *ssa.MapUpdate:
 		return isHeader(instr.Map.Type()) && constString(instr.Key) == catalog.RetryAfterHeader
 	case *ssa.Call:
-		callee := instr.Common().StaticCallee()
+		common := instr.Common()
+		if common.IsInvoke() {
+			i, ok := catalog.FrameworkHeaderSet(catalog.Key(common.Method))
+			return ok && i < len(common.Args) && isRetryAfter(common.Args[i])
+		}
+		callee := common.StaticCallee()
 		if callee == nil {
 			return false
 		}
 		if obj := funcObject(callee); obj != nil {
-			switch catalog.Key(obj) {
+			key := catalog.Key(obj)
+			switch key {
 			case "(net/http.Header).Set", "(net/http.Header).Add":
-				args := instr.Common().Args
-				return len(args) > 1 && textproto.CanonicalMIMEHeaderKey(constString(args[1])) == catalog.RetryAfterHeader
+				return len(common.Args) > 1 && isRetryAfter(common.Args[1])
+			}
+			if i, ok := catalog.FrameworkHeaderSet(key); ok { // c.Header("Retry-After", …)
+				i += recvArgs(obj)
+				return i < len(common.Args) && isRetryAfter(common.Args[i])
 			}
 		}
 		return c.setsRetryAfter(callee)
 	}
 	return false
+}
+
+func isRetryAfter(name ssa.Value) bool {
+	return textproto.CanonicalMIMEHeaderKey(constString(name)) == catalog.RetryAfterHeader
+}
+
+// recvArgs is 1 for a method called statically, whose receiver is its first
+// argument.
+func recvArgs(fn *types.Func) int {
+	if fn.Signature().Recv() != nil {
+		return 1
+	}
+	return 0
+}
+
+// frameworkOf returns the web framework whose request context fn takes
+// (echo.Context, *gin.Context), or nil.
+func frameworkOf(fn *ssa.Function) *catalog.HTTPFramework {
+	for _, p := range fn.Params {
+		if f := catalog.FrameworkOfContext(catalog.TypeKey(p.Type())); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 func (c *checker) setsRetryAfter(fn *ssa.Function) bool {
@@ -229,7 +271,7 @@ func takesWriter(fn *ssa.Function) bool {
 			return true
 		}
 	}
-	return false
+	return frameworkOf(fn) != nil
 }
 
 // statusWrite is an instruction that writes a response status.
@@ -250,6 +292,9 @@ func (c *checker) writeAt(instr ssa.Instruction) (statusWrite, bool) {
 		if isWriteHeader(common.Method) && len(common.Args) == 1 {
 			return statusWrite{call: call, status: common.Args[0]}, true
 		}
+		if i, ok := catalog.FrameworkStatusWrite(catalog.Key(common.Method)); ok && i < len(common.Args) { // c.JSON(429, …)
+			return statusWrite{call: call, status: common.Args[i]}, true
+		}
 		return statusWrite{}, false
 	}
 	callee := common.StaticCallee()
@@ -257,6 +302,11 @@ func (c *checker) writeAt(instr ssa.Instruction) (statusWrite, bool) {
 		return statusWrite{}, false
 	}
 	obj := funcObject(callee)
+	if obj != nil {
+		if i, ok := catalog.FrameworkStatusWrite(catalog.Key(obj)); ok && i+recvArgs(obj) < len(common.Args) { // c.AbortWithStatus(503)
+			return statusWrite{call: call, status: common.Args[i+recvArgs(obj)]}, true
+		}
+	}
 	switch {
 	case obj != nil && catalog.Key(obj) == "net/http.Error" && len(common.Args) == 3:
 		return statusWrite{call: call, status: common.Args[2]}, true
@@ -298,13 +348,19 @@ func (c *checker) writesStatus(fn *ssa.Function) *WritesStatus {
 	c.visiting[fn] = true
 	defer delete(c.visiting, fn)
 	var fact *WritesStatus
+	framework := frameworkOf(fn) != nil
 	c.eachUnsetWrite(fn, func(w statusWrite, status string) {
 		if fact != nil {
 			return
 		}
-		if status != "" {
+		switch p, isParam := w.status.(*ssa.Parameter); {
+		case status != "" && framework:
+			// A framework function's own shed is reported where it is
+			// written: it has a handler's signature, or is a helper that
+			// decided the shed.
+		case status != "":
 			fact = &WritesStatus{StatusParam: -1, Shed: status}
-		} else if p, ok := w.status.(*ssa.Parameter); ok {
+		case isParam:
 			fact = &WritesStatus{StatusParam: slices.Index(fn.Params, p)}
 		}
 	})
@@ -444,10 +500,14 @@ func (c *checker) checkHandler(fn *ssa.Function) {
 		if !pos.IsValid() {
 			return
 		}
+		set := `w.Header().Set("Retry-After", "5")`
+		if f := frameworkOf(fn); f != nil {
+			set = f.SetRetryAfter
+		}
 		c.pass.Report(analysis.Diagnostic{
 			Pos: pos,
-			Message: fmt.Sprintf("%s: %s writes %s on a path where Retry-After was not set; set w.Header().Set(\"Retry-After\", \"5\") before writing it, so clients wait before retrying instead of retrying at once",
-				Code, handlerName(fn), status),
+			Message: fmt.Sprintf("%s: %s writes %s on a path where Retry-After was not set; set %s before writing it, so clients wait before retrying instead of retrying at once",
+				Code, handlerName(fn), status, set),
 			SuggestedFixes: c.retryAfterFix(pos),
 		})
 	})

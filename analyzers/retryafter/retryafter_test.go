@@ -20,9 +20,10 @@ func TestSuggestedFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), retryafter.Analyzer, "fixes")
 }
 
-// TestModules runs on a module that requires the real grpc, genproto and
-// echo modules (testdata/modules/go.mod and go.sum pin them): gRPC status
-// errors, and error values carrying an HTTP status. analysistest loads it
+// TestModules runs on a module that requires the real grpc, genproto, echo and
+// gin modules (testdata/modules/go.mod and go.sum pin them): gRPC status
+// errors, error values carrying an HTTP status (a field, a status method),
+// echo and gin handlers, echo's rate limiter. analysistest loads it
 // with the module proxy turned off, so the modules are downloaded first
 // (a no-op when they are in the module cache).
 func TestModules(t *testing.T) {

@@ -4,8 +4,11 @@ package echoshed
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
 
 	"example.com/shedmod/apierr"
 )
@@ -35,7 +38,7 @@ func otp(c echo.Context, tries int) error {
 // ---- traps ----
 
 // Retry-After set on the response before the error is returned.
-func guided(c echo.Context, full bool) error {
+func guided(c echo.Context, full bool) error { // want guided:"setsRetryAfter"
 	if full {
 		c.Response().Header().Set("Retry-After", "5")
 		return echo.NewHTTPError(http.StatusTooManyRequests)
@@ -59,4 +62,94 @@ func client(c echo.Context) error {
 		return echo.NewHTTPError(resp.StatusCode)
 	}
 	return nil
+}
+
+// ---- responses written through echo's Context ----
+
+func busyJSON(c echo.Context, full bool) error {
+	if full {
+		return c.JSON(http.StatusTooManyRequests, map[string]string{"error": "slow down"}) // want `handler busyJSON writes 429 Too Many Requests on a path where Retry-After was not set; set c.Response\(\).Header\(\).Set\("Retry-After", "5"\) before writing it`
+	}
+	return c.JSON(http.StatusOK, nil)
+}
+
+func busyNoContent(c echo.Context) error {
+	return c.NoContent(http.StatusServiceUnavailable) // want `handler busyNoContent writes 503 Service Unavailable`
+}
+
+func busyString(c echo.Context) error {
+	c.Response().WriteHeader(http.StatusServiceUnavailable) // want `handler busyString writes 503`
+	return c.String(429, "busy")                            // want `handler busyString writes 429`
+}
+
+// A status chosen on one branch together with the header.
+func chosen(c echo.Context, n int) error { // want chosen:"setsRetryAfter"
+	status := http.StatusOK
+	if n > 10 {
+		c.Response().Header().Set("Retry-After", "5")
+		status = http.StatusServiceUnavailable
+	}
+	return c.NoContent(status)
+}
+
+// The header set, then the status written: silent.
+func guidedJSON(c echo.Context) error { // want guidedJSON:"setsRetryAfter"
+	c.Response().Header().Add("Retry-After", "5")
+	return c.JSON(http.StatusTooManyRequests, nil)
+}
+
+// ---- echo's rate limiter ----
+
+func store() middleware.RateLimiterStore {
+	return middleware.NewRateLimiterMemoryStore(rate.Limit(10))
+}
+
+func limiters(e *echo.Echo) {
+	e.Use(middleware.RateLimiter(store()))                                                // want `limiters registers RateLimiter, whose default DenyHandler answers 429 Too Many Requests \(middleware.ErrRateLimitExceeded\) without Retry-After`
+	e.Use(middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{Store: store()})) // want `limiters registers RateLimiterWithConfig, whose default DenyHandler`
+	cfg := middleware.DefaultRateLimiterConfig
+	cfg.Store = store()
+	e.Use(middleware.RateLimiterWithConfig(cfg)) // want `limiters registers RateLimiterWithConfig`
+
+	// A deny handler of the user's is judged as a handler.
+	e.Use(middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: store(),
+		DenyHandler: func(c echo.Context, id string, err error) error {
+			return c.JSON(http.StatusTooManyRequests, nil) // want `the handler literal in limiters writes 429`
+		},
+	}))
+	e.Use(middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: store(),
+		DenyHandler: func(c echo.Context, id string, err error) error {
+			return echo.NewHTTPError(http.StatusTooManyRequests) // want `the function literal in limiters builds an error carrying HTTP 429`
+		},
+	}))
+}
+
+// ---- traps ----
+
+// A deny handler that sets Retry-After.
+func guidedLimiter(e *echo.Echo) {
+	e.Use(middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: store(),
+		DenyHandler: func(c echo.Context, id string, err error) error {
+			c.Response().Header().Set("Retry-After", time.Second.String())
+			return middleware.ErrRateLimitExceeded
+		},
+	}))
+}
+
+// A configuration built elsewhere is given the benefit of the doubt.
+func configured(e *echo.Echo, cfg middleware.RateLimiterConfig) {
+	e.Use(middleware.RateLimiterWithConfig(cfg))
+}
+
+// Other statuses through echo's Context.
+func created(c echo.Context) error {
+	return c.JSON(http.StatusCreated, nil)
+}
+
+// A probe's 503.
+func healthz(c echo.Context) error {
+	return c.NoContent(http.StatusServiceUnavailable)
 }

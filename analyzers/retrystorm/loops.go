@@ -190,14 +190,16 @@ func (c *checker) retryIn(l *loop) *retry {
 // consumesOnFailure reports whether the failure branch uses the call's other
 // results: the "error" reports partial progress to keep (bufio's
 // ErrBufferFull with the bytes read so far, a short write), so the loop
-// makes progress and is not retrying the same operation.
+// makes progress and is not retrying the same operation. Only the blocks
+// the failure branch dominates count: a branch that falls through into the
+// success path does not consume anything there.
 func (l *loop) consumesOnFailure(call *ssa.Call, fail *ssa.BasicBlock) bool {
 	onFailure := map[*ssa.BasicBlock]bool{}
 	stack := []*ssa.BasicBlock{fail}
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if b == l.header || !l.blocks[b] || onFailure[b] {
+		if b == l.header || !l.blocks[b] || onFailure[b] || !fail.Dominates(b) {
 			continue
 		}
 		onFailure[b] = true

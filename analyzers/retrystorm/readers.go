@@ -93,7 +93,7 @@ func (c *checker) spinsOnFailure(l *loop, call *ssa.Call, check, fail *ssa.Basic
 			}
 		}
 		for _, instr := range b.Instrs {
-			if c.waits(instr, l) {
+			if c.waits(instr, l) || noReturn(instr) {
 				return false
 			}
 		}
@@ -179,8 +179,31 @@ func blocksOnChannel(instr ssa.Instruction) bool {
 		return true
 	case *ssa.Select:
 		return instr.Blocking
+	case *ssa.Call:
+		// A condition variable or a wait group: the loop waits for another
+		// goroutine.
+		if fn := calleeFunc(instr.Common()); fn != nil && fn.Name() == "Wait" && fn.Pkg() != nil && fn.Pkg().Path() == "sync" {
+			return true
+		}
 	}
 	return false
+}
+
+// noReturn reports a call that does not come back: os.Exit, runtime.Goexit,
+// a logger's Fatal or Panic (log.Fatalf, zap's, logrus's), a test's
+// Fatal. SSA goes on after them as after any call, so a failure branch
+// that ends the program would otherwise fall through into the next round.
+func noReturn(instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil {
+		return false
+	}
+	name := fn.Name()
+	return name == "Exit" || name == "Goexit" || strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic")
 }
 
 // consumesItem reports whether the call works on something another call of

@@ -67,8 +67,8 @@ func (c *checker) reportSpin(r *retry) {
 	c.pass.Report(analysis.Diagnostic{
 		Pos: pos,
 		Message: fmt.Sprintf("%s: this loop calls %s again at once when it fails, with no pause and no way out on an error: "+
-			"once the peer is gone (a closed connection, stream or subscription) every call fails at once, and the loop spins and floods the log; "+
-			"return the error, or wait with exponential backoff and jitter before the next attempt", Code,
+			"once its listener, connection, stream or subscription is closed every call fails at once, and the loop spins and floods the log; "+
+			"return the error (or leave on the errors that persist, such as net.ErrClosed or io.EOF), or wait with exponential backoff and jitter before the next attempt", Code,
 			c.operationName(r.call, c.networkPath(r.call))),
 	})
 }

@@ -20,7 +20,7 @@ func handle(c net.Conn) { c.Close() }
 // time and the loop spins, logging.
 func acceptForever(l net.Listener) {
 	for {
-		c, err := l.Accept() // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop calls \(net.Listener\).Accept again at once when it fails, with no pause and no way out on an error: once the peer is gone`
+		c, err := l.Accept() // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop calls \(net.Listener\).Accept again at once when it fails, with no pause and no way out on an error: once its listener, connection, stream or subscription is closed every call fails at once, and the loop spins and floods the log; return the error \(or leave on the errors that persist`
 		if err != nil {
 			log.Printf("accept: %v", err)
 			continue

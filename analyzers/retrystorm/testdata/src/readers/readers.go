@@ -10,6 +10,8 @@ import (
 	"log"
 	"net"
 	"time"
+
+	"github.com/cenkalti/backoff/v4"
 )
 
 func handle(c net.Conn) { c.Close() }
@@ -247,5 +249,34 @@ func acceptFallThrough(l net.Listener) {
 		if c != nil {
 			go handle(c)
 		}
+	}
+}
+
+// acceptBackoff waits for the policy's next delay after a failure.
+func acceptBackoff(l net.Listener) { // want acceptBackoff:"sleeps\\(growing\\)"
+	b := backoff.NewExponentialBackOff()
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			time.Sleep(b.NextBackOff())
+			continue
+		}
+		b.Reset()
+		go handle(c)
+	}
+}
+
+// acceptTimer waits on a re-armed timer after a failure.
+func acceptTimer(l net.Listener) { // want acceptTimer:"sleeps\\(constant\\)"
+	t := time.NewTimer(0)
+	<-t.C
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			t.Reset(100 * time.Millisecond)
+			<-t.C
+			continue
+		}
+		go handle(c)
 	}
 }

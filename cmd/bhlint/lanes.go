@@ -23,7 +23,7 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "output format: text, json or dot (Graphviz)")
 	dir := fs.String("C", "", "change to `dir` before doing anything else, as go -C does")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: bhlint lanes [flags] [packages]   (default ./...)\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: bhlint lanes [flags] [packages]   (default ./...)\n\n%s\nflags:\n", lanesHelp)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -75,6 +75,35 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	}
 	return exitClean
 }
+
+// lanesHelp is what `bhlint lanes -h` says the map shows.
+const lanesHelp = `Prints the lane map of the packages:
+
+  lanes                   each lane's entry points (//bhlint:lane NAME, bulkhead.Executor[L]) and the
+                          pools and clients it reaches, by which calls
+  shared between lanes    pools and clients more than one lane reaches or wraps: one failure domain
+  outbound dependencies   who else does this reach? For each outbound dependency (an HTTP client or
+                          host, a gRPC connection or client, a Redis client, a subprocess):
+                            called by       the entry points whose calls reach it (declared lanes'; and
+                                            inferred ones, "interactive" request handlers and "background"
+                                            start-up loops, marked inferred), with the path
+                            holding         what each holds while it waits: a transaction, connection or
+                                            open rows of which pool, a slot of which executor
+                            stalls          the other entry points that need what is held: they wait too
+                                            when the dependency slows
+
+A dependency is named by the variable or field of its client (and the host when a constant URL
+shows it). Followed: static calls, across packages; func values passed as arguments; function
+literals where they are made (a goroutine holds nothing of its parent). Not followed: calls
+through interfaces (other than gRPC's generated clients and the catalogue's), whatever the
+number of implementations; func values stored in a field or map and called elsewhere. What is
+not followed is missed, not guessed.
+
+JSON: the keys "lanes" and "shared", and "dependencies" (name, kind, host, pos, callers[entry,
+lane or class, path, held[name, kind, by]], stalls[entry, needs, held_by, held_kind]).
+DOT: lanes as clusters; dependency → entry point (waits), entry point → held pool or executor
+(holds), held → entry point (stalls).
+`
 
 // moduleDirs gives the directory, relative to its module's root, of each
 // package of the main module (or modules, in a workspace).

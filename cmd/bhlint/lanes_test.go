@@ -32,11 +32,20 @@ func TestLanesPaymentCore(t *testing.T) {
 			"shared between lanes:\n  pools.CardAuth (database pool at internal/pools/pools.go:14:5) shared by card_auth, tax\n",
 			"  service.Server.sharedDB (database pool at internal/service/service.go:", ") shared by card_auth, fraud, through one value of its struct\n",
 			"\nlegend:\n",
+			// The outbound dependencies: who calls each, holding what.
+			"outbound dependencies (who waits when one slows):\n",
+			"  service.Server.taxAPI (HTTP client at internal/service/service.go:",
+			"      service.quote (lane tax) via service.quote → (*service.Server).callTaxAPI → service.callJSON → service.Server.taxAPI\n        holding: nothing\n",
+			"  taxclient.Client.http (HTTP client at internal/taxclient/taxclient.go:",
+			"  stalls when it slows              other entry points that need what a caller holds while it waits: they wait too\n",
 		}},
-		{"json", []string{`"name": "card_auth"`, `"name": "pools.Fraud"`, `"lanes": [` + "\n" + `        "card_auth",` + "\n" + `        "tax"`}},
+		{"json", []string{`"dependencies": [`, `"name": "service.Server.taxAPI",` + "\n" + `      "kind": "HTTP client",`, `"entry": "service.quote",` + "\n" + `          "lane": "tax",`, `"name": "card_auth"`, `"name": "pools.Fraud"`, `"lanes": [` + "\n" + `        "card_auth",` + "\n" + `        "tax"`}},
 		{"dot", []string{"digraph lanes {", `"tax: tax.Estimate" -> "res: pools.CardAuth" [color=red];`, `"fraud: fraud.Score" -> "res: pools.Fraud" [color=black];`,
 			`"res: service.Server.sharedDB" [shape=cylinder, label="service.Server.sharedDB\ndatabase pool", color=red, style=dashed];`,
-			"subgraph cluster_legend {"}},
+			"subgraph cluster_legend {",
+			`"dep: service.Server.taxAPI" [shape=hexagon, label="service.Server.taxAPI\nHTTP client"];`,
+			`"dep: service.Server.taxAPI" -> "tax: service.quote" [color=blue, label="waits"];`,
+			"subgraph cluster_legend_deps {"}},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := runLanes([]string{"-format=" + tc.format, "-C", "../../examples/payment-core", "./..."}, &stdout, &stderr); code != exitClean {
@@ -65,6 +74,20 @@ func renderDOT(t *testing.T, graph []byte) {
 	cmd.Stdin = bytes.NewReader(graph)
 	if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("<svg")) {
 		t.Errorf("dot -Tsvg rejects the map: %v\n%.2000s", err, out)
+	}
+}
+
+// TestLanesHelp: -h says what the map shows, the dependencies section and
+// what it does not follow.
+func TestLanesHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := runLanes([]string{"-h"}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("-h: exit %d", code)
+	}
+	for _, want := range []string{"usage: bhlint lanes", "outbound dependencies", "called by", "holding", "stalls", "inferred", "Not followed: calls\nthrough interfaces", `"dependencies"`, "-format"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("-h lacks %q:\n%s", want, stderr.String())
+		}
 	}
 }
 

@@ -56,6 +56,9 @@ type DepCaller struct {
 	EntryRef
 	Path string `json:"path"`
 	Held []Held `json:"held"`
+	// Async: the call is made in a goroutine the entry point starts on the
+	// way; the entry point does not wait on it.
+	Async bool `json:"async,omitempty"`
 }
 
 // Held is a fixed-size thing held while the call waits: a connection or
@@ -130,6 +133,9 @@ func (m *Map) writeDepsText(b *strings.Builder) {
 		}
 		for _, c := range d.Callers {
 			fmt.Fprintf(b, "      %s via %s\n", c.Label(), c.Path)
+			if c.Async {
+				b.WriteString("        in a goroutine it starts: it does not wait on the call\n")
+			}
 			if len(c.Held) == 0 {
 				b.WriteString("        holding: nothing\n")
 			}

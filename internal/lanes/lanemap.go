@@ -250,6 +250,7 @@ const textLegend = `legend:
 const depsLegend = `  outbound dependencies             HTTP clients and hosts, gRPC, Redis, subprocesses the code calls, by the variable or field of the client
   called by E via A → B → D         entry point E reaches a call on D by these calls ("inferred": found without a lane, by its workload class)
   holding: KIND of P (BY)           what E holds at that call: a connection or transaction of pool P, a slot of executor P
+  in a goroutine it starts          the call is made in a goroutine started on the way: E itself does not wait on it
   stalls when it slows              other entry points that need what a caller holds while it waits: they wait too
 `
 

@@ -74,12 +74,23 @@ func Build(facts []*Entries) []lanes.Dependency {
 	}
 	needers := map[string][]needer{} // pool or executor key → entry points that need it
 	callerSeen := map[string]bool{}
+	// Declared lanes win: inferred entry points count only when no lane
+	// is declared anywhere (as in sharedpool).
+	declared := false
+	for _, f := range byPkg {
+		for _, e := range f.Entries {
+			declared = declared || e.Lane != ""
+		}
+	}
 	for _, p := range pkgs {
 		f := byPkg[p]
 		for _, d := range f.Deps {
 			depOf(d)
 		}
 		for _, e := range f.Entries {
+			if declared && e.Lane == "" {
+				continue
+			}
 			ref := lanes.EntryRef{Entry: e.Name, Lane: e.Lane, Class: e.Class, Pos: e.Pos, Pkg: f.Pkg}
 			for _, n := range e.Needs {
 				if !slices.ContainsFunc(needers[n.Key], func(x needer) bool { return x.ref.Label() == ref.Label() }) {
@@ -88,7 +99,7 @@ func Build(facts []*Entries) []lanes.Dependency {
 			}
 			for _, call := range e.Calls {
 				dep := depOf(call.Dep)
-				caller := lanes.DepCaller{EntryRef: ref, Path: strings.Join(append(append([]string{e.Name}, call.Path...), call.Dep.Name), " → ")}
+				caller := lanes.DepCaller{EntryRef: ref, Path: strings.Join(append(append([]string{e.Name}, call.Path...), call.Dep.Name), " → "), Async: call.Async}
 				var keys []string
 				for _, h := range call.Held {
 					if slices.ContainsFunc(caller.Held, func(x lanes.Held) bool { return x.Key == h.Key && x.Noun == h.Noun }) {
@@ -97,7 +108,7 @@ func Build(facts []*Entries) []lanes.Dependency {
 					caller.Held = append(caller.Held, lanes.Held{Key: h.Key, Name: h.Name, Noun: h.Noun, By: h.By})
 					keys = append(keys, h.Key+"/"+h.Noun)
 				}
-				id := call.Dep.Key + "|" + ref.Label() + "|" + strings.Join(keys, ",")
+				id := fmt.Sprintf("%s|%s|%s|%v", call.Dep.Key, ref.Label(), strings.Join(keys, ","), call.Async)
 				if !callerSeen[id] {
 					callerSeen[id] = true
 					dep.Callers = append(dep.Callers, caller)

@@ -38,6 +38,9 @@ type Call struct {
 	Param int
 	Path  []string
 	Held  []Hold
+	// Async: a goroutine is started on the way, so the function does not
+	// wait on the call.
+	Async bool
 }
 
 func (c Call) key() string {
@@ -45,7 +48,7 @@ func (c Call) key() string {
 	for _, h := range c.Held {
 		held = append(held, h.Key+"/"+h.Noun+"/"+fmt.Sprint(h.Param))
 	}
-	return fmt.Sprintf("%s|%d|%s", c.Dep.Key, c.Param, strings.Join(held, ","))
+	return fmt.Sprintf("%s|%d|%s|%v", c.Dep.Key, c.Param, strings.Join(held, ","), c.Async)
 }
 
 // Need is a pool or executor a function uses, and so waits for when it is

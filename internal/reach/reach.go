@@ -153,18 +153,35 @@ func (c *checker) reachOf(fn *ssa.Function) *Outbound {
 // builder collects a function's outbound calls and needs.
 type builder struct {
 	calls map[string]Call
-	order []string
+	order *[]string
 	needs map[string]Need
+	// asyncCalls: calls added through this builder are made in a
+	// goroutine.
+	asyncCalls bool
+}
+
+func newBuilder() *builder {
+	return &builder{calls: map[string]Call{}, order: new([]string), needs: map[string]Need{}}
+}
+
+// async is the builder for the calls of a goroutine started here.
+func (b *builder) async() *builder {
+	a := *b
+	a.asyncCalls = true
+	return &a
 }
 
 func (b *builder) call(call Call) {
-	if len(b.order) >= maxCalls {
+	if len(*b.order) >= maxCalls {
 		return
+	}
+	if b.asyncCalls {
+		call.Async = true
 	}
 	k := call.key()
 	if _, ok := b.calls[k]; !ok {
 		b.calls[k] = call
-		b.order = append(b.order, k)
+		*b.order = append(*b.order, k)
 	}
 }
 
@@ -176,7 +193,7 @@ func (b *builder) need(n Need) {
 
 func (b *builder) result() *Outbound {
 	out := &Outbound{}
-	for _, k := range b.order {
+	for _, k := range *b.order {
 		out.Calls = append(out.Calls, b.calls[k])
 	}
 	keys := make([]string, 0, len(b.needs))
@@ -191,7 +208,7 @@ func (b *builder) result() *Outbound {
 }
 
 func (c *checker) reachOfBody(fn *ssa.Function) *Outbound {
-	b := &builder{calls: map[string]Call{}, needs: map[string]Need{}}
+	b := newBuilder()
 	for _, blk := range fn.Blocks {
 		for _, instr := range blk.Instrs {
 			frame := c.held[fn][instr]
@@ -230,8 +247,10 @@ func (c *checker) needOrigin(b *builder, o origin) {
 
 func (c *checker) callSite(fn *ssa.Function, instr ssa.CallInstruction, frame []Hold, b *builder) {
 	common := instr.Common()
-	if _, isGo := instr.(*ssa.Go); isGo {
+	_, async := instr.(*ssa.Go)
+	if async {
 		frame = nil // a goroutine's calls do not make this frame wait
+		b = b.async()
 	}
 	if dep, client, ok := c.outboundCall(fn, common); ok {
 		call := Call{Dep: dep, Param: -1, Held: clone(frame)}
@@ -287,9 +306,12 @@ func (c *checker) closure(fn *ssa.Function, mc *ssa.MakeClosure, b *builder) {
 	if !ok {
 		return
 	}
-	frame, skip := c.closureFrame(fn, mc)
+	frame, async, skip := c.closureFrame(fn, mc)
 	if skip {
 		return
+	}
+	if async {
+		b = b.async()
 	}
 	r := c.reachOf(anon)
 	for _, cc := range r.Calls {
@@ -300,7 +322,10 @@ func (c *checker) closure(fn *ssa.Function, mc *ssa.MakeClosure, b *builder) {
 	}
 }
 
-func (c *checker) closureFrame(fn *ssa.Function, mc *ssa.MakeClosure) ([]Hold, bool) {
+// closureFrame is what is held where a function literal runs, whether it
+// runs in a goroutine, and whether it is an entry point of its own (work
+// handed to a lane executor).
+func (c *checker) closureFrame(fn *ssa.Function, mc *ssa.MakeClosure) (frame []Hold, async, skip bool) {
 	for _, ref := range ssautil.Referrers(mc) {
 		call, ok := ref.(ssa.CallInstruction)
 		if !ok {
@@ -308,19 +333,19 @@ func (c *checker) closureFrame(fn *ssa.Function, mc *ssa.MakeClosure) ([]Hold, b
 		}
 		common := call.Common()
 		if _, isGo := call.(*ssa.Go); isGo && common.Value == mc {
-			return nil, false
+			return nil, true, false
 		}
 		if common.Value == mc {
-			return c.held[fn][call], false
+			return c.held[fn][call], false, false
 		}
 		if i, hold, ok := c.callbackHold(fn, common); ok && i < len(common.Args) && common.Args[i] == mc {
 			if hold.Noun == "executor slot" {
-				return nil, true // an entry point of the executor's lane
+				return nil, false, true
 			}
-			return append(clone(c.held[fn][call]), hold), false
+			return append(clone(c.held[fn][call]), hold), false, false
 		}
 	}
-	return c.held[fn][mc], false
+	return c.held[fn][mc], false, false
 }
 
 // freeVars names, where the closure is made, the clients and pools the
@@ -463,9 +488,17 @@ func (c *checker) exportEntries() {
 func (c *checker) packageDeps() []Dep {
 	seen := map[string]bool{}
 	var out []Dep
+	generated := map[string]bool{}
+	for _, f := range c.pass.Files {
+		if ast.IsGenerated(f) {
+			generated[c.pass.Fset.File(f.Pos()).Name()] = true
+		}
+	}
 	for _, fn := range c.funcs {
 		r := c.out[fn]
-		if r == nil {
+		// Generated code (gRPC clients, gateways) is plumbing: its calls
+		// are listed where a caller reaches them, not on their own.
+		if r == nil || generated[c.pass.Fset.Position(fn.Pos()).Filename] {
 			continue
 		}
 		for _, cc := range r.Calls {

@@ -135,23 +135,49 @@ func TestDependencies(t *testing.T) {
 		t.Errorf("audit stalls %q, want nobody", stalled(audit))
 	}
 
-	// A lane executor's slot is held inside Do: the executor's other users
-	// stall.
-	fraud, ok := deps["shop.Fraud → fraud.example.com"]
-	if !ok {
-		t.Fatalf("no fraud dependency among %q", names)
-	}
-	c, ok := caller(fraud, "the func literal passed to (*bulkhead.Executor[L]).Do in shop.score")
-	if !ok || c.Lane != "scoring" || !slices.Equal(held(c), []string{"executor slot of the executor of lane scoring"}) {
-		t.Errorf("fraud's callers = %+v, want the func literal in score, lane scoring, holding a slot", fraud.Callers)
-	}
-	if got := stalled(fraud); !slices.Contains(got, "shop.rescore") {
-		t.Errorf("fraud stalls %q, want shop.rescore (another user of the executor)", got)
+	// Trap: a call in a goroutine holds nothing of its parent's
+	// transaction, and the parent does not wait on it.
+	mail, ok := deps["shop.Webhooks → mail.example.com"]
+	if c, found := caller(mail, "shop.signup"); !ok || !found || !c.Async || len(c.Held) != 0 || len(mail.Stalls) != 0 {
+		t.Errorf("welcome mail = %+v, want shop.signup's call, in a goroutine, holding nothing, stalling nobody", mail)
 	}
 
 	// A subprocess, named by its command.
 	if conv, ok := deps["subprocess convert"]; !ok || len(conv.Callers) != 1 || conv.Callers[0].Entry != "shop.thumbnail" {
 		t.Errorf("subprocess convert = %+v (among %q)", conv, names)
+	}
+}
+
+// TestDeclaredLanes: a lane executor's slot is held inside Do, and its
+// other users stall; once lanes are declared, the inferred entry points
+// (the handlers) are left out.
+func TestDeclaredLanes(t *testing.T) {
+	// A lane executor's slot is held inside Do: the executor's other users
+	// stall.
+	deps := load(t, "laned")
+	fraud, ok := deps["laned.Fraud → fraud.example.com"]
+	if !ok {
+		t.Fatalf("no fraud dependency among %v", deps)
+	}
+	c, ok := caller(fraud, "the func literal passed to (*bulkhead.Executor[L]).Do in laned.score")
+	if !ok || c.Lane != "scoring" || !slices.Equal(held(c), []string{"executor slot of the executor of lane scoring"}) {
+		t.Errorf("fraud's callers = %+v, want the func literal in score, lane scoring, holding a slot", fraud.Callers)
+	}
+	if got := stalled(fraud); !slices.Contains(got, "the func literal passed to (*bulkhead.Executor[L]).Do in laned.rescore") {
+		t.Errorf("fraud stalls %q, want rescore's work (another user of the executor)", got)
+	}
+
+	if got := stalled(fraud); slices.Contains(got, "laned.score") {
+		t.Errorf("fraud stalls %q: laned.score is the entry point that hands the caller to the executor", got)
+	}
+	for _, c := range fraud.Callers {
+		if c.Class != "" {
+			t.Errorf("inferred caller %+v despite declared lanes", c)
+		}
+	}
+	ledger, ok := deps["laned.Ledger → ledger.example.com"]
+	if !ok || len(ledger.Callers) != 1 || ledger.Callers[0].Entry != "laned.Settle" || ledger.Callers[0].Lane != "settlement" {
+		t.Errorf("ledger = %+v, want the declared entry laned.Settle alone (not the inferred handler)", ledger)
 	}
 }
 

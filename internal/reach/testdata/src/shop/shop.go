@@ -9,8 +9,6 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/bhlint/bhlint/bulkhead"
-
 	"taxapi"
 )
 
@@ -24,7 +22,6 @@ var (
 	Tax      *taxapi.Client // reached inside a transaction of DB
 	Webhooks *http.Client   // called after the commit: holds nothing
 	Audit    *http.Client   // only the background loop calls it
-	Fraud    *http.Client   // called inside a lane executor's slot
 )
 
 // InTx is a user's transaction helper: fn runs while the tx is held.
@@ -87,24 +84,18 @@ func auditLoop() {
 	}
 }
 
-// Scoring is the fraud lane's type.
-type Scoring struct{}
-
-func (Scoring) Spec() bulkhead.LaneSpec { return bulkhead.LaneSpec{Name: "scoring"} }
-
-var scoring, _ = bulkhead.NewExecutor[Scoring]()
-
-// score runs the fraud call in the scoring executor: it holds a slot.
-func score(w http.ResponseWriter, r *http.Request) {
-	scoring.Do(r.Context(), func(ctx context.Context) error {
-		_, err := Fraud.Get("https://fraud.example.com/score")
-		return err
-	})
-}
-
-// rescore is another user of the scoring executor.
-func rescore(w http.ResponseWriter, r *http.Request) {
-	scoring.Do(r.Context(), func(ctx context.Context) error { return nil })
+// signup sends the welcome mail in a goroutine: it does not wait on it,
+// and its transaction is not held there.
+func signup(w http.ResponseWriter, r *http.Request) {
+	tx, err := DB.BeginTx(r.Context(), nil)
+	if err != nil {
+		return
+	}
+	defer tx.Rollback()
+	go func() {
+		Webhooks.Post("https://mail.example.com/welcome", "text/plain", nil)
+	}()
+	tx.Commit()
 }
 
 // thumbnail runs a subprocess.
@@ -117,9 +108,8 @@ func Main() {
 	http.HandleFunc("/quote", quote)
 	http.HandleFunc("/checkout", checkout)
 	http.HandleFunc("/browse", browse)
-	http.HandleFunc("/score", score)
-	http.HandleFunc("/rescore", rescore)
 	http.HandleFunc("/thumbnail", thumbnail)
+	http.HandleFunc("/signup", signup)
 	go auditLoop()
 	http.ListenAndServe(":8080", nil)
 }

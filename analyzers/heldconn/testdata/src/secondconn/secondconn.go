@@ -1,0 +1,195 @@
+// Package secondconn takes a second connection from the pool a transaction
+// already holds one of: statements prepared on the pool and run inside the
+// transaction, queries on the pool itself.
+package secondconn
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+
+	"github.com/jmoiron/sqlx"
+
+	"stmtmodels"
+)
+
+// Queries are statements prepared on the pool at start-up.
+type Queries struct {
+	GetLists  *sqlx.Stmt
+	CountSubs *sql.Stmt
+}
+
+type App struct {
+	db      *sqlx.DB
+	queries *Queries
+}
+
+var db *sqlx.DB
+
+// txStore binds its statements to its transaction.
+type txStore struct {
+	tx     *sql.Tx
+	insert *sql.Stmt
+}
+
+// ---- positives ----
+
+func stmtFieldInsideTx(ctx context.Context, app *App) error {
+	tx, err := app.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var out []int
+	if err := tx.Select(&out, "SELECT 1"); err != nil {
+		return err
+	}
+	return app.queries.GetLists.Select(&out) // want `transaction from \(\*sqlx.DB\).BeginTxx is still held during \(\*sqlx.Stmt\).Select on the statement in secondconn.Queries.GetLists, prepared on the pool and not on the transaction: it takes a second connection`
+}
+
+func promotedStmtMethodInsideTx(ctx context.Context, app *App) error {
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := app.queries.CountSubs.QueryRowContext(ctx).Scan(&n); err != nil { // want `\(\*sql.Stmt\).QueryRowContext on the statement in secondconn.Queries.CountSubs`
+		return err
+	}
+	return tx.Commit()
+}
+
+func stmtPassedToHelperInsideTx(ctx context.Context, app *App, subs stmtmodels.Subscribers) error {
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := subs.LoadLists(app.queries.GetLists); err != nil { // want `still held during \(stmtmodels.Subscribers\).LoadLists on the statement in secondconn.Queries.GetLists`
+		return err
+	}
+	return tx.Commit()
+}
+
+// The listmonk export shape: a read-only transaction held by a deferred
+// rollback while a statement is prepared on the pool and run.
+func preparedOnPoolWhileDeferredRollback(ctx context.Context, app *App, cond string) error {
+	if cond != "" {
+		tx, err := app.db.Unsafe().BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := tx.Select(nil, cond); err != nil {
+			return err
+		}
+	}
+	stmt, err := app.db.Preparex("SELECT * FROM subscribers") // want `\(\*sqlx.DB\).Preparex on secondconn.App.db, the pool it came from: a second connection from the same pool`
+	if err != nil {
+		return err
+	}
+	var out []int
+	return stmt.Select(&out) // want `\(\*sqlx.Stmt\).Select on a statement from \(\*sqlx.DB\).Preparex on secondconn.App.db, prepared on the pool`
+}
+
+func globalPoolStmt(ctx context.Context, app *App) error {
+	stmt, err := db.Preparex("SELECT 1")
+	if err != nil {
+		return err
+	}
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := stmt.Get(nil); err != nil { // want `\(\*sqlx.Stmt\).Get on a statement from \(\*sqlx.DB\).Preparex on db, prepared on the pool`
+		return err
+	}
+	return tx.Commit()
+}
+
+// ---- traps ----
+
+// tx.Stmtx binds the pool's statement to the transaction's connection.
+func stmtBoundToTx(ctx context.Context, app *App) error {
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := tx.Stmtx(app.queries.GetLists).Select(nil); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// A statement prepared on the transaction runs on its connection.
+func stmtPreparedOnTx(ctx context.Context, app *App) error {
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	stmt, err := tx.Preparex("SELECT 1")
+	if err != nil {
+		return err
+	}
+	if err := stmt.Select(nil); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// The pool's statement after the commit takes the connection given back.
+func stmtAfterCommit(ctx context.Context, app *App) error {
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return app.queries.GetLists.Select(nil)
+}
+
+// A statement kept beside a transaction (in a struct that holds one) is
+// taken to be prepared on it.
+func stmtOfTxStore(ctx context.Context, app *App, s *txStore) error {
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := s.insert.ExecContext(ctx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// A helper that only keeps the statement does not run it.
+func stmtKeptByHelper(ctx context.Context, app *App) error {
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_ = stmtmodels.Describe(app.queries.GetLists)
+	return tx.Commit()
+}
+
+// A statement passed in as a parameter may come from the transaction: not assumed.
+func stmtParameter(ctx context.Context, app *App, stmt *sqlx.Stmt) error { // want stmtParameter:"execsStmtParam\\(\\[2\\]\\)"
+	tx, err := app.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := stmt.Select(nil); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+var _ = http.Get

@@ -27,6 +27,24 @@ Lanes come from two sources:
     and clients) belongs to lane L. A lane type's name is turned into the
     lane's name as the runtime does: CardAuth is card_auth.
 
+When a program declares no lanes at all (no directive, no lane-typed
+runtime type, no lanes: in .bhlint.yml), two workload classes are
+inferred:
+
+  - interactive: request handlers registered with net/http (Handle,
+    HandleFunc, http.Server{Handler}, ListenAndServe), chi, gorilla/mux,
+    echo, gin or httprouter, and the methods of a gRPC service
+    implementation handed to a generated RegisterXxxServer (or to
+    RegisterService);
+  - background: functions started with go (or errgroup.Go,
+    sync.WaitGroup.Go, run.Group.Add) that loop for the life of the
+    process: a loop that waits on a ticker, a timer, a channel (a queue
+    consumer, range over a channel) or a sleep on each round, or a loop
+    with no way out; and jobs handed to a scheduler (robfig/cron AddFunc
+    and AddJob, pocketbase's cron). A goroutine started on a request's path
+    in the same package is part of the request, not background work; one
+    that returns after its work is neither.
+
 Membership flows down the static call graph: whatever an entry point of
 lane L calls, directly, in a goroutine, through closures it creates, or
 through functions of other packages (facts), runs in lane L. A function
@@ -45,9 +63,17 @@ Reported:
     lanedb.NewDB[CardAuth](db), or two laned vars built from one
     *sql.DB);
  4. the same for outbound HTTP clients and transports: http.DefaultClient
-    used from two lanes, two laned clients over one transport.
+    used from two lanes, two laned clients over one transport;
+ 5. with inferred classes: a database pool or Redis client (a
+    package-level variable or a struct field with no lane) that both
+    interactive and background work reach, once per pool, where the
+    wiring package creates it (the first call there whose result is such a
+    pool, sql.Open or the program's own constructor), naming both classes
+    and one call path from each; the related information points at the
+    background loop and the handler (where they start, and each function on
+    the way) and at the pool's declaration.
 
-Cases 2–4 are reported in the first package that sees both lanes (often
+Cases 2–5 are reported in the first package that sees both lanes (often
 main), at the entry point or wrap of this package, or else at its package
 clause. Misplaced lane directives are reported too: one attached to nothing
 bhlint reads (a type, a local variable, a statement), and a lane on a
@@ -59,6 +85,14 @@ Fix: give each lane its own pool or client and pass it down, declare it
 with //bhlint:lane NAME (or use the runtime's lanedb.DB[L] or lanepgx.Pool[L]), and move work that needs
 another lane's data into that lane (through its executor).
 
+Declared lanes always win: a package with lane directives infers nothing,
+and inferred classes are ignored wherever a declared lane is visible.
+lanes.infer: false in .bhlint.yml turns inference off:
+
+	lanes:
+	  infer: false
+	  declare: []   # the list form of lanes:, if any
+
 Escape policy: a resource is identified by the package-level variable or
 struct field it is loaded from, or by its lane-typed type. Only explicit
 uses count: http.DefaultClient.Do does, http.Get (which uses it inside
@@ -68,9 +102,19 @@ is not treated as shared, since each lane may fill its own instance; a
 laned field is that lane's wherever it is read. A pool passed as a
 parameter is attributed at the load that produced it, in the caller; one
 a function stores into laned variables or fields (NewDeps(db) filling Card
-and Tax with db) is wrapped into those lanes. Calls through interfaces and
-function values stored elsewhere are not followed, so a resource reached
-only that way is missed rather than guessed at. Test files are not read: a
+and Tax with db) is wrapped into those lanes. Calls through function values
+stored elsewhere are not followed, so a resource reached only that way is
+missed rather than guessed at. Calls through an interface declared outside
+the standard library are carried in facts unresolved and resolved in the
+package that sees the implementations (every named type of the packages it
+imports, directly or not): the call reaches the pools of every visible
+implementation if each reaches one; if one reaches none (a cache in front
+of the database, an in-memory store), which one runs decides, and the call
+counts for nothing. For inferred classes a struct field is one pool
+wherever the struct is filled: two instances of one type with a pool each
+(one for requests, one for the background) are reported as one pool;
+give the background its own field or type (a separate background pool in
+a field of its own is not reported). Test files are not read: a
 test is no lane's entry point.
 
 The lane map (bhlint lanes [-format=text|json|dot] [packages]) prints what

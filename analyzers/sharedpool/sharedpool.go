@@ -39,7 +39,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "sharedpool"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/sharedpool",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane)},
+	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane), new(loopsForever)},
 	Run:       run,
 }, Code)
 
@@ -68,6 +68,14 @@ type checker struct {
 	runners   map[*ssa.Function]int // this package's executor wrappers → func param
 	resources map[*types.Var]cachedResource
 	hops      map[*ssa.Function]lanes.Hop
+
+	// lane inference (infer.go)
+	funcByObj   map[*types.Func]*ssa.Function
+	dispatches  map[*types.Func]lanes.Resource
+	impls       map[string][]*types.Func
+	methodIndex map[string][]types.Type
+	creations   map[string]token.Pos
+	stdlib      map[string]bool
 }
 
 // localUse is a resource a function reaches, with the position in the
@@ -82,6 +90,8 @@ type localEntry struct {
 	short string // the name in this package's messages
 	pos   token.Pos
 	uses  []localUse
+
+	inferred bool // an entry of an inferred workload class
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -95,6 +105,12 @@ func run(pass *analysis.Pass) (any, error) {
 		runners:   map[*ssa.Function]int{},
 		resources: map[*types.Var]cachedResource{},
 		hops:      map[*ssa.Function]lanes.Hop{},
+
+		funcByObj:  map[*types.Func]*ssa.Function{},
+		dispatches: map[*types.Func]lanes.Resource{},
+		impls:      map[string][]*types.Func{},
+		creations:  map[string]token.Pos{},
+		stdlib:     map[string]bool{},
 	}
 	if strings.HasSuffix(pass.Pkg.Path(), ".test") {
 		return nil, nil // a generated test main
@@ -118,6 +134,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, e := range c.entries {
 			c.reportForeignUses(e, entryLanes)
 		}
+		c.inferEntries(funcs)
 	}
 	c.checkShared()
 	return nil, nil
@@ -179,7 +196,7 @@ func (c *checker) computeResource(v *types.Var, owner types.Type) (lanes.Resourc
 	if noun == "" || v.Pkg() == nil {
 		return lanes.Resource{}, false
 	}
-	r := lanes.Resource{Noun: noun, Pkg: v.Pkg().Path(), Lane: c.laneOfVar(v)}
+	r := lanes.Resource{Noun: noun, Pkg: v.Pkg().Path(), Lane: c.laneOfVar(v), Type: types.TypeString(v.Type(), nil)}
 	qual := func(p *types.Package) string { return p.Name() }
 	if v.IsField() {
 		ownerName := "struct"
@@ -262,6 +279,9 @@ func (c *checker) typedResource(t types.Type) (lanes.Resource, bool) {
 func (c *checker) computeReach(funcs []*ssa.Function) {
 	for _, fn := range funcs {
 		c.local[fn] = true
+		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
+			c.funcByObj[obj] = fn
+		}
 	}
 	c.learnRunners(funcs)
 	for _, fn := range funcs {
@@ -329,6 +349,11 @@ func (c *checker) callUses(instr ssa.CallInstruction, add func(lanes.Use, token.
 			add(lanes.Use{Resource: r}, pos)
 		}
 	}
+	if common.IsInvoke() {
+		if d, ok := c.dispatchOf(common.Method); ok {
+			add(lanes.Use{Resource: d}, pos)
+		}
+	}
 	if c.runnerIndex(common) >= 0 {
 		return // the function runs in the executor's lane, not this one
 	}
@@ -367,7 +392,7 @@ func (c *checker) calleeUses(fn *ssa.Function) []lanes.Use {
 	}
 	var fact lanes.Reaches
 	if c.pass.ImportObjectFact(obj, &fact) {
-		return fact.Uses
+		return append(slices.Clip(fact.Uses), fact.Dispatch...)
 	}
 	return nil
 }
@@ -410,10 +435,12 @@ func (c *checker) exportReaches(funcs []*ssa.Function) {
 		if !ok || !obj.Exported() || fn.Parent() != nil || len(c.reach[fn]) == 0 || c.isTestFile(fn.Pos()) {
 			continue
 		}
-		fact := &lanes.Reaches{}
+		var all []lanes.Use
 		for _, key := range sortedKeys(c.reach[fn]) {
-			fact.Uses = append(fact.Uses, c.reach[fn][key].use)
+			all = append(all, c.reach[fn][key].use)
 		}
+		fact := &lanes.Reaches{}
+		fact.Uses, fact.Dispatch = splitDispatch(all)
 		c.pass.ExportObjectFact(obj, fact)
 	}
 }
@@ -596,7 +623,11 @@ func (c *checker) addEntry(lane, name, short string, pos token.Pos, uses []local
 	e := localEntry{entry: lanes.Entry{Lane: lane, Name: name, Pos: c.posString(pos)}, short: short, pos: pos, uses: uses}
 	named := namedLanes(uses)
 	for _, u := range uses {
-		if !isTypeOnly(u.use.Resource) || !named[u.use.Resource.Lane] {
+		if u.use.IsDispatch() {
+			if len(e.entry.Dispatch) < maxDispatch {
+				e.entry.Dispatch = append(e.entry.Dispatch, u.use)
+			}
+		} else if !isTypeOnly(u.use.Resource) || !named[u.use.Resource.Lane] {
 			e.entry.Uses = append(e.entry.Uses, u.use)
 		}
 	}
@@ -820,12 +851,23 @@ func (c *checker) checkShared() {
 		return
 	}
 	own.Seen = sortedKeys(seen)
-	c.pass.ExportPackageFact(own)
-	for _, conflict := range lanes.Conflicts(append(deps, own)) {
-		if !conflict.SeenBefore(deps) {
+	reported := reportedBefore(deps)
+	var inferred []lanes.Conflict
+	for _, conflict := range lanes.Conflicts(c.resolveSummaries(append(deps, own))) {
+		switch {
+		case conflict.Inferred():
+			if !reported[conflict.Resource.Key] {
+				inferred = append(inferred, conflict)
+			}
+		case !conflict.SeenBefore(deps):
 			c.reportConflict(conflict)
 		}
 	}
+	for _, key := range c.reportInferred(inferred) {
+		reported[key] = true
+	}
+	own.Reported = sortedSet(reported)
+	c.pass.ExportPackageFact(own)
 }
 
 func (c *checker) reportConflict(conf lanes.Conflict) {

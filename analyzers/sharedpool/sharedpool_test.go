@@ -45,3 +45,13 @@ func TestRelated(t *testing.T) {
 	}
 	t.Error("no finding for QuoteHandler")
 }
+
+// TestInfer: with no lanes declared, a pool reached from request handlers
+// and from a background loop is reported once, where it is created; a pool
+// of the background work's own, a goroutine a request starts, interface
+// implementations that disagree, declared lanes and lanes.infer: false
+// stay silent.
+func TestInfer(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
+		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapp", "inferdeclared", "infernone")
+}

@@ -13,6 +13,15 @@ type Claim struct {
 	By   string // the entry point, or what wraps the resource
 	Path string // for "reached": entry → … → resource
 	Pos  string
+
+	// For a claim of an inferred workload class: what made the entry an
+	// entry point, where (full file name and line), and the functions on
+	// the path, the entry first.
+	Inferred bool
+	Via      string
+	File     string
+	Line     int
+	Hops     []Hop
 }
 
 // Conflict is a resource claimed by two or more lanes.
@@ -20,6 +29,21 @@ type Conflict struct {
 	Resource Resource
 	Claims   []Claim
 }
+
+// Inferred reports whether the conflict is between inferred workload
+// classes, not declared lanes.
+func (c Conflict) Inferred() bool {
+	for _, cl := range c.Claims {
+		if !cl.Inferred {
+			return false
+		}
+	}
+	return len(c.Claims) > 0
+}
+
+// InferredNouns are the resources whose sharing between inferred workload
+// classes is a conflict: pools of connections, not outbound clients.
+var InferredNouns = map[string]bool{"database pool": true, "Redis client": true}
 
 // Lanes returns the distinct lanes of the claims, sorted.
 func (c Conflict) Lanes() []string { return lanesOf(c.Claims) }
@@ -38,23 +62,43 @@ func lanesOf(claims []Claim) []string {
 // Conflicts returns the resources that two or more lanes share:
 //   - a package-level resource with no lane reached from entry points of two
 //     lanes;
-//   - a resource wrapped into two lanes, or into a lane other than its own.
+//   - a resource wrapped into two lanes, or into a lane other than its own;
+//   - when no lane is declared anywhere in sums, a pool with no lane (a
+//     package-level variable or a struct field) reached from entry points
+//     of both inferred workload classes.
 //
 // A laned resource reached from another lane's entry point is not a
 // conflict here: the analyzer reports it where the entry point is.
+// Declared lanes win: inferred entries are ignored once any is declared.
 func Conflicts(sums []*Summary) []Conflict {
 	claims := map[string][]Claim{}
 	resources := map[string]Resource{}
 	wrapped := map[string]bool{}
-	for _, s := range Dedup(sums) {
+	sums = Dedup(sums)
+	declared := false
+	for _, s := range sums {
+		declared = declared || len(s.Wraps) > 0
 		for _, e := range s.Entries {
+			declared = declared || !e.Inferred
+		}
+	}
+	for _, s := range sums {
+		for _, e := range s.Entries {
+			if e.Inferred && declared {
+				continue
+			}
 			for _, u := range e.Uses {
 				r := u.Resource
-				if r.Lane != "" || !r.Global {
+				if r.Lane != "" || u.IsDispatch() || (!e.Inferred && !r.Global) || (e.Inferred && !InferredNouns[r.Noun]) {
 					continue
 				}
 				resources[r.Key] = r
-				claims[r.Key] = append(claims[r.Key], Claim{Lane: e.Lane, Pkg: s.Pkg, How: "reached", By: e.Name, Path: u.PathString(e.Name), Pos: e.Pos})
+				cl := Claim{Lane: e.Lane, Pkg: s.Pkg, How: "reached", By: e.Name, Path: u.PathString(e.Name), Pos: e.Pos}
+				if e.Inferred {
+					cl.Inferred, cl.Via, cl.File, cl.Line = true, e.How, e.File, e.Line
+					cl.Hops = append([]Hop{e.Func}, u.Path...)
+				}
+				claims[r.Key] = append(claims[r.Key], cl)
 			}
 		}
 		for _, w := range s.Wraps {

@@ -22,6 +22,7 @@ type Resource struct {
 	Obj    string // objectpath of the variable or field in Pkg, "" if none
 	Pos    string // "file:line" of the declaration, "" if unknown
 	Global bool   // a package-level variable: every caller shares the same one
+	Type   string // the Go type (types.TypeString), to find where such a pool is created
 }
 
 // Hop is one function on a call path, with what is needed to find it again
@@ -49,8 +50,21 @@ func (u Use) PathString(entry string) string {
 }
 
 // Reaches is the fact on a function: the resources it reaches through static
-// calls, in its package and others.
-type Reaches struct{ Uses []Use }
+// calls, in its package and others. Dispatch holds the calls through an
+// interface on the way, not resolved yet: Resource names the interface
+// method (Key "dispatch:" + its full name); the package that sees the
+// implementations resolves them.
+type Reaches struct {
+	Uses     []Use
+	Dispatch []Use
+}
+
+// DispatchPrefix starts the Key of a Use that stands for a call through an
+// interface method.
+const DispatchPrefix = "dispatch:"
+
+// IsDispatch reports whether a Use stands for an unresolved interface call.
+func (u Use) IsDispatch() bool { return strings.HasPrefix(u.Resource.Key, DispatchPrefix) }
 
 // AFact marks Reaches as an analysis fact.
 func (*Reaches) AFact() {}
@@ -63,6 +77,9 @@ func (f *Reaches) String() string {
 			lane = "no lane"
 		}
 		names = append(names, u.Resource.Name+"("+lane+")")
+	}
+	for _, u := range f.Dispatch {
+		names = append(names, "via "+u.Resource.Name)
 	}
 	slices.Sort(names)
 	return "reaches(" + strings.Join(names, ", ") + ")"
@@ -78,12 +95,22 @@ func (*Owned) AFact() {}
 func (f *Owned) String() string { return "lane(" + f.Lane + ")" }
 
 // Entry is an entry point of a lane: a function with a //bhlint:lane
-// directive, or a function handed to a lane's executor.
+// directive, or a function handed to a lane's executor. When a package
+// declares no lanes, sharedpool infers workload classes: Inferred is set,
+// Lane is the class ("interactive" or "background") and How says what made
+// the function an entry point.
 type Entry struct {
-	Lane string
-	Name string
-	Pos  string
-	Uses []Use
+	Lane     string
+	Name     string
+	Pos      string
+	Uses     []Use
+	Dispatch []Use // interface calls on the way, resolved where implementations are visible
+
+	Inferred bool
+	How      string // "chi handler registered with Router.Get", "ticker loop started by go Runner.Run()"
+	File     string // full file name and line of Pos, to point at it from another package
+	Line     int
+	Func     Hop // the function that runs
 }
 
 // Wrap records a resource built on another: a lane-typed pool wrapping a
@@ -102,6 +129,10 @@ type Summary struct {
 	Entries []Entry
 	Wraps   []Wrap
 	Seen    []string // packages with a summary visible here, this one included
+	// Reported are the keys of the resources whose inferred sharing this
+	// package or one before it reported (inferred conflicts can only be
+	// seen whole where the interfaces on the way resolve).
+	Reported []string
 }
 
 // AFact marks Summary as an analysis fact.

@@ -1,0 +1,547 @@
+package sharedpool
+
+import (
+	"fmt"
+	"go/build"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/objectpath"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/entrypoints"
+	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/lanes"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+)
+
+// Lane inference: when a program declares no lanes, its request handlers
+// (interactive work) and its long-lived background loops (background work)
+// are two classes that must not share one pool. internal/entrypoints finds
+// them; this file turns them into lane entries, resolves the interface
+// calls on their paths where the implementations are visible, and reports
+// a pool both classes reach once, in the first package that sees it whole.
+
+// loopsForever marks an exported function that loops for the life of the
+// process, so that a go statement in another package that starts it is
+// background work.
+type loopsForever struct{ How string }
+
+func (*loopsForever) AFact()           {}
+func (f *loopsForever) String() string { return "loops(" + f.How + ")" }
+
+// maxDispatch bounds the unresolved interface calls a fact carries.
+const maxDispatch = 64
+
+// dispatchDepth bounds how many interface calls deep resolution goes.
+const dispatchDepth = 3
+
+func (c *checker) inferOn() bool {
+	cfg, err := guard.Config(c.pass)
+	return err == nil && cfg.InferLanes()
+}
+
+func (c *checker) loopOf(obj *types.Func) string {
+	var fact loopsForever
+	if obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(obj, &fact) {
+		return fact.How
+	}
+	return ""
+}
+
+// inferEntries adds the package's handlers and background loops as entries
+// of the classes interactive and background, unless the package declares
+// lanes (declared lanes win) or inference is off.
+func (c *checker) inferEntries(funcs []*ssa.Function) {
+	finder := &entrypoints.Finder{LoopOf: c.loopOf}
+	for _, fn := range funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || fn.Parent() != nil || c.isTestFile(fn.Pos()) {
+			continue
+		}
+		guard.At(fn.Pos(), func() {
+			if how := finder.Loop(fn); how != "" {
+				c.pass.ExportObjectFact(obj, &loopsForever{How: how})
+			}
+		})
+	}
+	if len(c.entries) > 0 || len(c.decl.owned) > 0 || !c.inferOn() {
+		return
+	}
+	var found []entrypoints.Entry
+	guard.At(c.packagePos(), func() { found = finder.Find(c.pass.Pkg, funcs) })
+	fromRequests := c.reachedFrom(found)
+	for _, e := range found {
+		if c.isTestFile(e.Pos) {
+			continue
+		}
+		if e.Class == entrypoints.Background && e.Parent != nil && fromRequests[e.Parent] {
+			continue // a goroutine a request starts is part of the request
+		}
+		pos := c.callStart(e.Pos)
+		uses := c.localUses(e.Func, pos)
+		if len(uses) == 0 {
+			continue
+		}
+		fn := origin(e.Func)
+		short := c.funcName(fn)
+		c.addEntry(string(e.Class), displayName(fn), short, pos, uses)
+		last := &c.entries[len(c.entries)-1]
+		p := c.pass.Fset.Position(pos)
+		last.inferred = true
+		last.entry.Inferred, last.entry.How, last.entry.File, last.entry.Line = true, e.How, p.Filename, p.Line
+		last.entry.Func = c.hopOf(fn)
+		if len(last.entry.Uses) == 0 && len(last.entry.Dispatch) == 0 {
+			c.entries = c.entries[:len(c.entries)-1]
+		}
+	}
+}
+
+func (c *checker) packagePos() token.Pos {
+	if len(c.pass.Files) > 0 {
+		return c.pass.Files[0].Package
+	}
+	return token.NoPos
+}
+
+// reachedFrom returns this package's functions that the interactive
+// entries reach: a loop started there runs for one request.
+func (c *checker) reachedFrom(found []entrypoints.Entry) map[*ssa.Function]bool {
+	seen := map[*ssa.Function]bool{}
+	var stack []*ssa.Function
+	for _, e := range found {
+		if e.Class == entrypoints.Interactive {
+			stack = append(stack, origin(e.Func))
+		}
+	}
+	for len(stack) > 0 {
+		fn := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[fn] || !c.local[fn] {
+			continue
+		}
+		seen[fn] = true
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.MakeClosure:
+					if anon, ok := instr.Fn.(*ssa.Function); ok {
+						stack = append(stack, anon)
+					}
+				case ssa.CallInstruction:
+					if callee := instr.Common().StaticCallee(); callee != nil {
+						stack = append(stack, origin(callee))
+					}
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// ---- interface calls ----
+
+// dispatchOf is the stand-in resource of a call through an interface
+// method, when the interface belongs to code that may reach a pool (not
+// the standard library, not a pool library).
+func (c *checker) dispatchOf(m *types.Func) (lanes.Resource, bool) {
+	if d, ok := c.dispatches[m]; ok {
+		return d, d.Key != ""
+	}
+	var d lanes.Resource
+	if pkg := m.Pkg(); pkg != nil && !c.stdlibPath(pkg.Path()) && !libraryPath(pkg.Path()) && pkgscope.Reaches(pkg, catalog.LanePackages) {
+		d = lanes.Resource{Key: lanes.DispatchPrefix + catalog.Key(m), Name: netio.Name(m), Pkg: pkg.Path()}
+		if path, err := objectpath.For(m); err == nil {
+			d.Obj = string(path)
+		}
+	}
+	c.dispatches[m] = d
+	return d, d.Key != ""
+}
+
+// stdlibPath reports whether an import path is the standard library's: a
+// directory of GOROOT/src (paths without a dot are not enough: test data
+// and GOPATH code use them too).
+func (c *checker) stdlibPath(path string) bool {
+	if std, ok := c.stdlib[path]; ok {
+		return std
+	}
+	first, _, _ := strings.Cut(path, "/")
+	std := false
+	if !strings.Contains(first, ".") {
+		info, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", path))
+		std = err == nil && info.IsDir()
+	}
+	c.stdlib[path] = std
+	return std
+}
+
+func libraryPath(path string) bool {
+	for _, lib := range append(catalog.LanePackages, catalog.RuntimePath) {
+		if path == lib || strings.HasPrefix(path, lib+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// splitDispatch separates the unresolved interface calls from the uses.
+func splitDispatch(uses []lanes.Use) (real, dispatch []lanes.Use) {
+	for _, u := range uses {
+		if u.IsDispatch() {
+			dispatch = append(dispatch, u)
+		} else {
+			real = append(real, u)
+		}
+	}
+	if len(dispatch) > maxDispatch {
+		dispatch = dispatch[:maxDispatch]
+	}
+	return real, dispatch
+}
+
+// resolveSummaries returns the summaries with the interface calls of their
+// inferred entries resolved where this package sees the implementations.
+func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
+	classes := map[string]bool{}
+	for _, s := range sums {
+		for _, e := range s.Entries {
+			if e.Inferred {
+				classes[e.Lane] = true
+			}
+		}
+	}
+	if len(classes) < 2 {
+		return sums
+	}
+	out := make([]*lanes.Summary, len(sums))
+	for i, s := range sums {
+		copied := *s
+		copied.Entries = slices.Clone(s.Entries)
+		for j, e := range copied.Entries {
+			if e.Inferred && len(e.Dispatch) > 0 {
+				copied.Entries[j].Uses = append(slices.Clone(e.Uses), c.resolveAll(e.Dispatch, dispatchDepth)...)
+			}
+		}
+		out[i] = &copied
+	}
+	return out
+}
+
+func (c *checker) resolveAll(dispatch []lanes.Use, depth int) []lanes.Use {
+	var out []lanes.Use
+	for _, d := range dispatch {
+		out = append(out, c.resolveDispatch(d, depth)...)
+	}
+	return out
+}
+
+// resolveDispatch returns the pools a call through an interface reaches:
+// those of every visible implementation, if every one reaches a pool;
+// none if the implementations disagree (one reaches no pool: which one
+// runs decides, and bhlint does not guess).
+func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
+	if depth == 0 {
+		return nil
+	}
+	impls := c.implementations(d.Resource)
+	if len(impls) == 0 {
+		return nil
+	}
+	var out []lanes.Use
+	for _, impl := range impls {
+		uses, dispatch := c.methodReach(impl)
+		uses = append(uses, c.resolveAll(dispatch, depth-1)...)
+		hop := lanes.Hop{Name: netio.Name(impl), Pkg: impl.Pkg().Path()}
+		if p, err := objectpath.For(impl); err == nil {
+			hop.Obj = string(p)
+		}
+		pools := 0
+		for _, u := range uses {
+			if u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun] {
+				pools++
+				path := append(slices.Clone(d.Path), lanes.Hop{Name: d.Resource.Name, Pkg: d.Resource.Pkg, Obj: d.Resource.Obj}, hop)
+				out = append(out, lanes.Use{Resource: u.Resource, Path: capPath(append(path, u.Path...))})
+			}
+		}
+		if pools == 0 {
+			return nil
+		}
+	}
+	return out
+}
+
+// methodReach is what a concrete method reaches: from this package's
+// computation or its fact.
+func (c *checker) methodReach(m *types.Func) (uses, dispatch []lanes.Use) {
+	if m.Pkg() == c.pass.Pkg {
+		fn := c.funcByObj[m]
+		if fn == nil {
+			return nil, nil
+		}
+		var all []lanes.Use
+		for _, key := range sortedKeys(c.reach[fn]) {
+			all = append(all, c.reach[fn][key].use)
+		}
+		return splitDispatch(all)
+	}
+	var fact lanes.Reaches
+	if c.pass.ImportObjectFact(m, &fact) {
+		return fact.Uses, fact.Dispatch
+	}
+	return nil, nil
+}
+
+// implementations are the concrete methods, in the packages visible here,
+// that a call through the interface method may run.
+func (c *checker) implementations(d lanes.Resource) []*types.Func {
+	if impls, ok := c.impls[d.Key]; ok {
+		return impls
+	}
+	var impls []*types.Func
+	m, _ := c.lookup(d.Pkg, d.Obj).(*types.Func)
+	if m != nil {
+		if recv := m.Signature().Recv(); recv != nil {
+			if iface, ok := recv.Type().Underlying().(*types.Interface); ok {
+				for _, t := range c.typesWithMethod(m.Name()) {
+					if !types.Implements(t, iface) {
+						continue
+					}
+					if obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name()); obj != nil {
+						if f, ok := obj.(*types.Func); ok && f.Pkg() != nil && !slices.Contains(impls, f) {
+							impls = append(impls, f)
+						}
+					}
+				}
+			}
+		}
+	}
+	c.impls[d.Key] = impls
+	return impls
+}
+
+// typesWithMethod returns the pointer types (*T, for every named non-generic
+// type T of the visible packages that may reach a pool) whose method set
+// has a method of that name. The index is built on first use.
+func (c *checker) typesWithMethod(name string) []types.Type {
+	if c.methodIndex == nil {
+		c.methodIndex = map[string][]types.Type{}
+		seen := map[*types.Package]bool{}
+		var visit func(p *types.Package)
+		visit = func(p *types.Package) {
+			if seen[p] {
+				return
+			}
+			seen[p] = true
+			for _, imp := range p.Imports() {
+				visit(imp)
+			}
+			if c.stdlibPath(p.Path()) || libraryPath(p.Path()) || !pkgscope.Reaches(p, catalog.LanePackages) {
+				return
+			}
+			for _, n := range p.Scope().Names() {
+				tn, ok := p.Scope().Lookup(n).(*types.TypeName)
+				if !ok || tn.IsAlias() {
+					continue
+				}
+				named, ok := tn.Type().(*types.Named)
+				if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+					continue
+				}
+				ptr := types.NewPointer(named)
+				mset := types.NewMethodSet(ptr)
+				for i := 0; i < mset.Len(); i++ {
+					mn := mset.At(i).Obj().Name()
+					c.methodIndex[mn] = append(c.methodIndex[mn], ptr)
+				}
+			}
+		}
+		visit(c.pass.Pkg)
+	}
+	return c.methodIndex[name]
+}
+
+// ---- reporting ----
+
+// reportInferred reports the pools that both inferred classes reach, one
+// finding per place: where this package creates such a pool, else where
+// it starts the background work or registers the handler, else its package
+// clause. It returns the keys reported.
+func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
+	byPos := map[token.Pos][]lanes.Conflict{}
+	var order []token.Pos
+	for _, conf := range conflicts {
+		pos := c.inferredPos(conf)
+		if !pos.IsValid() {
+			continue
+		}
+		if _, ok := byPos[pos]; !ok {
+			order = append(order, pos)
+		}
+		byPos[pos] = append(byPos[pos], conf)
+	}
+	var keys []string
+	for _, pos := range order {
+		group := byPos[pos]
+		var names []string
+		for _, conf := range group {
+			names = append(names, conf.Resource.Name)
+			keys = append(keys, conf.Resource.Key)
+		}
+		first := group[0]
+		r := first.Resource
+		what := fmt.Sprintf("%s, %s created once,", r.Name, article(r.Noun)+" "+r.Noun)
+		if len(group) > 1 {
+			what = fmt.Sprintf("%ss %s (one of them, whichever implementation runs)", r.Noun, strings.Join(names, ", "))
+		}
+		interactive, background := pickClaim(first, string(entrypoints.Interactive)), pickClaim(first, string(entrypoints.Background))
+		d := analysis.Diagnostic{
+			Pos: pos,
+			Message: fmt.Sprintf("%s: %s serves both interactive and background work, and no lanes are declared: interactive by %s (%s); background by %s (%s); a slow background batch holds the connections requests wait for: give the background work its own %s, and declare the lanes with //bhlint:lane NAME",
+				Code, what, interactive.Path, interactive.Via, background.Path, background.Via, r.Noun),
+		}
+		for _, cl := range []lanes.Claim{background, interactive} {
+			if p := c.posOf(cl.File, cl.Line); p.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: cl.Lane + " work: " + cl.Via})
+			}
+			for _, hop := range cl.Hops {
+				if obj := c.lookup(hop.Pkg, hop.Obj); obj != nil && obj.Pos().IsValid() {
+					d.Related = append(d.Related, analysis.RelatedInformation{Pos: obj.Pos(), Message: cl.Lane + " work through " + hop.Name})
+				}
+			}
+		}
+		for _, conf := range group {
+			if obj := c.lookup(conf.Resource.Pkg, conf.Resource.Obj); obj != nil && obj.Pos().IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: obj.Pos(), Message: conf.Resource.Name + " is declared here"})
+			}
+		}
+		c.pass.Report(d)
+	}
+	return keys
+}
+
+// pickClaim returns the claim of a class with the shortest path.
+func pickClaim(conf lanes.Conflict, class string) lanes.Claim {
+	var best lanes.Claim
+	for _, cl := range conf.Claims {
+		if cl.Lane == class && (best.Lane == "" || len(cl.Hops) < len(best.Hops)) {
+			best = cl
+		}
+	}
+	return best
+}
+
+// inferredPos is where an inferred conflict is reported in this package.
+func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
+	if pos := c.creationOf(conf.Resource.Type); pos.IsValid() {
+		return pos
+	}
+	for _, class := range []string{string(entrypoints.Background), string(entrypoints.Interactive)} {
+		for _, cl := range conf.Claims {
+			if cl.Lane == class && cl.Pkg == c.pass.Pkg.Path() && c.pos[cl.Pos].IsValid() {
+				return c.pos[cl.Pos]
+			}
+		}
+	}
+	return c.packageClause()
+}
+
+// creationOf finds the first call of this package (outside tests) whose
+// result is a pool of the given type: where the program opens the pool it
+// then hands around (sql.Open, or the program's own NewConnectionPool).
+func (c *checker) creationOf(typ string) token.Pos {
+	if typ == "" {
+		return token.NoPos
+	}
+	if pos, ok := c.creations[typ]; ok {
+		return pos
+	}
+	best := token.NoPos
+	for fn := range c.local {
+		if c.isTestFile(fn.Pos()) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || !resultIs(call, typ) {
+					continue
+				}
+				if recv := call.Common(); !recv.IsInvoke() && recv.Signature().Recv() != nil && len(recv.Args) > 0 && types.TypeString(recv.Args[0].Type(), nil) == typ {
+					continue // a method of the pool itself (db.Unsafe()): not a new one
+				}
+				if pos := c.callStart(call.Pos()); pos.IsValid() && (!best.IsValid() || pos < best) {
+					best = pos
+				}
+			}
+		}
+	}
+	c.creations[typ] = best
+	return best
+}
+
+func resultIs(call *ssa.Call, typ string) bool {
+	t := call.Type()
+	if tuple, ok := t.(*types.Tuple); ok {
+		if tuple.Len() == 0 {
+			return false
+		}
+		t = tuple.At(0).Type()
+	}
+	return types.TypeString(t, nil) == typ
+}
+
+// posOf turns a file name and line recorded in another package's fact into
+// a position: in the file set if the file is there (export data records the
+// files of its declarations), else in a file added for it, so that related
+// information can point into another package.
+func (c *checker) posOf(file string, line int) token.Pos {
+	if file == "" || line <= 0 {
+		return token.NoPos
+	}
+	var found *token.File
+	c.pass.Fset.Iterate(func(f *token.File) bool {
+		if f.Name() == file && line <= f.LineCount() {
+			found = f
+			return false
+		}
+		return true
+	})
+	if found == nil {
+		lines := make([]int, line)
+		for i := range lines {
+			lines[i] = i
+		}
+		found = c.pass.Fset.AddFile(file, -1, line+1)
+		found.SetLines(lines)
+	}
+	return found.LineStart(line)
+}
+
+// inferredKeys returns the keys of inferred conflicts reported before.
+func reportedBefore(deps []*lanes.Summary) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range deps {
+		for _, k := range d.Reported {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -44,10 +44,13 @@ func (e EntryRef) Label() string {
 
 // node is the entry point's DOT node: the lane map's own when it has a lane.
 func (e EntryRef) node() string {
-	if e.Lane != "" {
+	switch {
+	case e.Lane != "":
 		return e.Lane + ": " + e.Entry
+	case e.Class != "":
+		return e.Class + ": " + e.Entry
 	}
-	return e.Class + ": " + e.Entry
+	return "func: " + e.Entry
 }
 
 // DepCaller is one entry point that reaches the dependency, by Path, and
@@ -59,6 +62,9 @@ type DepCaller struct {
 	// Async: the call is made in a goroutine the entry point starts on the
 	// way; the entry point does not wait on it.
 	Async bool `json:"async,omitempty"`
+	// Root: no entry point reaches the dependency; this function, which
+	// nothing in its package calls or registers, does.
+	Root bool `json:"root,omitempty"`
 }
 
 // Held is a fixed-size thing held while the call waits: a connection or
@@ -126,9 +132,12 @@ func (m *Map) writeDepsText(b *strings.Builder) {
 	b.WriteString("outbound dependencies (who waits when one slows):\n")
 	for _, d := range m.Dependencies {
 		fmt.Fprintf(b, "  %s (%s%s)\n", d.Name, d.Noun, at(d.Pos))
-		if len(d.Callers) == 0 {
+		switch {
+		case len(d.Callers) == 0:
 			b.WriteString("    called by: no entry point found\n")
-		} else {
+		case d.Callers[0].Root:
+			b.WriteString("    called by: no entry point found; reached from functions nothing calls or registers where bhlint sees:\n")
+		default:
 			b.WriteString("    called by:\n")
 		}
 		for _, c := range d.Callers {
@@ -144,7 +153,7 @@ func (m *Map) writeDepsText(b *strings.Builder) {
 			}
 		}
 		switch {
-		case len(d.Callers) == 0:
+		case len(d.Callers) == 0 || d.Callers[0].Root:
 		case len(d.Stalls) == 0:
 			b.WriteString("    stalls when it slows: no other entry point (only its callers wait)\n")
 		default:

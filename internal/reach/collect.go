@@ -46,6 +46,10 @@ func Dependencies(pkgs []*packages.Package) ([]lanes.Dependency, error) {
 	return Build(facts), errors.Join(errs...)
 }
 
+// maxRoots bounds the uncalled functions listed for a dependency no entry
+// point reaches.
+const maxRoots = 5
+
 // Build makes the dependencies section of the lane map from the packages'
 // entry points (a package seen twice counts once).
 func Build(facts []*Entries) []lanes.Dependency {
@@ -116,11 +120,38 @@ func Build(facts []*Entries) []lanes.Dependency {
 			}
 		}
 	}
+	// A dependency no entry point reaches is listed with the functions that
+	// reach it and that nothing calls: handlers wired where bhlint cannot
+	// see, exported API.
+	for _, p := range pkgs {
+		f := byPkg[p]
+		for _, e := range f.Roots {
+			for _, call := range e.Calls {
+				dep := deps[call.Dep.Key]
+				if dep == nil || (len(dep.Callers) > 0 && !dep.Callers[0].Root) || len(dep.Callers) >= maxRoots {
+					continue
+				}
+				caller := lanes.DepCaller{EntryRef: lanes.EntryRef{Entry: e.Name, Pos: e.Pos, Pkg: f.Pkg}, Root: true,
+					Path: strings.Join(append(append([]string{e.Name}, call.Path...), call.Dep.Name), " → "), Async: call.Async}
+				for _, h := range call.Held {
+					if !slices.ContainsFunc(caller.Held, func(x lanes.Held) bool { return x.Key == h.Key && x.Noun == h.Noun }) {
+						caller.Held = append(caller.Held, lanes.Held{Key: h.Key, Name: h.Name, Noun: h.Noun, By: h.By})
+					}
+				}
+				if !slices.ContainsFunc(dep.Callers, func(x lanes.DepCaller) bool { return x.Entry == caller.Entry }) {
+					dep.Callers = append(dep.Callers, caller)
+				}
+			}
+		}
+	}
 	out := make([]lanes.Dependency, 0, len(deps))
 	for _, d := range deps {
 		stalled := map[string]bool{}
 		for _, c := range d.Callers {
 			for _, h := range c.Held {
+				if c.Root {
+					continue // not known to run at all
+				}
 				for _, n := range needers[h.Key] {
 					// The caller itself, or the entry point that handed the
 					// caller (a func literal) to an executor, waits already.

@@ -130,6 +130,10 @@ type Entries struct {
 	Pkg     string
 	Entries []Entry
 	Deps    []Dep // the dependencies its functions call, whoever calls them
+	// Roots are the functions nothing in the package calls or registers
+	// (exported API, handlers wired where bhlint cannot see), with what
+	// they reach: listed for a dependency no entry point reaches.
+	Roots []Entry
 }
 
 // AFact marks Entries as an analysis fact.

@@ -481,7 +481,42 @@ func (c *checker) exportEntries() {
 	if len(entries) == 0 && len(deps) == 0 {
 		return
 	}
-	c.pass.ExportPackageFact(&Entries{Pkg: c.pass.Pkg.Path(), Entries: entries, Deps: deps})
+	c.pass.ExportPackageFact(&Entries{Pkg: c.pass.Pkg.Path(), Entries: entries, Deps: deps, Roots: c.roots(entries)})
+}
+
+// roots are the package's functions that reach a dependency and that
+// nothing in the package calls or refers to, and are no entry point.
+func (c *checker) roots(entries []Entry) []Entry {
+	used := map[*ssa.Function]bool{}
+	for _, fn := range c.funcs {
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if callee := call.Common().StaticCallee(); callee != nil {
+						used[ssautil.Origin(callee)] = true
+					}
+				}
+				for _, op := range instr.Operands(nil) {
+					if f, ok := (*op).(*ssa.Function); ok {
+						used[ssautil.Origin(f)] = true
+					}
+				}
+			}
+		}
+	}
+	isEntry := map[string]bool{}
+	for _, e := range entries {
+		isEntry[e.Name] = true
+	}
+	var out []Entry
+	for _, fn := range c.funcs {
+		r := c.out[fn]
+		if fn.Parent() != nil || used[fn] || r == nil || len(r.Calls) == 0 || isEntry[funcName(fn)] || fn.Synthetic != "" {
+			continue
+		}
+		out = append(out, c.entry(Entry{Name: funcName(fn), Pos: c.posString(fn.Pos())}, r.Calls, nil))
+	}
+	return out
 }
 
 // packageDeps are the dependencies the package's functions call, named.

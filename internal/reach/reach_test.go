@@ -142,6 +142,14 @@ func TestDependencies(t *testing.T) {
 		t.Errorf("welcome mail = %+v, want shop.signup's call, in a goroutine, holding nothing, stalling nobody", mail)
 	}
 
+	// No entry point reaches the payment API: the handler nothing registers
+	// where bhlint sees is listed instead, with what it holds, and stalls
+	// nobody (it is not known to run).
+	pay, ok := deps["shop.Handler.Pay → pay.example.com"]
+	if c, found := caller(pay, "(*shop.Handler).ServeHTTP"); !ok || !found || !c.Root || !slices.Equal(held(c), []string{"transaction of shop.DB"}) || len(pay.Stalls) != 0 {
+		t.Errorf("payment API = %+v, want the uncalled (*shop.Handler).ServeHTTP holding the transaction of shop.DB, stalling nobody", pay)
+	}
+
 	// A subprocess, named by its command.
 	if conv, ok := deps["subprocess convert"]; !ok || len(conv.Callers) != 1 || conv.Callers[0].Entry != "shop.thumbnail" {
 		t.Errorf("subprocess convert = %+v (among %q)", conv, names)

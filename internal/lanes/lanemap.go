@@ -26,6 +26,10 @@ type Lane struct {
 	Name      string        `json:"name"`
 	Entries   []EntryPoint  `json:"entries"`
 	Resources []LaneReached `json:"resources"`
+	// Inferred: no lane is declared, and this is a workload class bhlint
+	// inferred ("interactive": request handlers; "background": loops
+	// started at start-up).
+	Inferred bool `json:"inferred,omitempty"`
 }
 
 // EntryPoint is where work enters a lane.
@@ -33,6 +37,7 @@ type EntryPoint struct {
 	Name string `json:"name"`
 	Pos  string `json:"pos,omitempty"`
 	Pkg  string `json:"pkg,omitempty"` // import path of its package
+	How  string `json:"how,omitempty"` // for an inferred one: what made it an entry point
 }
 
 // LaneReached is a resource a lane reaches, with the entry points that
@@ -69,14 +74,27 @@ func BuildMap(sums []*Summary) *Map {
 	reachers := map[string]map[string]bool{} // resource key → lanes
 	resources := map[string]Resource{}
 	why := map[string][]string{}
-	for _, s := range Dedup(sums) {
+	sums = Dedup(sums)
+	// Declared lanes win: inferred workload classes are shown only when no
+	// lane is declared anywhere, as sharedpool reports them.
+	declared := false
+	for _, s := range sums {
+		declared = declared || len(s.Wraps) > 0
 		for _, e := range s.Entries {
+			declared = declared || !e.Inferred
+		}
+	}
+	for _, s := range sums {
+		for _, e := range s.Entries {
+			if e.Inferred && declared {
+				continue
+			}
 			l := byLane[e.Lane]
 			if l == nil {
-				l = &Lane{Name: e.Lane}
+				l = &Lane{Name: e.Lane, Inferred: e.Inferred}
 				byLane[e.Lane] = l
 			}
-			l.Entries = append(l.Entries, EntryPoint{Name: e.Name, Pos: e.Pos, Pkg: s.Pkg})
+			l.Entries = append(l.Entries, EntryPoint{Name: e.Name, Pos: e.Pos, Pkg: s.Pkg, How: e.How})
 			for _, u := range e.Uses {
 				r := u.Resource
 				resources[r.Key] = r
@@ -193,9 +211,13 @@ func (m *Map) WriteText(w io.Writer) error {
 		b.WriteString("no lanes declared (//bhlint:lane NAME or bulkhead.Executor[L])\n")
 	}
 	for _, l := range m.Lanes {
-		fmt.Fprintf(&b, "lane %s\n  entry points:\n", l.Name)
+		fmt.Fprintf(&b, "lane %s%s\n  entry points:\n", l.Name, inferredNote(l))
 		for _, e := range l.Entries {
-			fmt.Fprintf(&b, "    %s%s\n", e.Name, at(e.Pos))
+			how := ""
+			if e.How != "" {
+				how = " (" + e.How + ")"
+			}
+			fmt.Fprintf(&b, "    %s%s%s\n", e.Name, at(e.Pos), how)
 		}
 		b.WriteString("  resources:\n")
 		if len(l.Resources) == 0 {
@@ -239,6 +261,8 @@ func (m *Map) WriteText(w io.Writer) error {
 
 const textLegend = `legend:
   lane NAME                         work that enters by its entry points (//bhlint:lane NAME, bulkhead.Executor[NAME])
+  (inferred: …)                     no lane is declared: interactive (request handlers) and background (start-up loops)
+                                    are the workload classes bhlint inferred; after each entry point, what made it one
   (KIND, lane NAME)                 the resource belongs to that lane; "no lane": nothing gives it one
   via A → B → R                     the calls by which the first entry point reaches the resource
   ← another lane's                  this lane reaches a resource of another lane: that lane's slowness becomes this one's
@@ -253,6 +277,20 @@ const depsLegend = `  outbound dependencies             HTTP clients and hosts, 
   in a goroutine it starts          the call is made in a goroutine started on the way: E itself does not wait on it
   stalls when it slows              other entry points that need what a caller holds while it waits: they wait too
 `
+
+// inferredNote says that a lane is an inferred workload class.
+func inferredNote(l Lane) string {
+	if !l.Inferred {
+		return ""
+	}
+	switch l.Name {
+	case "interactive":
+		return " (inferred: request handlers; no lane is declared)"
+	case "background":
+		return " (inferred: loops started at start-up; no lane is declared)"
+	}
+	return " (inferred; no lane is declared)"
+}
 
 func at(pos string) string {
 	if pos == "" {
@@ -291,7 +329,11 @@ func (m *Map) WriteDOT(w io.Writer) error {
 	}
 	resources := map[string]LaneReached{}
 	for i, l := range m.Lanes {
-		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n", i, strconv.Quote("lane "+l.Name))
+		label, style := "lane "+l.Name, ""
+		if l.Inferred {
+			label, style = "lane "+l.Name+" (inferred)", "    style=dashed;\n"
+		}
+		fmt.Fprintf(&b, "  subgraph cluster_%d {\n    label=%s;\n%s", i, strconv.Quote(label), style)
 		for _, e := range l.Entries {
 			fmt.Fprintf(&b, "    %s [shape=box];\n", strconv.Quote(l.Name+": "+e.Name))
 		}
@@ -368,6 +410,7 @@ const dotLegend = `  subgraph cluster_legend {
     node [fontsize=10];
     edge [fontsize=10];
     "legend: entry" [shape=box, label="entry point of a lane\n(//bhlint:lane, bulkhead.Executor[L])"];
+    "legend: inferred" [shape=box, style=dashed, label="lane (inferred): a workload class\nbhlint inferred, no lane declared"];
     "legend: own" [shape=cylinder, label="resource (pool, client)\nof this lane or of none", color=black];
     "legend: other" [shape=cylinder, label="another lane's resource", color=black];
     "legend: shared" [shape=cylinder, label="shared by lanes:\none failure domain", color=red];
@@ -376,6 +419,7 @@ const dotLegend = `  subgraph cluster_legend {
     "legend: entry" -> "legend: other" [color=red, label="reaches another lane's"];
     "legend: entry" -> "legend: shared" [style=invis];
     "legend: entry" -> "legend: field" [style=invis];
+    "legend: entry" -> "legend: inferred" [style=invis];
   }
 `
 

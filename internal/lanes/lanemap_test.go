@@ -262,3 +262,48 @@ func TestRelative(t *testing.T) {
 		t.Errorf("position of a resource outside the module = %q, want it led by its import path", got)
 	}
 }
+
+// inferredSums: a service with no lane declared, whose handler and loop
+// sharedpool inferred.
+func inferredSums() []*lanes.Summary {
+	return []*lanes.Summary{{Pkg: "pay/app", Seen: []string{"pay/app"}, Entries: []lanes.Entry{
+		{Lane: "interactive", Name: "app.Checkout", Pos: "app.go:30:2", Inferred: true, How: "net/http handler registered with http.HandleFunc",
+			Uses: []lanes.Use{{Resource: auditDB, Path: []lanes.Hop{{Name: "ledger.Audit"}}}}},
+		{Lane: "background", Name: "app.sweep", Pos: "app.go:31:2", Inferred: true, How: "ticker loop started by go sweep()",
+			Uses: []lanes.Use{{Resource: auditDB}}},
+	}}}
+}
+
+// Inferred workload classes are shown as inferred, with what made each
+// entry point one, in the three formats.
+func TestInferred(t *testing.T) {
+	m := lanes.BuildMap(inferredSums())
+	var text, js, dot bytes.Buffer
+	m.WriteText(&text)
+	m.WriteJSON(&js)
+	m.WriteDOT(&dot)
+	for _, want := range []string{
+		"lane background (inferred: loops started at start-up; no lane is declared)\n  entry points:\n    app.sweep at app.go:31:2 (ticker loop started by go sweep())\n",
+		"lane interactive (inferred: request handlers; no lane is declared)\n  entry points:\n    app.Checkout at app.go:30:2 (net/http handler registered with http.HandleFunc)\n",
+		"  (inferred: …)  ",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, want := range []string{`"inferred": true`, `"how": "ticker loop started by go sweep()"`} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, js.String())
+		}
+	}
+	if want := "label=\"lane interactive (inferred)\";\n    style=dashed;\n"; !strings.Contains(dot.String(), want) {
+		t.Errorf("DOT lacks %q:\n%s", want, dot.String())
+	}
+	// Declared lanes win: once one is declared, the inferred classes go.
+	m = lanes.BuildMap(append(inferredSums(), summaries()...))
+	for _, l := range m.Lanes {
+		if l.Inferred || l.Name == "interactive" || l.Name == "background" {
+			t.Errorf("inferred lane %s shown beside declared ones", l.Name)
+		}
+	}
+}

@@ -60,10 +60,12 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	}
 	m, err := sharedpool.LaneMap(pkgs)
 	if m != nil {
+		dirOf := moduleDirs(pkgs)
+		m.KeepInferred(func(pkg string) bool { _, ok := dirOf(pkg); return ok })
 		deps, derr := reach.Dependencies(pkgs)
 		m.Dependencies = deps
 		err = errors.Join(err, derr)
-		m.Relative(moduleDirs(pkgs))
+		m.Relative(dirOf)
 		if werr := write(m, stdout); werr != nil {
 			fmt.Fprintf(stderr, "bhlint lanes: %v\n", werr)
 			return exitError

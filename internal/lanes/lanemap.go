@@ -50,6 +50,8 @@ type LaneReached struct {
 	Pkg     string   `json:"pkg,omitempty"` // import path of the declaring package
 	Path    string   `json:"path"`
 	Entries []string `json:"entries"`
+
+	paths map[string]string // entry point → its path here, for KeepInferred
 }
 
 // Shared is a resource more than one lane reaches or wraps.
@@ -109,6 +111,10 @@ func BuildMap(sums []*Summary) *Map {
 				for i := range l.Resources {
 					if rr := &l.Resources[i]; rr.Name == r.Name && !slices.Contains(rr.Entries, e.Name) {
 						rr.Entries = append(rr.Entries, e.Name)
+						if rr.paths == nil {
+							rr.paths = map[string]string{}
+						}
+						rr.paths[e.Name] = u.PathString(e.Name)
 					}
 				}
 			}
@@ -163,6 +169,106 @@ func BuildMap(sums []*Summary) *Map {
 	}
 	sort.Slice(m.Shared, func(i, j int) bool { return m.Shared[i].Name < m.Shared[j].Name })
 	return m
+}
+
+// KeepInferred keeps, of the inferred workload classes, the entry points of
+// the packages keep accepts (the main module's: a dependency's own
+// handlers and loops are not the service's), and what they alone reach and
+// share. Declared lanes are left as they are.
+func (m *Map) KeepInferred(keep func(pkg string) bool) {
+	dropped := map[string]bool{} // "lane|entry"
+	var lanesOut []Lane
+	for _, l := range m.Lanes {
+		if !l.Inferred {
+			lanesOut = append(lanesOut, l)
+			continue
+		}
+		var entries []EntryPoint
+		for _, e := range l.Entries {
+			if keep(e.Pkg) {
+				entries = append(entries, e)
+			} else {
+				dropped[l.Name+"|"+e.Name] = true
+			}
+		}
+		if len(entries) == 0 {
+			continue
+		}
+		l.Entries = entries
+		var resources []LaneReached
+		for _, r := range l.Resources {
+			var kept []string
+			for _, e := range r.Entries {
+				if !dropped[l.Name+"|"+e] {
+					kept = append(kept, e)
+				}
+			}
+			if len(kept) == 0 {
+				continue
+			}
+			if r.paths[kept[0]] != "" && len(kept) < len(r.Entries) {
+				r.Path = r.paths[kept[0]]
+			}
+			r.Entries = kept
+			resources = append(resources, r)
+		}
+		l.Resources = resources
+		lanesOut = append(lanesOut, l)
+	}
+	m.Lanes = lanesOut
+	if len(dropped) == 0 {
+		return
+	}
+	reachedBy := map[string]map[string]string{} // resource → lane → path
+	for _, l := range m.Lanes {
+		for _, r := range l.Resources {
+			if reachedBy[r.Name] == nil {
+				reachedBy[r.Name] = map[string]string{}
+			}
+			reachedBy[r.Name][l.Name] = r.Path
+		}
+	}
+	var shared []Shared
+	for _, s := range m.Shared {
+		var why []string
+		lanesLeft := map[string]bool{}
+		if s.Owner != "" {
+			lanesLeft[s.Owner] = true
+		}
+		for lane := range reachedBy[s.Name] {
+			lanesLeft[lane] = true
+		}
+		changed := false
+		for _, w := range s.Why {
+			lane, path, reached := strings.Cut(strings.TrimPrefix(w, "lane "), " reaches it: ")
+			if !reached {
+				if _, l, ok := strings.Cut(w, "wrapped into lane "); ok {
+					l, _, _ = strings.Cut(l, " ")
+					lanesLeft[l] = true
+				}
+				why = append(why, w)
+				continue
+			}
+			entry, _, _ := strings.Cut(path, " → ")
+			if !dropped[lane+"|"+entry] {
+				why = append(why, w)
+				continue
+			}
+			changed = true
+			if p, ok := reachedBy[s.Name][lane]; ok {
+				why = append(why, fmt.Sprintf("lane %s reaches it: %s", lane, p))
+			}
+		}
+		if changed {
+			if len(lanesLeft) < 2 {
+				continue
+			}
+			slices.Sort(why)
+			s.Why, s.Lanes = why, keys(lanesLeft)
+		}
+		shared = append(shared, s)
+	}
+	m.Shared = shared
 }
 
 // Relative rewrites each position, which the facts record as file:line:col

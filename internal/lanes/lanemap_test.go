@@ -307,3 +307,28 @@ func TestInferred(t *testing.T) {
 		}
 	}
 }
+
+// KeepInferred drops the inferred entry points of packages outside the
+// module, what only they reach, and a sharing only they made.
+func TestKeepInferred(t *testing.T) {
+	sums := inferredSums()
+	sums = append(sums, &lanes.Summary{Pkg: "golang.org/x/net/http2", Seen: []string{"golang.org/x/net/http2"}, Entries: []lanes.Entry{
+		{Lane: "background", Name: "(*http2.serverConn).readFrames", Inferred: true, How: "receive loop", Uses: []lanes.Use{{Resource: cardDB}}},
+		{Lane: "interactive", Name: "(*http2.Server).handler", Inferred: true, How: "net/http handler", Uses: []lanes.Use{{Resource: cardDB}}},
+	}})
+	m := lanes.BuildMap(sums)
+	m.KeepInferred(func(pkg string) bool { return pkg == "pay/app" })
+	var text bytes.Buffer
+	m.WriteText(&text)
+	if strings.Contains(text.String(), "http2") || strings.Contains(text.String(), "ledger.CardDB") {
+		t.Errorf("the dependency's entry points, or what only they reach, are still shown:\n%s", text.String())
+	}
+	if len(m.Shared) != 1 || m.Shared[0].Name != "ledger.AuditDB" {
+		t.Errorf("shared = %+v, want the audit pool alone (both classes of the module reach it)", m.Shared)
+	}
+	for _, want := range []string{"    app.sweep at app.go:31:2", "    app.Checkout at app.go:30:2"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+}

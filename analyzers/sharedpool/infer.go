@@ -208,8 +208,50 @@ func splitDispatch(uses []lanes.Use) (real, dispatch []lanes.Use) {
 	return real, dispatch
 }
 
+// findLinks records a pool loaded from one variable or field and stored
+// into another (NewFeedQueryBuilder filling feedQueryBuilder.db with s.db):
+// inferred sharing is reported once for both names.
+func (c *checker) findLinks(fn *ssa.Function, st *ssa.Store, outer lanes.Resource) {
+	if c.isTestFile(fn.Pos()) || !lanes.InferredNouns[outer.Noun] {
+		return
+	}
+	for _, inner := range c.sourcesOf(fn, st.Val, 2) {
+		if inner.Lane != "" || inner.Key == outer.Key || strings.HasPrefix(inner.Key, "local:") {
+			continue
+		}
+		link := lanes.Link{From: inner.Key, To: outer.Key}
+		if !slices.Contains(c.links, link) {
+			c.links = append(c.links, link)
+		}
+	}
+}
+
+// sameName maps each pool key to the key it was copied from, through the
+// links of every summary.
+func sameName(sums []*lanes.Summary) func(string) string {
+	from := map[string]string{}
+	for _, s := range sums {
+		for _, l := range s.Links {
+			if _, ok := from[l.To]; !ok {
+				from[l.To] = l.From
+			}
+		}
+	}
+	return func(key string) string {
+		for i := 0; i < 8; i++ { // links may chain; a cycle stops here
+			next, ok := from[key]
+			if !ok {
+				break
+			}
+			key = next
+		}
+		return key
+	}
+}
+
 // resolveSummaries returns the summaries with the interface calls of their
-// inferred entries resolved where this package sees the implementations.
+// inferred entries resolved where this package sees the implementations,
+// and their pools named by the variable or field they were copied from.
 func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 	classes := map[string]bool{}
 	for _, s := range sums {
@@ -222,14 +264,32 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 	if len(classes) < 2 {
 		return sums
 	}
+	root := sameName(sums)
+	canonical := map[string]lanes.Resource{}
+	for _, s := range sums {
+		for _, e := range s.Entries {
+			for _, u := range e.Uses {
+				if root(u.Resource.Key) == u.Resource.Key {
+					canonical[u.Resource.Key] = u.Resource
+				}
+			}
+		}
+	}
 	out := make([]*lanes.Summary, len(sums))
 	for i, s := range sums {
 		copied := *s
 		copied.Entries = slices.Clone(s.Entries)
 		for j, e := range copied.Entries {
-			if e.Inferred && len(e.Dispatch) > 0 {
-				copied.Entries[j].Uses = append(slices.Clone(e.Uses), c.resolveAll(e.Dispatch, dispatchDepth)...)
+			if !e.Inferred {
+				continue
 			}
+			uses := append(slices.Clone(e.Uses), c.resolveAll(e.Dispatch, dispatchDepth)...)
+			for k, u := range uses {
+				if r, ok := canonical[root(u.Resource.Key)]; ok && r.Key != u.Resource.Key {
+					uses[k].Resource = r
+				}
+			}
+			copied.Entries[j].Uses = uses
 		}
 		out[i] = &copied
 	}
@@ -381,7 +441,7 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 	for _, conf := range conflicts {
 		pos := c.inferredPos(conf)
 		if !pos.IsValid() {
-			continue
+			continue // left to the package that creates the pool, or main
 		}
 		if _, ok := byPos[pos]; !ok {
 			order = append(order, pos)
@@ -439,10 +499,17 @@ func pickClaim(conf lanes.Conflict, class string) lanes.Claim {
 	return best
 }
 
-// inferredPos is where an inferred conflict is reported in this package.
+// inferredPos is where an inferred conflict is reported in this package:
+// where it creates such a pool, or, in a main package, where it starts the
+// background work or registers the handler, or its package clause. Another
+// package that sees both classes (a handler package that also imports the
+// workers) leaves it to the package that wires the program.
 func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 	if pos := c.creationOf(conf.Resource.Type); pos.IsValid() {
 		return pos
+	}
+	if c.pass.Pkg.Name() != "main" {
+		return token.NoPos
 	}
 	for _, class := range []string{string(entrypoints.Background), string(entrypoints.Interactive)} {
 		for _, cl := range conf.Claims {
@@ -475,8 +542,8 @@ func (c *checker) creationOf(typ string) token.Pos {
 				if !ok || !resultIs(call, typ) {
 					continue
 				}
-				if recv := call.Common(); !recv.IsInvoke() && recv.Signature().Recv() != nil && len(recv.Args) > 0 && types.TypeString(recv.Args[0].Type(), nil) == typ {
-					continue // a method of the pool itself (db.Unsafe()): not a new one
+				if common := call.Common(); common.IsInvoke() || common.Signature().Recv() != nil {
+					continue // a method (a getter, db.Unsafe()): not where a pool is opened
 				}
 				if pos := c.callStart(call.Pos()); pos.IsValid() && (!best.IsValid() || pos < best) {
 					best = pos

@@ -76,6 +76,7 @@ type checker struct {
 	methodIndex map[string][]types.Type
 	creations   map[string]token.Pos
 	stdlib      map[string]bool
+	links       []lanes.Link
 }
 
 // localUse is a resource a function reaches, with the position in the
@@ -647,6 +648,9 @@ func (c *checker) findWraps(fn *ssa.Function) {
 			switch instr := instr.(type) {
 			case *ssa.Store:
 				outer, ok := c.loadedResource(instr.Addr)
+				if ok && outer.Lane == "" {
+					c.findLinks(fn, instr, outer)
+				}
 				if !ok || outer.Lane == "" {
 					continue
 				}
@@ -834,7 +838,7 @@ func (c *checker) checkShared() {
 			deps = append(deps, s)
 		}
 	}
-	own := &lanes.Summary{Pkg: c.pass.Pkg.Path(), Wraps: c.wraps}
+	own := &lanes.Summary{Pkg: c.pass.Pkg.Path(), Wraps: c.wraps, Links: c.links}
 	for _, e := range c.entries {
 		own.Entries = append(own.Entries, e.entry)
 	}
@@ -848,6 +852,9 @@ func (c *checker) checkShared() {
 		seen[own.Pkg] = true
 	}
 	if len(seen) == 0 {
+		if len(own.Links) > 0 {
+			c.pass.ExportPackageFact(own)
+		}
 		return
 	}
 	own.Seen = sortedKeys(seen)

@@ -53,5 +53,5 @@ func TestRelated(t *testing.T) {
 // stay silent.
 func TestInfer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
-		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapp", "inferdeclared", "infernone")
+		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone")
 }

@@ -122,6 +122,9 @@ type Wrap struct {
 	Pos   string
 }
 
+// Link says that the pool in From is stored into To: one pool, two names.
+type Link struct{ From, To string }
+
 // Summary is the package fact: the lane entry points and wraps of one
 // package, and which packages' summaries were visible when it was made.
 type Summary struct {
@@ -129,6 +132,9 @@ type Summary struct {
 	Entries []Entry
 	Wraps   []Wrap
 	Seen    []string // packages with a summary visible here, this one included
+	// Links are pools copied from one variable or field into another
+	// (feedQueryBuilder{db: s.db}): the same pool under two names.
+	Links []Link
 	// Reported are the keys of the resources whose inferred sharing this
 	// package or one before it reported (inferred conflicts can only be
 	// seen whole where the interfaces on the way resolve).

@@ -34,6 +34,8 @@ func main() {
 	flag.StringVar(&cfg.TaxURL, "tax-url", envOr("TAX_API_URL", "http://127.0.0.1:9301"), "tax API base URL")
 	addr := flag.String("addr", envOr("PAYMENT_CORE_ADDR", "127.0.0.1:8080"), "listen address")
 	reset := flag.Bool("reset", false, "empty the tables the service writes before starting")
+	flag.BoolVar(&cfg.Faults, "faults", false, "serve POST /debug/fault (the recovery-lag drill's fault injection)")
+	flag.BoolVar(&cfg.NoLagReset, "no-lag-reset", false, "do not reset a lane's pool on ALERT_BULKHEAD_RECOVERY_LAG (the drill's contrast)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

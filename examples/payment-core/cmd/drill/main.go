@@ -73,7 +73,7 @@ func main() {
 	flag.StringVar(&cfg.bin, "bin", "", "directory holding the payment-core and fakedeps binaries (default: this binary's)")
 	flag.StringVar(&cfg.out, "out", "drill-out", "directory for the report, the chart and the logs")
 	flag.StringVar(&cfg.dsn, "dsn", envOr("PAYMENT_CORE_DSN", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL DSN")
-	flag.StringVar(&modes, "modes", "before,bulkhead", "modes to run, in order")
+	flag.StringVar(&modes, "modes", "", "modes to run, in order (default before,bulkhead; recovery-lag: no-reset,bulkhead)")
 	flag.DurationVar(&cfg.faultLat, "fault-latency", 8*time.Second, "the tax API's latency during the fault")
 	flag.Parse()
 	sc, ok := scenarios[scen]
@@ -81,6 +81,9 @@ func main() {
 		log.Fatalf("-scenario %q: want tax-slow, fraud-outage, fd-ceiling or cpu-ceiling", scen)
 	}
 	cfg.scenario = sc
+	if sc.name == "fd-ceiling" {
+		cfg.faultLat = time.Minute // the stall
+	}
 	ph := sc.full
 	if cfg.short {
 		ph = sc.short
@@ -91,6 +94,12 @@ func main() {
 		cfg.scale = 0.25
 	}
 	cfg.baseline, cfg.fault, cfg.after = ph[0], ph[1], ph[2]
+	if modes == "" {
+		modes = sc.modes
+	}
+	if modes == "" {
+		modes = "before,bulkhead"
+	}
 	if cfg.scale <= 0 || cfg.scale > 1 {
 		log.Fatalf("-scale %v: want a fraction in (0, 1]", cfg.scale)
 	}

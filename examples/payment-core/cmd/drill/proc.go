@@ -17,6 +17,9 @@ type proc struct {
 	cmd     *exec.Cmd
 	done    chan error
 	logPath string
+	// logStart is the log's size when the process started: the log is
+	// appended to, one process after the other.
+	logStart int64
 }
 
 func startProc(ctx context.Context, cfg config, name string, args ...string) (*proc, error) {
@@ -43,6 +46,9 @@ func startWrapped(ctx context.Context, cfg config, wrap, env []string, name stri
 		return nil, fmt.Errorf("starting %s: %w", name, err)
 	}
 	p := &proc{cmd: cmd, done: make(chan error, 1), logPath: logPath}
+	if st, err := logf.Stat(); err == nil {
+		p.logStart = st.Size()
+	}
 	go func() {
 		p.done <- cmd.Wait()
 		logf.Close()

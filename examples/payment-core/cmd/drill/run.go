@@ -54,6 +54,9 @@ type laneSample struct {
 	breaker string           // the fraud lane's breaker ("" without one)
 	scored  int64            // the async fraud queue: scored so far
 	pending int              // the async fraud queue: places in use
+	laneAct map[string]int   // calls running in each lane's executor
+	lagging bool             // the tax lane reports recovery lag
+	stuck   int64            // injected stuck tax calls holding their transaction
 }
 
 type pgSample struct {
@@ -74,6 +77,7 @@ type run struct {
 	expected             map[string]int
 	laneSamples          []laneSample
 	pgSamples            []pgSample
+	fdPeak               map[string]int // the descriptors by kind, at the most seen (sampled every second)
 	final                service.Snapshot
 	recovery             time.Duration // -1: not within the run
 	afterLoad            map[string]pgCount
@@ -82,6 +86,7 @@ type run struct {
 	pid                  int
 	logPath              string
 	emfile               int           // "too many open files" in the service's log
+	alerts               int           // ALERT_BULKHEAD_RECOVERY_LAG lines in the service's log
 	drained              time.Duration // async queue empty, from the fault's end; -1 not within the wait
 }
 
@@ -106,8 +111,12 @@ func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 	if cfg.scenario.wrap != nil {
 		wrap = cfg.scenario.wrap(cfg)
 	}
-	svc, err := startWrapped(ctx, cfg, wrap, env, "payment-core", "-mode", mode, "-reset", "-addr", serviceAddr, "-dsn", cfg.dsn,
-		"-card-url", "http://"+cardAddr, "-fraud-url", "http://"+fraudAddr, "-tax-url", "http://"+taxAddr)
+	var extra []string
+	if cfg.scenario.args != nil {
+		extra = cfg.scenario.args(mode)
+	}
+	svc, err := startWrapped(ctx, cfg, wrap, env, "payment-core", append(extra, "-mode", serviceMode(mode), "-reset", "-addr", serviceAddr, "-dsn", cfg.dsn,
+		"-card-url", "http://"+cardAddr, "-fraud-url", "http://"+fraudAddr, "-tax-url", "http://"+taxAddr)...)
 	if err != nil {
 		return nil, err
 	}
@@ -145,8 +154,8 @@ func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 	faultErr := make(chan error, 1)
 	go func() { faultErr <- injectFault(ctx, cfg, r, &mu) }()
 
-	log.Printf("%s mode: load for %s (card_auth %.1f/s, fraud %.1f/s, tax %.1f/s), tax at %s from %s to %s",
-		mode, dur, r.rates["card_auth"], r.rates["fraud"], r.rates["tax"], cfg.faultLat, cfg.baseline, cfg.baseline+cfg.fault)
+	log.Printf("%s mode: load for %s (card_auth %.1f/s, fraud %.1f/s, tax %.1f/s), fault (%s) from %s to %s",
+		mode, dur, r.rates["card_auth"], r.rates["fraud"], r.rates["tax"], cfg.scenario.describe(cfg), cfg.baseline, cfg.baseline+cfg.fault)
 	var attacks sync.WaitGroup
 	for _, lane := range lanes {
 		rate := r.rates[lane]
@@ -181,11 +190,15 @@ func runMode(ctx context.Context, cfg config, mode string) (*run, error) {
 		log.Printf("%s mode: reading /debug/lanes: %v", mode, err)
 	}
 	r.recovery = recoveryTime(r)
+	if cfg.scenario.name == "recovery-lag" {
+		r.recovery = laneRecoveryTime(r)
+	}
 	r.afterLoad, _ = pgConnections(ctx, pg)
 
 	log.Printf("%s mode: stopping payment-core", mode)
 	r.cleanExit = svc.stop(15 * time.Second)
-	r.emfile = countInLog(svc.logPath, "too many open files")
+	r.emfile = countInLog(svc.logPath, svc.logStart, "too many open files")
+	r.alerts = countInLog(svc.logPath, svc.logStart, "ALERT_BULKHEAD_RECOVERY_LAG")
 	stopped = true
 	r.leftAfterExit = -1
 	for i := 0; i < 50; i++ { // up to 5 s for the server to notice the closed sockets
@@ -345,6 +358,11 @@ func sampleLanes(ctx context.Context, r *run, mu *sync.Mutex) {
 		if q := snap.FraudQueue; q != nil {
 			s.scored, s.pending = q.Scored, q.Len
 		}
+		s.laneAct = map[string]int{}
+		for name, l := range snap.Lanes {
+			s.laneAct[name] = l.Active
+		}
+		s.lagging, s.stuck = snap.Lanes["tax"].Lagging, snap.TaxStuck
 		mu.Lock()
 		r.laneSamples = append(r.laneSamples, s)
 		mu.Unlock()
@@ -382,8 +400,12 @@ func samplePG(ctx context.Context, pg *pgx.Conn, r *run, mu *sync.Mutex) {
 		if err != nil {
 			continue
 		}
+		kinds := fdKinds(r.pid)
 		mu.Lock()
 		r.pgSamples = append(r.pgSamples, pgSample{at: time.Since(r.start), byApp: byApp, load1: loadAvg()})
+		if sumKinds(kinds) > sumKinds(r.fdPeak) {
+			r.fdPeak = kinds
+		}
 		mu.Unlock()
 	}
 }
@@ -428,6 +450,18 @@ func pgConnections(ctx context.Context, pg *pgx.Conn) (map[string]pgCount, error
 func recoveryTime(r *run) time.Duration {
 	for _, s := range r.laneSamples {
 		if s.at >= r.faultEnd && s.active["tax"] < 5 {
+			return s.at - r.faultEnd
+		}
+	}
+	return -1
+}
+
+// laneRecoveryTime is how long after the fault ended the tax lane's
+// executor first ran fewer than 5 calls (the stuck calls are not HTTP
+// requests; the lane counts them).
+func laneRecoveryTime(r *run) time.Duration {
+	for _, s := range r.laneSamples {
+		if s.at >= r.faultEnd && s.laneAct != nil && s.laneAct["tax"] < 5 {
 			return s.at - r.faultEnd
 		}
 	}

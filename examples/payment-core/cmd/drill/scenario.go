@@ -25,6 +25,21 @@ type scenario struct {
 	full, short [3]time.Duration
 	// drain: after the load, wait for the async fraud queue to empty.
 	drain bool
+	// modes: the runs, in order, when -modes is not given; contrast is the
+	// one the bulkhead run is compared with.
+	modes    string
+	contrast string
+	// args: the service's extra arguments, by run.
+	args func(run string) []string
+}
+
+// serviceMode is the service's -mode for a run: "no-reset" is bulkhead
+// mode without the pool reset on recovery lag.
+func serviceMode(run string) string {
+	if run == "no-reset" {
+		return "bulkhead"
+	}
+	return run
 }
 
 var scenarios = map[string]scenario{
@@ -73,6 +88,34 @@ var scenarios = map[string]scenario{
 		full:  [3]time.Duration{20 * time.Second, 60 * time.Second, 20 * time.Second},
 		short: [3]time.Duration{8 * time.Second, 15 * time.Second, 10 * time.Second},
 	},
+	// Stuck work: as the tax API slows to 8 s, the drill injects 5 calls
+	// in the tax lane that open a transaction, lock an order row and sit
+	// in it, ignoring their deadline (the service's -faults); they hold
+	// the tax lane's 5 connections after the API recovers. Bulkhead mode
+	// resets the pool on ALERT_BULKHEAD_RECOVERY_LAG; the contrast run
+	// ("no-reset") is the same service without the reset.
+	"recovery-lag": {
+		name: "recovery-lag",
+		describe: func(cfg config) string {
+			return fmt.Sprintf("tax API at %s with 5 tax calls stuck in their transactions", cfg.faultLat)
+		},
+		inject: func(ctx context.Context, cfg config, on bool) error {
+			if on {
+				// The stuck calls first: with the API slow the lane is full.
+				if err := postService(ctx, "/debug/fault?tax_stuck=5"); err != nil {
+					return err
+				}
+			}
+			return injectTaxLatency(ctx, cfg, on)
+		},
+		full:     [3]time.Duration{20 * time.Second, 30 * time.Second, 40 * time.Second},
+		short:    [3]time.Duration{8 * time.Second, 10 * time.Second, 20 * time.Second},
+		modes:    "no-reset,bulkhead",
+		contrast: "no-reset",
+		args: func(run string) []string {
+			return append([]string{"-faults"}, map[bool][]string{true: {"-no-lag-reset"}}[run == "no-reset"]...)
+		},
+	},
 	// The tax API at 8 s with the service pinned to one core.
 	"cpu-ceiling": {
 		name: "cpu-ceiling",
@@ -93,6 +136,24 @@ func injectTaxLatency(ctx context.Context, cfg config, on bool) error {
 	}
 	_, err := setTaxLatency(ctx, d)
 	return err
+}
+
+// postService posts to one of the service's debug endpoints.
+func postService(ctx context.Context, path string) error {
+	c := &http.Client{Timeout: 10 * time.Second}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+serviceAddr+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("POST %s: %s", path, resp.Status)
+	}
+	return nil
 }
 
 // setFault changes one fake dependency's behaviour.
@@ -122,11 +183,80 @@ func openFDs(pid int) int {
 	return len(ents)
 }
 
-// countInLog counts the lines of a log that contain s.
-func countInLog(path, s string) int {
+// countInLog counts the occurrences of s in a log from offset from on.
+func countInLog(path string, from int64, s string) int {
 	b, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil || from > int64(len(b)) {
 		return -1
 	}
-	return strings.Count(string(b), s)
+	return strings.Count(string(b[from:]), s)
+}
+
+// fdKinds counts process pid's descriptors by what they are: connections
+// accepted by the service, to PostgreSQL, to each fake dependency, other
+// sockets and everything else (files, pipes, epoll).
+func fdKinds(pid int) map[string]int {
+	ports := map[string]string{}
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			fs := strings.Fields(line)
+			if len(fs) < 10 {
+				continue
+			}
+			ports[fs[9]] = portOf(fs[1]) + ">" + portOf(fs[2])
+		}
+	}
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	out := map[string]int{}
+	_, svcPort, _ := strings.Cut(serviceAddr, ":")
+	names := map[string]string{"5432": "postgres", portOfAddr(cardAddr): "card", portOfAddr(fraudAddr): "fraud", portOfAddr(taxAddr): "tax"}
+	for _, e := range ents {
+		link, err := os.Readlink(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		inode, ok := strings.CutPrefix(link, "socket:[")
+		if !ok {
+			out["other"]++
+			continue
+		}
+		lr, ok := ports[strings.TrimSuffix(inode, "]")]
+		if !ok {
+			out["other sockets"]++
+			continue
+		}
+		local, remote, _ := strings.Cut(lr, ">")
+		switch {
+		case local == svcPort:
+			out["inbound"]++
+		case names[remote] != "":
+			out[names[remote]]++
+		default:
+			out["other sockets"]++
+		}
+	}
+	return out
+}
+
+// portOf is the decimal port of a /proc/net/tcp address (hex "0100007F:4E20").
+func portOf(a string) string {
+	_, h, _ := strings.Cut(a, ":")
+	p, err := strconv.ParseUint(h, 16, 16)
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatUint(p, 10)
+}
+
+func portOfAddr(addr string) string {
+	_, p, _ := strings.Cut(addr, ":")
+	return p
 }

@@ -115,6 +115,22 @@ func maxFDs(r *run) int {
 	return m
 }
 
+func sumKinds(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func kindsString(m map[string]int) string {
+	var parts []string
+	for _, k := range []string{"inbound", "postgres", "card", "fraud", "tax", "other sockets", "other"} {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return fmt.Sprintf("%d = %s", sumKinds(m), strings.Join(parts, ", "))
+}
+
 func durString(d time.Duration) string {
 	if d < 0 {
 		return "never"
@@ -131,6 +147,14 @@ func scenarioSection(cfg config, r *run) string {
 		w(" (limit %d)", cfg.nofile)
 	}
 	w("; \"too many open files\" in its log: %d\n", r.emfile)
+	if len(r.fdPeak) > 0 {
+		w("  descriptors by kind at the most sampled (every second): %s\n", kindsString(r.fdPeak))
+	}
+	if cfg.scenario.name == "recovery-lag" {
+		alertAt, during := lagFigures(r)
+		w("recovery lag: %d ALERT_BULKHEAD_RECOVERY_LAG in the log; lagging seen %s after the API recovered (during the fault: %v); stuck calls ended by a reset %d, still stuck at the end %d; tax lane below 5 running calls %s after the API recovered\n",
+			r.alerts, durString(alertAt), during, r.final.TaxStuckEnded, r.final.TaxStuck, recoveryString(r.recovery))
+	}
 	if cfg.scenario.name == "fraud-outage" {
 		fr := summarise(r.recs["fraud"], 0, r.end+time.Hour)
 		if r.mode == service.ModeBulkhead {
@@ -172,6 +196,11 @@ func scenarioChecks(cfg config, bulk *run, check func(bool, string, ...any)) {
 		check(int64(fr.counts[outFallback]) == q.Queued && q.Scored == q.Queued && q.Len == 0 && q.Dropped == 0 && bulk.drained >= 0,
 			"every pending_fraud scored after recovery, none lost: %d pending_fraud answers, %d queued, %d scored, %d left, %d dropped; queue empty %s after the outage", fr.counts[outFallback], q.Queued, q.Scored, q.Len, q.Dropped, durString(bulk.drained))
 		check(whileOpen == 0 && float64(perSec) <= maxDrainPerSecond, "the queue drained only with the breaker closed (%d scored while open) and at a limited rate (at most %d in a second, limit %.0f/s)", whileOpen, perSec, service.FraudDrainRate)
+	case "recovery-lag":
+		alertAt, during := lagFigures(bulk)
+		check(bulk.alerts == 1 && alertAt >= 0 && !during, "ALERT_BULKHEAD_RECOVERY_LAG fired once, after the API recovered: %d in the log, lagging seen %s after (during the fault: %v)", bulk.alerts, durString(alertAt), during)
+		check(bulk.final.TaxStuckEnded == 5 && bulk.final.TaxStuck == 0, "the pool reset ended the 5 stuck calls' sessions: %d ended, %d still stuck", bulk.final.TaxStuckEnded, bulk.final.TaxStuck)
+		check(bulk.recovery >= 0 && bulk.recovery <= targetLagRecovery, "the tax lane was back below 5 running calls %s after the API recovered (<= %s: 10 s recovery lag, the reset, 5 s)", recoveryString(bulk.recovery), targetLagRecovery)
 	case "fd-ceiling":
 		m := maxFDs(bulk)
 		check(bulk.emfile == 0 && m > 0 && m < cfg.nofile, "never out of descriptors: at most %d open of %d, %d \"too many open files\"", m, cfg.nofile, bulk.emfile)
@@ -189,6 +218,9 @@ func lastLine(cfg config, bulk *run) string {
 			scored, lost = q.Scored, int64(fr.counts[outFallback])-q.Scored
 		}
 		return fmt.Sprintf(" breaker_opened=%s closed_after=%s pending_fraud=%d scored=%d lost=%d drained=%s", durString(opened), durString(closed), fr.counts[outFallback], scored, lost, durString(bulk.drained))
+	case "recovery-lag":
+		alertAt, _ := lagFigures(bulk)
+		return fmt.Sprintf(" alerts=%d lagging_after=%s stuck_ended=%d lane_back=%s", bulk.alerts, durString(alertAt), bulk.final.TaxStuckEnded, recoveryString(bulk.recovery))
 	case "fd-ceiling":
 		return fmt.Sprintf(" fds_max=%d/%d emfile=%d", maxFDs(bulk), cfg.nofile, bulk.emfile)
 	}
@@ -197,4 +229,31 @@ func lastLine(cfg config, bulk *run) string {
 
 // faultedTax: the scenarios whose fault is in the tax API, where the tax
 // lane's shedding and recovery are measured.
-func faultedTax(cfg config) bool { return cfg.scenario.name != "fraud-outage" }
+func faultedTax(cfg config) bool {
+	return cfg.scenario.name != "fraud-outage" && cfg.scenario.name != "recovery-lag"
+}
+
+// lagFigures: when the tax lane first reported recovery lag, from the
+// fault's end (-1: never; negative alerts during the fault show as
+// duringFault), and how long the stuck calls held on.
+func lagFigures(r *run) (alertAt time.Duration, duringFault bool) {
+	alertAt = -1
+	for _, s := range r.laneSamples {
+		if !s.lagging {
+			continue
+		}
+		if s.at < r.faultEnd {
+			duringFault = true
+			continue
+		}
+		if alertAt < 0 {
+			alertAt = s.at - r.faultEnd
+		}
+	}
+	return alertAt, duringFault
+}
+
+// targetLagRecovery: RecoveryLag (10 s) after the API's first normal
+// answer, the alert and the reset; 5 s for the lane to drain, as the tax
+// drill's recovery target.
+const targetLagRecovery = 15 * time.Second

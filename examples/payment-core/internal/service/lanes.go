@@ -50,6 +50,12 @@ const (
 	TaxAcquireTimeout      = 500 * time.Millisecond
 )
 
+// MaxRunTime is the spec's longest run of one call in a lane: past it the
+// call's context is cancelled and it is reported as stuck, with its stack.
+// Every lane's deadline is well inside it; only work that ignores its
+// deadline reaches it.
+const MaxRunTime = 10 * time.Second
+
 // CardAuth is the card authorisation lane: critical, rejects with 429.
 type CardAuth struct{}
 
@@ -61,6 +67,7 @@ func (CardAuth) Spec() bulkhead.LaneSpec {
 		QueueTimeout:  50 * time.Millisecond, // inside the 120 ms p99 budget
 		Policy:        bulkhead.PolicyThrottle,
 		RetryAfter:    time.Second,
+		MaxRunTime:    MaxRunTime,
 	}
 }
 
@@ -75,6 +82,7 @@ func (Fraud) Spec() bulkhead.LaneSpec {
 		QueueTimeout:  50 * time.Millisecond,
 		Policy:        bulkhead.PolicyThrottle,
 		RetryAfter:    2 * time.Second,
+		MaxRunTime:    MaxRunTime,
 	}
 }
 
@@ -88,6 +96,7 @@ func (Tax) Spec() bulkhead.LaneSpec {
 		MaxQueued:     TaxQueue,
 		Policy:        bulkhead.PolicyShed,
 		RetryAfter:    5 * time.Second,
+		MaxRunTime:    MaxRunTime,
 	}
 }
 

@@ -112,6 +112,10 @@ type Snapshot struct {
 	Pools  map[string]PoolSnapshot  `json:"pools"`
 	// FraudQueue is the async scoring queue (bulkhead mode).
 	FraudQueue *QueueSnapshot `json:"fraud_queue,omitempty"`
+	// TaxStuck and TaxStuckEnded are the injected stuck tax calls holding
+	// their transaction now, and those whose session was ended (faults.go).
+	TaxStuck      int64 `json:"tax_stuck,omitempty"`
+	TaxStuckEnded int64 `json:"tax_stuck_ended,omitempty"`
 }
 
 // LaneSnapshot is one executor's stats.
@@ -209,6 +213,7 @@ func (s *Server) Snapshot() Snapshot {
 			Leaks: ls.Leaks, CrossLane: ls.CrossLane, WaitTotalUS: ls.WaitTotal.Microseconds(),
 		}
 	}
+	snap.TaxStuck, snap.TaxStuckEnded = s.faults.stuck.Load(), s.faults.ended.Load()
 	if s.fraudQ != nil {
 		q := s.fraudQ.snapshot()
 		snap.FraudQueue = &q

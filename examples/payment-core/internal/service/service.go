@@ -71,6 +71,12 @@ type Config struct {
 	CardURL  string // the card network
 	FraudURL string // the fraud scoring service
 	TaxURL   string // the tax API
+	// Faults serves POST /debug/fault, the recovery-lag drill's fault
+	// injection (faults.go). Off by default.
+	Faults bool
+	// NoLagReset: the lanes do not reset their pools on
+	// ALERT_BULKHEAD_RECOVERY_LAG (the drill's contrast run).
+	NoLagReset bool
 }
 
 // Server is the service. Its pool and client fields belong to lanes: the
@@ -95,6 +101,8 @@ type Server struct {
 	fraudQ       *scoreQueue
 	fraudBreaker *lanebreaker.Breaker // bulkhead mode
 	fraudLane    bulkhead.Runner
+	taxExec      *bulkhead.Executor[Tax] // bulkhead mode
+	faults       faults
 	legacyTax    http.Handler // before mode only
 
 	lanePools map[string]lanePgx // bulkhead mode, by lane name
@@ -140,7 +148,17 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		breaker := s.fraudBreaker
 		s.fraudQ = newScoreQueue(s, fraudQueueWorkers, FraudQueueCapacity, FraudDrainRate,
 			func() bool { return breaker.State() == bulkhead.BreakerClosed })
-		card, fraud, taxLane = bulkhead.MustExecutor[CardAuth](), failureReporting[Fraud]{fraudExec}, bulkhead.MustExecutor[Tax]()
+		cardExec, taxExec := bulkhead.MustExecutor[CardAuth](), bulkhead.MustExecutor[Tax]()
+		// A lane that lags in recovering (ALERT_BULKHEAD_RECOVERY_LAG)
+		// resets its pool: idle connections closed, sessions stuck in a
+		// transaction past the leak threshold ended.
+		if !cfg.NoLagReset {
+			cardExec.ResetOnRecoveryLag(s.cardDB)
+			fraudExec.ResetOnRecoveryLag(s.fraudDB)
+			taxExec.ResetOnRecoveryLag(s.taxDB)
+		}
+		s.taxExec = taxExec
+		card, fraud, taxLane = cardExec, failureReporting[Fraud]{fraudExec}, failureReporting[Tax]{taxExec}
 		s.fraudLane = fraud
 		onReject = s.onReject
 	case ModeBefore:
@@ -178,6 +196,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		mux.Handle("POST /tax/quote", s.metrics.active(routeTax, s.handle(quote)))
 	}
 	mux.HandleFunc("GET /debug/lanes", s.debugLanes)
+	if cfg.Faults {
+		mux.HandleFunc("POST /debug/fault", s.debugFault)
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	s.handler = s.withDeadline(mw.Wrap(mux))
 	return s, nil
@@ -588,6 +609,10 @@ func quote(s *Server, w http.ResponseWriter, r *http.Request) {
 	source := "api"
 	taxCents, err := s.callTaxAPI(ctx, req)
 	if err != nil {
+		// The answer is the verified estimate, a success; the lane is told
+		// the tax API failed, so that recovery lag counts from its first
+		// normal answer, not from the first fallback.
+		reportFailure(ctx, err)
 		taxCents, err = s.estimate(req)
 		if err != nil {
 			fail(w, ctx, "tax quote", err)

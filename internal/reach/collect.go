@@ -122,10 +122,24 @@ func Build(facts []*Entries) []lanes.Dependency {
 	}
 	// A dependency no entry point reaches is listed with the functions that
 	// reach it and that nothing calls: handlers wired where bhlint cannot
-	// see, exported API.
+	// see, exported API. A function another package's code calls (a
+	// client's method) is on their paths, not a root.
+	onPaths := map[string]bool{}
+	for _, f := range byPkg {
+		for _, e := range append(slices.Clip(f.Entries), f.Roots...) {
+			for _, call := range e.Calls {
+				for _, hop := range call.Path {
+					onPaths[hop] = true
+				}
+			}
+		}
+	}
 	for _, p := range pkgs {
 		f := byPkg[p]
 		for _, e := range f.Roots {
+			if onPaths[e.Name] {
+				continue
+			}
 			for _, call := range e.Calls {
 				dep := deps[call.Dep.Key]
 				if dep == nil || (len(dep.Callers) > 0 && !dep.Callers[0].Root) || len(dep.Callers) >= maxRoots {

@@ -299,14 +299,14 @@ func (c *checker) subprocess(fn *ssa.Function, cmd ssa.Value) Dep {
 			args := call.Common().Args
 			switch callee.String() {
 			case "os/exec.Command":
-				name = constString(args[0], "a computed command")
+				name = constString(args[0], "(a command not known until run time)")
 			case "os/exec.CommandContext":
-				name = constString(args[1], "a computed command")
+				name = constString(args[1], "(a command not known until run time)")
 			}
 		}
 	}
 	d.Key, d.Name = "exec:"+name, "subprocess "+name
-	if name == "a command" || name == "a computed command" {
+	if strings.HasPrefix(name, "(") || name == "a command" {
 		d.Key += ":" + funcName(fn)
 		d.Name += " in " + funcName(fn)
 	}

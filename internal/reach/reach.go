@@ -283,8 +283,8 @@ func (c *checker) callSite(fn *ssa.Function, instr ssa.CallInstruction, frame []
 		}
 		extra := frame
 		if isCallback && i == cbIndex {
-			if cbHold.Noun == "executor slot" {
-				continue
+			if cbHold.Noun == "executor slot" && executorLane(common) != "" {
+				continue // an entry point of the executor's lane
 			}
 			extra = append(clone(frame), cbHold)
 		}
@@ -339,8 +339,8 @@ func (c *checker) closureFrame(fn *ssa.Function, mc *ssa.MakeClosure) (frame []H
 			return c.held[fn][call], false, false
 		}
 		if i, hold, ok := c.callbackHold(fn, common); ok && i < len(common.Args) && common.Args[i] == mc {
-			if hold.Noun == "executor slot" {
-				return nil, false, true
+			if hold.Noun == "executor slot" && executorLane(common) != "" {
+				return nil, false, true // an entry point of the executor's lane
 			}
 			return append(clone(c.held[fn][call]), hold), false, false
 		}

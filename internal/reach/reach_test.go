@@ -184,8 +184,19 @@ func TestDeclaredLanes(t *testing.T) {
 		}
 	}
 	ledger, ok := deps["laned.Ledger → ledger.example.com"]
-	if !ok || len(ledger.Callers) != 1 || ledger.Callers[0].Entry != "laned.Settle" || ledger.Callers[0].Lane != "settlement" {
-		t.Errorf("ledger = %+v, want the declared entry laned.Settle alone (not the inferred handler)", ledger)
+	settle, found := caller(ledger, "laned.Settle")
+	if !ok || !found || settle.Lane != "settlement" || len(settle.Held) != 0 {
+		t.Errorf("ledger = %+v, want the declared entry laned.Settle holding nothing", ledger)
+	}
+	for _, c := range ledger.Callers {
+		if c.Class != "" {
+			t.Errorf("inferred caller %+v despite declared lanes", c)
+		}
+	}
+	// A user's wrapper of Executor.Do: the work it runs holds a slot.
+	refund, found := caller(ledger, "laned.Refund")
+	if !found || !slices.Equal(held(refund), []string{"executor slot of the executor of lane scoring"}) {
+		t.Errorf("laned.Refund's call = %+v, want it holding a slot of the scoring executor (through inScoring)", refund)
 	}
 }
 

@@ -49,3 +49,19 @@ func Main() {
 	http.HandleFunc("/rescore", rescore)
 	http.HandleFunc("/settle", func(w http.ResponseWriter, r *http.Request) { Settle(r.Context()) })
 }
+
+// inScoring is a user's wrapper of the scoring executor.
+func inScoring(ctx context.Context, fn func(context.Context) error) error {
+	return scoring.Do(ctx, fn)
+}
+
+// Refund runs its call through the wrapper: it holds a slot of the
+// executor too.
+//
+//bhlint:lane settlement
+func Refund(ctx context.Context) error {
+	return inScoring(ctx, func(ctx context.Context) error {
+		_, err := Ledger.Get("https://ledger.example.com/refund")
+		return err
+	})
+}

@@ -4,7 +4,7 @@ connection held across a network call.
 
 # Analyzer heldconn
 
-heldconn: report a DB connection, transaction or open rows held while the code makes a network call
+heldconn: report a DB connection, transaction or open rows held while the code makes a network call, waits on a subprocess or takes a second connection
 
 ERR_CONN_HELD_ACROSS_NETWORK_CALL. A connection taken from a pool is a slot
 of a fixed-size resource. While the code waits on the network with it in
@@ -28,28 +28,77 @@ The body of a callback run inside a transaction is held too:
 pgx.BeginFunc, pgx.BeginTxFunc, (*pgxpool.Pool).AcquireFunc, and any user
 helper that begins, calls its func parameter, then commits (learned as a
 fact, so RunInTx(ctx, func(tx) error { … }) is found wherever the helper
-lives).
+lives). A helper that passes its callback on to one, or captures it in a
+closure that one runs (db.Transactional(func(tx) error { return fn(app) })),
+is a holder too; the message names the chain of helpers down to the one
+that holds.
 
-What counts as a network call: an entry of bhlint's catalogue (net/http
-clients and package functions, net.Dial*, crypto/tls dials, DNS lookups,
-net/smtp, gRPC ClientConn.Invoke/NewStream, go-redis commands), any function
-that reaches one through static calls, in this package or another (a fact),
-and a query or acquire on a different DB pool than the one held. Calls on
-the held value itself (tx.Exec, rows.Scan) and helpers that only query
-through it are not network calls.
+Transaction helpers behind interfaces. A call through an interface method
+that takes a func (app.RunInTransaction(func(txApp App) error { … }),
+s.tx.WithTx(ctx, func(ctx context.Context) error { … }) with the
+transaction carried in the context) is followed when the implementations
+that are visible all hold while running it: the named types of the
+interface's package, of the calling package and of the packages it imports
+that implement the interface. The message names the implementation
+followed. If one visible implementation does not hold (a fake, a store
+that runs the callback directly) or they hold different parameters, the
+implementations disagree and the call is not followed: nothing is
+reported rather than a guess. If no implementation is visible, nothing is
+assumed either.
+
+What the held connection must not wait on:
+
+  - the network: an entry of bhlint's catalogue (net/http clients and
+    package functions, net.Dial*, crypto/tls dials, DNS lookups, net/smtp,
+    gRPC ClientConn.Invoke/NewStream, go-redis commands), or any function
+    that reaches one through static calls, in this package or another (a
+    fact);
+  - a subprocess: (*exec.Cmd).Run, Output, CombinedOutput and Wait, or a
+    function that reaches one through static calls (a fact, learned also in
+    packages that touch no database); Start alone does not wait;
+  - another connection: a query, exec, prepare or begin on a pool handle.
+    On the pool the held value came from (the same package variable, struct
+    field or parameter; sqlx's embedded *sql.DB and Unsafe() count as their
+    pool), it is a second connection from the same pool: at saturation
+    every holder waits for a second one and the pool deadlocks (HikariCP's
+    documentation describes the hazard). On another handle it waits for a
+    connection of its own. Both positions are reported (related
+    information);
+  - a statement prepared on a pool (*sql.Stmt, *sqlx.Stmt, *sqlx.NamedStmt)
+    executed while a transaction is held: its execution takes a connection
+    from the pool, not the transaction's. Counted as prepared on a pool: the
+    result of a pool's Prepare/Preparex/PrepareNamed, and a statement kept
+    in a package variable or in a field of a struct that holds no
+    connection (a statement prepared on a transaction dies with it, so one
+    kept beyond a function lives on a pool). A statement from tx.Stmt,
+    tx.Stmtx, tx.Prepare or tx.Preparex, one kept beside a transaction in a
+    struct, and one passed in as a parameter are not. A helper that
+    executes a statement parameter (models.LoadLists(stmt)) is learned as a
+    fact, and the statement passed to it is judged at the call.
+
+Calls on the held value itself (tx.Exec, rows.Scan) and helpers that only
+query through it are not waits. Inside a callback the held value is not in
+hand: there a pool query is reported when the handle is known (a package
+variable, a field, a parameter), as a wait for a connection of its own.
 
 Fix: release first. Move the call before Begin, or after Commit; read what
 the call needs inside the transaction, commit, then call; for rows, collect
-them (pgx.CollectRows) and close before calling out.
+them (pgx.CollectRows) and close before calling out. Run a pool's statement
+inside the transaction through tx.Stmt(stmt).
 
 Escape policy: a held value that is returned is the caller's to hold (the
 call that returned it is an acquisition there); one stored in a field or
 passed to a function that does not release it stays held on this path.
-Calls through interfaces and function values are not followed, except the
-catalogue's interface methods and callback helpers; so a network call
-hidden behind an interface is missed rather than guessed at. Calls in a
-goroutine started while holding do not make this function wait and are not
-reported.
+Calls through function values are not followed, except the callback
+helpers above; calls through interfaces only as above (the catalogue's
+interface methods, and callback helpers whose visible implementations
+agree), so a network call hidden behind an interface is missed rather than
+guessed at. Calls in a goroutine started while holding do not make this
+function wait and are not reported, even when the callback then waits for
+the goroutine. Branches are not correlated: a connection begun when a
+counter is zero and committed when it reaches a batch size is still held,
+to the analysis, on a later branch that tests the counter for zero (a
+known false positive).
 
 Suppress a finding with //bhlint:ignore ERR_CONN_HELD_ACROSS_NETWORK_CALL
 reason, on the line or in the doc comment of the enclosing function.

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"stmtmodels"
+	"txhelper"
 )
 
 // Queries are statements prepared on the pool at start-up.
@@ -109,7 +110,30 @@ func globalPoolStmt(ctx context.Context, app *App) error {
 	return tx.Commit()
 }
 
+// Inside a transaction helper's callback the held transaction is not in
+// hand, but a pool's statement or a query on a known pool handle still
+// takes a connection of its own.
+func poolStmtInsideCallback(ctx context.Context, store *txhelper.Store, app *App) error {
+	return store.InTx(ctx, func(tx *sql.Tx) error {
+		return app.queries.GetLists.Select(nil) // want `the function passed to \(\*txhelper.Store\).InTx calls \(\*sqlx.Stmt\).Select on the statement in secondconn.Queries.GetLists, prepared on the pool`
+	})
+}
+
+func poolQueryInsideCallback(ctx context.Context, store *txhelper.Store) error {
+	return store.InTx(ctx, func(tx *sql.Tx) error {
+		return db.Select(nil, "SELECT 1") // want `the function passed to \(\*txhelper.Store\).InTx calls \(\*sqlx.DB\).Select on the pool handle db`
+	})
+}
+
 // ---- traps ----
+
+// Inside the callback, the statement bound to the callback's transaction.
+func stmtBoundInsideCallback(ctx context.Context, store *txhelper.Store, app *App) error {
+	return store.InTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.StmtContext(ctx, app.queries.CountSubs).ExecContext(ctx)
+		return err
+	})
+}
 
 // tx.Stmtx binds the pool's statement to the transaction's connection.
 func stmtBoundToTx(ctx context.Context, app *App) error {

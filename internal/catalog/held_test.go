@@ -1,0 +1,40 @@
+package catalog
+
+import (
+	"go/token"
+	"go/types"
+	"testing"
+)
+
+// sqlxMethod makes (*github.com/jmoiron/sqlx.DB).name, as the type checker
+// would see it.
+func sqlxMethod(name string) *types.Func {
+	pkg := types.NewPackage("github.com/jmoiron/sqlx", "sqlx")
+	tn := types.NewTypeName(token.NoPos, pkg, "DB", nil)
+	named := types.NewNamed(tn, types.NewStruct(nil, nil), nil)
+	recv := types.NewVar(token.NoPos, pkg, "db", types.NewPointer(named))
+	fn := types.NewFunc(token.NoPos, pkg, name, types.NewSignatureType(recv, nil, nil, nil, nil, false))
+	named.AddMethod(fn)
+	return fn
+}
+
+// sqlx's context-taking waits join database/sql's and pgx's slot waits, so a
+// BeginTxx on context.Background() waits with no deadline as BeginTx does.
+func TestSqlxSlotWaits(t *testing.T) {
+	for _, name := range []string{"BeginTxx", "Connx", "GetContext", "SelectContext", "QueryxContext", "PreparexContext"} {
+		if !SlotWaits.Has(sqlxMethod(name)) {
+			t.Errorf("SlotWaits lacks (*sqlx.DB).%s", name)
+		}
+	}
+	if SlotWaits.Has(sqlxMethod("Unsafe")) {
+		t.Errorf("SlotWaits has (*sqlx.DB).Unsafe, which takes no connection")
+	}
+	for _, name := range []string{"Preparex", "Connx", "MustBegin", "BeginTxx"} {
+		if !PoolAcquires.Has(sqlxMethod(name)) {
+			t.Errorf("PoolAcquires lacks (*sqlx.DB).%s", name)
+		}
+	}
+	if !SamePoolHandles.Has(sqlxMethod("Unsafe")) || !PoolPrepares.Has(sqlxMethod("Preparex")) {
+		t.Errorf("Unsafe and Preparex are missing from heldconn's tables")
+	}
+}

@@ -604,6 +604,20 @@ func reportedBefore(deps []*lanes.Summary) map[string]bool {
 	return out
 }
 
+// pendingBefore collects the inferred conflicts that packages before this
+// one saw whole and left to a later one, by resource key.
+func pendingBefore(deps []*lanes.Summary, reported map[string]bool) map[string]lanes.Conflict {
+	out := map[string]lanes.Conflict{}
+	for _, d := range deps {
+		for _, conf := range d.Pending {
+			if _, ok := out[conf.Resource.Key]; !ok && !reported[conf.Resource.Key] {
+				out[conf.Resource.Key] = conf
+			}
+		}
+	}
+	return out
+}
+
 func sortedSet(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

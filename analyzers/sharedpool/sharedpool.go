@@ -859,19 +859,29 @@ func (c *checker) checkShared() {
 	}
 	own.Seen = sortedKeys(seen)
 	reported := reportedBefore(deps)
-	var inferred []lanes.Conflict
+	inferred := pendingBefore(deps, reported)
 	for _, conflict := range lanes.Conflicts(c.resolveSummaries(append(deps, own))) {
 		switch {
 		case conflict.Inferred():
 			if !reported[conflict.Resource.Key] {
-				inferred = append(inferred, conflict)
+				inferred[conflict.Resource.Key] = conflict
 			}
 		case !conflict.SeenBefore(deps):
 			c.reportConflict(conflict)
 		}
 	}
-	for _, key := range c.reportInferred(inferred) {
+	var pending []lanes.Conflict
+	for _, key := range sortedKeys(inferred) {
+		pending = append(pending, inferred[key])
+	}
+	done := c.reportInferred(pending)
+	for _, key := range done {
 		reported[key] = true
+	}
+	for _, conf := range pending {
+		if !reported[conf.Resource.Key] {
+			own.Pending = append(own.Pending, conf)
+		}
 	}
 	own.Reported = sortedSet(reported)
 	c.pass.ExportPackageFact(own)

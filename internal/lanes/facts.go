@@ -135,6 +135,10 @@ type Summary struct {
 	// Links are pools copied from one variable or field into another
 	// (feedQueryBuilder{db: s.db}): the same pool under two names.
 	Links []Link
+	// Pending are inferred conflicts this package saw whole but left to a
+	// package that imports it (one that creates the pool, or main): the
+	// summaries they come from may not be visible there.
+	Pending []Conflict
 	// Reported are the keys of the resources whose inferred sharing this
 	// package or one before it reported (inferred conflicts can only be
 	// seen whole where the interfaces on the way resolve).

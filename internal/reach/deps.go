@@ -97,6 +97,13 @@ func (c *checker) originOf(fn *ssa.Function, v ssa.Value, depth int) origin {
 			return origin{key: "call:" + name, name: name, param: -1}
 		}
 	case *ssa.Alloc:
+		// A variable captured by a closure lives in a cell: what was
+		// stored in it.
+		for _, ref := range ssautil.Referrers(v) {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == v {
+				return c.originOf(fn, st.Val, depth-1)
+			}
+		}
 		name := "made in " + funcName(fn)
 		return origin{key: "local:" + fn.String() + ":" + v.Name(), name: name, param: -1}
 	}

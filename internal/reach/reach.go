@@ -51,6 +51,9 @@ type checker struct {
 	holders   map[*ssa.Function]*holdsDuring
 	out       map[*ssa.Function]*Outbound
 	starts    ssautil.CallStarts
+
+	inferred   []entrypoints.Entry    // the package's inferred entry points
+	entryFuncs map[*ssa.Function]bool // func literals among them
 }
 
 func run(pass *analysis.Pass) (res any, err error) {
@@ -81,6 +84,16 @@ func run(pass *analysis.Pass) (res any, err error) {
 		c.held[fn] = c.spans(fn)
 	}
 	c.learnHolders()
+	c.inferred = entrypoints.Find(pass.Pkg, c.funcs)
+	c.entryFuncs = map[*ssa.Function]bool{}
+	for _, e := range c.inferred {
+		// A func literal registered as a handler runs per request, not
+		// where it is registered. (A loop started here stays: the starter
+		// sees it in a goroutine, as calls it does not wait on.)
+		if e.Func != nil && e.Func.Parent() != nil && e.Class == entrypoints.Interactive {
+			c.entryFuncs[e.Func] = true
+		}
+	}
 	c.computeReach()
 	c.exportEntries()
 	return nil, nil
@@ -278,7 +291,7 @@ func (c *checker) callSite(fn *ssa.Function, instr ssa.CallInstruction, frame []
 	// point of that lane instead.
 	for i, arg := range common.Args {
 		f, ok := arg.(*ssa.Function)
-		if !ok {
+		if !ok || c.entryFuncs[f] {
 			continue
 		}
 		extra := frame
@@ -307,8 +320,8 @@ func (c *checker) closure(fn *ssa.Function, mc *ssa.MakeClosure, b *builder) {
 		return
 	}
 	frame, async, skip := c.closureFrame(fn, mc)
-	if skip {
-		return
+	if skip || c.entryFuncs[anon] {
+		return // work of its own lane, or a handler registered here: not called here
 	}
 	if async {
 		b = b.async()
@@ -374,7 +387,7 @@ func (c *checker) freeVars(fn *ssa.Function, mc *ssa.MakeClosure, cc Call, frame
 // hop, the caller's frame's holds, and the callee's parameters named by
 // the caller's arguments (args nil: not known).
 func (c *checker) through(fn *ssa.Function, cc Call, args []ssa.Value, frame []Hold, hop string) Call {
-	out := Call{Dep: cc.Dep, Param: -1, Path: capPath(append([]string{hop}, cc.Path...)), Held: clone(frame)}
+	out := Call{Dep: cc.Dep, Param: -1, Path: capPath(append([]string{hop}, cc.Path...)), Held: clone(frame), Async: cc.Async}
 	for _, h := range cc.Held {
 		if args == nil && h.Param >= 0 {
 			h.Param, h.Key, h.Name = -1, "unknown:"+hop, "the pool passed to "+hop
@@ -470,7 +483,7 @@ func (c *checker) exportEntries() {
 	for _, fn := range c.funcs {
 		entries = append(entries, c.runnerEntries(fn)...)
 	}
-	for _, e := range entrypoints.Find(c.pass.Pkg, c.funcs) {
+	for _, e := range c.inferred {
 		if e.Func == nil || declared[ssautil.Origin(e.Func)] {
 			continue
 		}

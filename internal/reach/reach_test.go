@@ -150,6 +150,20 @@ func TestDependencies(t *testing.T) {
 		t.Errorf("payment API = %+v, want the uncalled (*shop.Handler).ServeHTTP holding the transaction of shop.DB, stalling nobody", pay)
 	}
 
+	// Async through another package's function; a handler literal
+	// registered in Main is its own entry point, not a call of Main.
+	for _, c := range hooks.Callers {
+		if c.Entry == "func literal in shop.Main" && !c.Async {
+			t.Errorf("the refund handler's call through taxapi.PostAsync = %+v, want it async", c)
+		}
+		if c.Entry == "shop.Main" {
+			t.Errorf("shop.Main listed as calling the webhooks: %+v", c)
+		}
+	}
+	if _, ok := caller(hooks, "func literal in shop.Main"); !ok {
+		t.Errorf("webhooks callers = %+v, want the refund handler (a func literal registered in Main)", hooks.Callers)
+	}
+
 	// A subprocess, named by its command.
 	if conv, ok := deps["subprocess convert"]; !ok || len(conv.Callers) != 1 || conv.Callers[0].Entry != "shop.thumbnail" {
 		t.Errorf("subprocess convert = %+v (among %q)", conv, names)

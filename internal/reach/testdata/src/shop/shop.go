@@ -110,6 +110,9 @@ func Main() {
 	http.HandleFunc("/browse", browse)
 	http.HandleFunc("/thumbnail", thumbnail)
 	http.HandleFunc("/signup", signup)
+	http.HandleFunc("/refund", func(w http.ResponseWriter, r *http.Request) {
+		taxapi.PostAsync(Webhooks, "https://hooks.example.com/refund")
+	})
 	go auditLoop()
 	http.ListenAndServe(":8080", nil)
 }

@@ -38,3 +38,10 @@ func Post(ctx context.Context, client *http.Client, url string) error {
 	}
 	return resp.Body.Close()
 }
+
+// PostAsync sends in a goroutine: its callers do not wait on it.
+func PostAsync(client *http.Client, url string) {
+	go func() {
+		Post(context.Background(), client, url)
+	}()
+}

@@ -144,6 +144,9 @@ func BuildMap(sums []*Summary) *Map {
 		if len(owners) < 2 || (field && r.Obj == "") {
 			continue // known by its type alone (a parameter): each caller may pass its own
 		}
+		if onlyInferred(owners, byLane) && !InferredNouns[r.Noun] {
+			continue // between inferred classes only pools count, as sharedpool reports them
+		}
 		shared[key] = &Shared{Name: r.Name, Noun: r.Noun, Owner: r.Lane, Pos: r.Pos, Pkg: r.Pkg, Lanes: keys(owners), Why: why[key], Field: field}
 	}
 	for _, c := range Conflicts(sums) {
@@ -169,6 +172,16 @@ func BuildMap(sums []*Summary) *Map {
 	}
 	sort.Slice(m.Shared, func(i, j int) bool { return m.Shared[i].Name < m.Shared[j].Name })
 	return m
+}
+
+// onlyInferred: every lane of the set is an inferred workload class.
+func onlyInferred(set map[string]bool, byLane map[string]*Lane) bool {
+	for l := range set {
+		if byLane[l] == nil || !byLane[l].Inferred {
+			return false
+		}
+	}
+	return true
 }
 
 // KeepInferred keeps, of the inferred workload classes, the entry points of

@@ -296,6 +296,17 @@ func TestInferred(t *testing.T) {
 			t.Errorf("JSON lacks %s:\n%s", want, js.String())
 		}
 	}
+	// An HTTP client both classes reach is not shared between them: only
+	// pools are, as sharedpool reports them.
+	client := lanes.Resource{Key: "pay/app.Client.http", Name: "app.Client.http", Noun: "HTTP client", Pkg: "pay/app", Obj: "T.http"}
+	sums := inferredSums()
+	sums[0].Entries[0].Uses = append(sums[0].Entries[0].Uses, lanes.Use{Resource: client})
+	sums[0].Entries[1].Uses = append(sums[0].Entries[1].Uses, lanes.Use{Resource: client})
+	for _, s := range lanes.BuildMap(sums).Shared {
+		if s.Name == "app.Client.http" {
+			t.Errorf("an HTTP client is shown shared between inferred classes: %+v", s)
+		}
+	}
 	if want := "label=\"lane interactive (inferred)\";\n    style=dashed;\n"; !strings.Contains(dot.String(), want) {
 		t.Errorf("DOT lacks %q:\n%s", want, dot.String())
 	}

@@ -37,6 +37,9 @@ func TestLanesPaymentCore(t *testing.T) {
 			"  service.Server.taxAPI (HTTP client at internal/service/service.go:",
 			"      service.quote (lane tax) via service.quote → (*service.Server).callTaxAPI → service.callJSON → service.Server.taxAPI\n        holding: nothing\n",
 			"  taxclient.Client.http (HTTP client at internal/taxclient/taxclient.go:",
+			// The incident's handler, wired where bhlint cannot see, holds
+			// the transaction of InTx while it waits on the tax API.
+			"      (*tax.Handler).ServeHTTP via (*tax.Handler).ServeHTTP → (*tax.Handler).quote → (*taxclient.Client).Quote → taxclient.Client.http\n        holding: transaction of store.Store.pool (pgx.BeginFunc in (*store.Store).InTx)\n",
 			"  stalls when it slows              other entry points that need what a caller holds while it waits: they wait too\n",
 		}},
 		{"json", []string{`"dependencies": [`, `"name": "service.Server.taxAPI",` + "\n" + `      "kind": "HTTP client",`, `"entry": "service.quote",` + "\n" + `          "lane": "tax",`, `"name": "card_auth"`, `"name": "pools.Fraud"`, `"lanes": [` + "\n" + `        "card_auth",` + "\n" + `        "tax"`}},

@@ -164,6 +164,17 @@ func TestDependencies(t *testing.T) {
 		t.Errorf("webhooks callers = %+v, want the refund handler (a func literal registered in Main)", hooks.Callers)
 	}
 
+	// A generated gRPC client's interface is the dependency, named by its
+	// variable; so is a Redis client's.
+	billing, ok := deps["shop.Billing"]
+	if c, found := caller(billing, "shop.pay"); !ok || billing.Noun != "gRPC client" || !found || !slices.Equal(held(c), []string{"transaction of shop.DB"}) {
+		t.Errorf("billing = %+v, want a gRPC client shop.pay calls holding the transaction of shop.DB", billing)
+	}
+	cache, ok := deps["shop.Cache"]
+	if c, found := caller(cache, "shop.pay"); !ok || cache.Noun != "Redis client" || !found || len(c.Held) != 0 {
+		t.Errorf("cache = %+v, want a Redis client shop.pay calls holding nothing", cache)
+	}
+
 	// A subprocess, named by its command.
 	if conv, ok := deps["subprocess convert"]; !ok || len(conv.Callers) != 1 || conv.Callers[0].Entry != "shop.thumbnail" {
 		t.Errorf("subprocess convert = %+v (among %q)", conv, names)

@@ -9,6 +9,9 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"pb"
 	"taxapi"
 )
 
@@ -98,6 +101,23 @@ func signup(w http.ResponseWriter, r *http.Request) {
 	tx.Commit()
 }
 
+// Billing is a gRPC service's generated client; Cache a Redis client.
+var (
+	Billing pb.BillingClient
+	Cache   redis.UniversalClient
+)
+
+// pay charges through gRPC inside a transaction, and reads the cache
+// after the commit.
+func pay(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	InTx(ctx, func(tx *sql.Tx) error {
+		_, err := Billing.Charge(ctx, &pb.ChargeRequest{})
+		return err
+	})
+	Cache.Get(ctx, "receipt")
+}
+
 // thumbnail runs a subprocess.
 func thumbnail(w http.ResponseWriter, r *http.Request) {
 	exec.CommandContext(r.Context(), "/usr/bin/convert", "in.png", "out.png").Run()
@@ -110,6 +130,7 @@ func Main() {
 	http.HandleFunc("/browse", browse)
 	http.HandleFunc("/thumbnail", thumbnail)
 	http.HandleFunc("/signup", signup)
+	http.HandleFunc("/pay", pay)
 	http.HandleFunc("/refund", func(w http.ResponseWriter, r *http.Request) {
 		taxapi.PostAsync(Webhooks, "https://hooks.example.com/refund")
 	})

@@ -1,0 +1,4 @@
+// Package grpc is a stub: the call options generated clients take.
+package grpc
+
+type CallOption interface{}

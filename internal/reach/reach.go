@@ -14,7 +14,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
-	"github.com/bhlint/bhlint/internal/directive"
 	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/pkgscope"
@@ -452,39 +451,24 @@ func clone(h []Hold) []Hold { return append([]Hold(nil), h...) }
 
 func (c *checker) exportEntries() {
 	var entries []Entry
-	declared := map[*ssa.Function]bool{}
-	byObj := map[*types.Func]*ssa.Function{}
+	cfg := c.config()
+	declared := c.declaredEntries(cfg)
 	for _, fn := range c.funcs {
-		if obj, ok := fn.Object().(*types.Func); ok {
-			byObj[obj] = fn
-		}
-	}
-	for _, f := range c.pass.Files {
-		if isTestFile(c.pass, f.Pos()) {
+		lane, ok := declared[fn]
+		if !ok {
 			continue
 		}
-		for _, decl := range f.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			for _, d := range directive.InGroup(fd.Doc, directive.Lane) {
-				obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-				fn := byObj[obj]
-				if fn == nil || len(d.Args) == 0 {
-					continue
-				}
-				declared[fn] = true
-				r := c.reachOf(fn)
-				entries = append(entries, c.entry(Entry{Name: funcName(fn), Lane: d.Args[0], How: "//bhlint:lane", Pos: c.posString(fn.Pos())}, r.Calls, r.Needs))
-			}
-		}
+		r := c.reachOf(fn)
+		entries = append(entries, c.entry(Entry{Name: funcName(fn), Lane: lane, How: "declared", Pos: c.posString(fn.Pos())}, r.Calls, r.Needs))
 	}
 	for _, fn := range c.funcs {
 		entries = append(entries, c.runnerEntries(fn)...)
 	}
 	for _, e := range c.inferred {
-		if e.Func == nil || declared[ssautil.Origin(e.Func)] {
+		if e.Func == nil || (cfg != nil && !cfg.InferLanes()) {
+			continue
+		}
+		if _, isDeclared := declared[ssautil.Origin(e.Func)]; isDeclared {
 			continue
 		}
 		r := c.reachOf(e.Func)

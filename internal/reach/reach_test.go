@@ -245,3 +245,12 @@ func TestRender(t *testing.T) {
 	}
 	t.Logf("text:\n%s\njson:\n%s\ndot:\n%s", text.String(), js.String(), dot.String())
 }
+
+// A lane declared in .bhlint.yml makes an entry point as a directive does.
+func TestConfiguredLane(t *testing.T) {
+	deps := load(t, "configured")
+	gw, ok := deps["configured.Gateway → gateway.example.com"]
+	if c, found := caller(gw, "configured.Charge"); !ok || !found || c.Lane != "billing" {
+		t.Errorf("gateway = %+v, want configured.Charge of lane billing (from .bhlint.yml)", gw)
+	}
+}

@@ -2,7 +2,7 @@
 # Shared ceilings: isolation claimed only after testing the ceilings the
 # lanes share — descriptors and CPU — against examples/payment-core.
 #
-# 1. Descriptors: the service runs under prlimit --nofile (default 512)
+# 1. Descriptors: the service runs under prlimit --nofile (default 400)
 #    while the tax API accepts connections and stalls (60 s); before mode,
 #    then bulkhead mode with its per-lane outbound socket caps. Target:
 #    bulkhead mode never runs out of descriptors and card_auth is served.

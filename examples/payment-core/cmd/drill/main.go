@@ -66,7 +66,7 @@ func main() {
 	var cfg config
 	var modes, scen string
 	flag.StringVar(&scen, "scenario", "tax-slow", "the fault: tax-slow, fraud-outage, fd-ceiling or cpu-ceiling")
-	flag.IntVar(&cfg.nofile, "nofile", 512, "fd-ceiling: the service's file-descriptor limit (prlimit --nofile)")
+	flag.IntVar(&cfg.nofile, "nofile", 400, "fd-ceiling: the service's file-descriptor limit (prlimit --nofile)")
 	flag.IntVar(&cfg.core, "core", 0, "cpu-ceiling: the core the service is pinned to (taskset -c)")
 	flag.BoolVar(&cfg.short, "short", false, "a reduced fault window (15 s) for CI: under two minutes")
 	flag.Float64Var(&cfg.scale, "scale", 0, "fraction of the spec's request rates to drive (default 0.25, or 0.15 with -short)")

@@ -275,7 +275,7 @@ func verdict(cfg config, before, bulk *run) (bool, []string, string) {
 			cardLimit, cardRule = 2*base.p99, fmt.Sprintf("twice the baseline p99 %s (short drill on a loaded machine)", ms(base.p99))
 		}
 	}
-	check(card.p99 <= cardLimit, "card_auth p99 during the fault %s <= %s, %s (%d/%d ok)", ms(card.p99), ms(cardLimit), cardRule, card.counts[outOK], card.n)
+	check(card.p99 <= cardLimit, "card_auth p99 during the fault %.1fms <= %s, %s (%d/%d ok)", float64(card.p99)/float64(time.Millisecond), ms(cardLimit), cardRule, card.counts[outOK], card.n)
 	// The point of the bulkheads: card authorisation goes on being served
 	// while tax is slow (the spec's next steps ask for 100%; a 429 from
 	// card_auth's own full lane is not a cascade, so a little is allowed).

@@ -74,6 +74,9 @@ type Config struct {
 	// Faults serves POST /debug/fault, the recovery-lag drill's fault
 	// injection (faults.go). Off by default.
 	Faults bool
+	// FraudBreaker is the fraud lane's breaker; zero fields are the spec's
+	// terms (lanebreaker's defaults). Tests shorten OpenFor.
+	FraudBreaker lanebreaker.Config
 	// NoLagReset: the lanes do not reset their pools on
 	// ALERT_BULKHEAD_RECOVERY_LAG (the drill's contrast run).
 	NoLagReset bool
@@ -136,7 +139,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		// The fraud vendor's breaker, with the spec's terms (lanebreaker's
 		// defaults): open when more than half of the last 30 s's calls
 		// failed, at least 20 of them; open 30 s; 3 probes close it.
-		if s.fraudBreaker, err = lanebreaker.New(lanebreaker.Config{}); err != nil {
+		if s.fraudBreaker, err = lanebreaker.New(cfg.FraudBreaker); err != nil {
 			s.Close()
 			return nil, err
 		}

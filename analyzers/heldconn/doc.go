@@ -95,10 +95,11 @@ interface methods, and callback helpers whose visible implementations
 agree), so a network call hidden behind an interface is missed rather than
 guessed at. Calls in a goroutine started while holding do not make this
 function wait and are not reported, even when the callback then waits for
-the goroutine. Branches are not correlated: a connection begun when a
-counter is zero and committed when it reaches a batch size is still held,
-to the analysis, on a later branch that tests the counter for zero (a
-known false positive).
+the goroutine. Branches are correlated only through integer counters
+compared with zero: a transaction begun when a counter is zero, the counter
+incremented and reset to zero at the commit, is not held on a later branch
+that tests the counter for zero (a batch loop's tail); other correlated
+branches are followed both ways.
 
 Suppress a finding with //bhlint:ignore ERR_CONN_HELD_ACROSS_NETWORK_CALL
 reason, on the line or in the doc comment of the enclosing function.

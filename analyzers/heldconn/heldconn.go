@@ -395,11 +395,33 @@ func (c *checker) spansIn(fn *ssa.Function) []heldSpan {
 func (c *checker) follow(acq *acquisition, start *ssa.BasicBlock, index int) heldSpan {
 	span := heldSpan{acq: acq}
 	type point struct {
-		b *ssa.BasicBlock
-		i int
+		b     *ssa.BasicBlock
+		i     int
+		signs signs
 	}
-	visited := map[*ssa.BasicBlock]bool{}
-	work := []point{{start, index}}
+	visited := map[*ssa.BasicBlock]map[string]bool{}
+	// visit reports whether (b, s) is new; past maxStates sign sets for b,
+	// it visits b once knowing nothing, which covers every path through it.
+	visit := func(b *ssa.BasicBlock, s signs) (signs, bool) {
+		states := visited[b]
+		if states == nil {
+			states = map[string]bool{}
+			visited[b] = states
+		}
+		if states[""] {
+			return nil, false
+		}
+		if len(states) >= maxStates {
+			s = nil
+		}
+		k := s.key()
+		if states[k] {
+			return nil, false
+		}
+		states[k] = true
+		return s, true
+	}
+	work := []point{{start, index, guardSigns(start)}}
 	for len(work) > 0 {
 		p := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -416,10 +438,9 @@ func (c *checker) follow(acq *acquisition, start *ssa.BasicBlock, index int) hel
 		if released {
 			continue
 		}
-		for _, succ := range c.successors(acq, p.b) {
-			if !visited[succ] {
-				visited[succ] = true
-				work = append(work, point{succ, 0})
+		for _, succ := range c.successors(acq, p.b, p.signs) {
+			if s, ok := visit(succ, p.signs.enter(p.b, succ)); ok {
+				work = append(work, point{succ, 0, s})
 			}
 		}
 	}
@@ -445,10 +466,16 @@ func (c *checker) classify(acq *acquisition, call *ssa.Call, span *heldSpan) {
 // successors are the blocks the held value reaches after b. On the branch
 // where the acquiring call failed nothing is held, and after the last
 // rows.Next() the rows are closed.
-func (c *checker) successors(acq *acquisition, b *ssa.BasicBlock) []*ssa.BasicBlock {
+func (c *checker) successors(acq *acquisition, b *ssa.BasicBlock, s signs) []*ssa.BasicBlock {
 	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	if !ok {
 		return b.Succs
+	}
+	switch s.decide(ifInstr.Cond) {
+	case 0:
+		return b.Succs[:1]
+	case 1:
+		return b.Succs[1:]
 	}
 	switch cond := ifInstr.Cond.(type) {
 	case *ssa.BinOp:

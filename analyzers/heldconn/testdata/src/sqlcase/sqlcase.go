@@ -323,3 +323,75 @@ func unusedIgnore(ctx context.Context, db *sql.DB) error {
 	//bhlint:ignore ERR_CONN_HELD_ACROSS_NETWORK_CALL nothing here to suppress // want `this //bhlint:ignore suppresses nothing`
 	return nil
 }
+
+// ---- batch loops: a counter says whether the transaction is open ----
+
+// A transaction begun when the counter is zero and committed when it
+// reaches the batch size (the counter reset) is committed whenever the
+// counter is zero again: the call after the loop holds nothing (listmonk's
+// importer).
+func batchCommittedWhenCounterZero(ctx context.Context, db *sql.DB, items <-chan string) error {
+	var (
+		tx  *sql.Tx
+		err error
+		cur int
+	)
+	for item := range items {
+		if cur == 0 {
+			tx, err = db.BeginTx(ctx, nil)
+			if err != nil {
+				continue
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES ($1)", item); err != nil {
+			tx.Rollback()
+			return err
+		}
+		cur++
+		if cur%100 == 0 {
+			if err := tx.Commit(); err != nil {
+				return err
+			}
+			cur = 0
+		}
+	}
+	if cur == 0 {
+		return notify()
+	}
+	return tx.Commit()
+}
+
+// The same loop: with the counter above zero the last batch is still open.
+func batchTailStillOpen(ctx context.Context, db *sql.DB, items <-chan string) error {
+	var (
+		tx  *sql.Tx
+		err error
+		cur int
+	)
+	for item := range items {
+		if cur == 0 {
+			tx, err = db.BeginTx(ctx, nil)
+			if err != nil {
+				continue
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO t VALUES ($1)", item); err != nil {
+			tx.Rollback()
+			return err
+		}
+		cur++
+		if cur%100 == 0 {
+			if err := tx.Commit(); err != nil {
+				return err
+			}
+			cur = 0
+		}
+	}
+	if cur > 0 {
+		if err := notify(); err != nil { // want `transaction from \(\*sql.DB\).BeginTx is still held during sqlcase.notify`
+			return err
+		}
+		return tx.Commit()
+	}
+	return nil
+}

@@ -101,8 +101,13 @@ through interfaces (other than gRPC's generated clients and the catalogue's), wh
 number of implementations; func values stored in a field or map and called elsewhere. What is
 not followed is missed, not guessed.
 
-JSON: the keys "lanes" and "shared", and "dependencies" (name, kind, host, pos, callers[entry,
-lane or class, path, held[name, kind, by]], stalls[entry, needs, held_by, held_kind]).
+A call made in a goroutine the entry point starts is marked so (it does not wait on it). A
+dependency no entry point reaches lists the functions that reach it and that nothing calls or
+registers where bhlint sees (a handler wired through a map, exported API), with what they hold.
+
+JSON: the keys "lanes" (an inferred class has "inferred": true, its entry points "how") and
+"shared", and "dependencies" (name, kind, host, pos, callers[entry, lane or class, path, held[name,
+kind, by], async, root], stalls[entry, needs, held_by, held_kind]).
 DOT: lanes as clusters; dependency → entry point (waits), entry point → held pool or executor
 (holds), held → entry point (stalls).
 `

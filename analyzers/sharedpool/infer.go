@@ -604,6 +604,107 @@ func reportedBefore(deps []*lanes.Summary) map[string]bool {
 	return out
 }
 
+// declaredIn reports whether a declared lane is visible here or was before.
+func declaredIn(deps []*lanes.Summary, own *lanes.Summary) bool {
+	for _, s := range append(deps, own) {
+		if s.Declared || len(s.Wraps) > 0 {
+			return true
+		}
+		for _, e := range s.Entries {
+			if !e.Inferred {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func carriesAny(deps []*lanes.Summary) bool {
+	for _, d := range deps {
+		if len(d.Carried) > 0 || len(d.Pending) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// inferredView gathers the inferred entries visible here — this package's,
+// its dependencies' and those they carried — one per package, class and
+// pool or interface call (the shortest path), as summaries by package.
+func inferredView(deps []*lanes.Summary, own *lanes.Summary) []*lanes.Summary {
+	type slot struct{ pkg, class, key string }
+	best := map[slot]lanes.Entry{}
+	var order []slot
+	add := func(pkg string, e lanes.Entry) {
+		if !e.Inferred {
+			return
+		}
+		one := func(u lanes.Use, dispatch bool) {
+			if !dispatch && (u.Resource.Lane != "" || !lanes.InferredNouns[u.Resource.Noun]) {
+				return
+			}
+			k := slot{pkg, e.Lane, u.Resource.Key}
+			single := e
+			single.Uses, single.Dispatch = nil, nil
+			if dispatch {
+				single.Dispatch = []lanes.Use{u}
+			} else {
+				single.Uses = []lanes.Use{u}
+			}
+			prev, ok := best[k]
+			if !ok {
+				order = append(order, k)
+			}
+			if !ok || pathLen(single) < pathLen(prev) {
+				best[k] = single
+			}
+		}
+		for _, u := range e.Uses {
+			one(u, false)
+		}
+		for _, u := range e.Dispatch {
+			one(u, true)
+		}
+	}
+	for _, e := range own.Entries {
+		add(own.Pkg, e)
+	}
+	for _, d := range deps {
+		for _, e := range d.Entries {
+			add(d.Pkg, e)
+		}
+		for _, cr := range d.Carried {
+			add(cr.Pkg, cr.Entry)
+		}
+	}
+	byPkg := map[string]*lanes.Summary{}
+	var out []*lanes.Summary
+	for _, k := range order {
+		s := byPkg[k.pkg]
+		if s == nil {
+			s = &lanes.Summary{Pkg: k.pkg}
+			byPkg[k.pkg] = s
+			out = append(out, s)
+		}
+		s.Entries = append(s.Entries, best[k])
+	}
+	// Links travel with the summaries that declared them.
+	for _, d := range append(deps, own) {
+		if len(d.Links) > 0 {
+			out = append(out, &lanes.Summary{Pkg: d.Pkg + " (links)", Links: d.Links})
+		}
+	}
+	return out
+}
+
+func pathLen(e lanes.Entry) int {
+	n := 0
+	for _, u := range append(e.Uses, e.Dispatch...) {
+		n += len(u.Path)
+	}
+	return n
+}
+
 // pendingBefore collects the inferred conflicts that packages before this
 // one saw whole and left to a later one, by resource key.
 func pendingBefore(deps []*lanes.Summary, reported map[string]bool) map[string]lanes.Conflict {

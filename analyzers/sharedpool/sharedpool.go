@@ -839,6 +839,13 @@ func (c *checker) checkShared() {
 		}
 	}
 	own := &lanes.Summary{Pkg: c.pass.Pkg.Path(), Wraps: c.wraps, Links: c.links}
+	for _, d := range deps {
+		for _, l := range d.Links {
+			if !slices.Contains(own.Links, l) {
+				own.Links = append(own.Links, l)
+			}
+		}
+	}
 	for _, e := range c.entries {
 		own.Entries = append(own.Entries, e.entry)
 	}
@@ -852,22 +859,45 @@ func (c *checker) checkShared() {
 		seen[own.Pkg] = true
 	}
 	if len(seen) == 0 {
-		if len(own.Links) > 0 {
+		if len(own.Links) > 0 || carriesAny(deps) {
+			own.Declared = declaredIn(deps, own)
+			if !own.Declared {
+				for _, s := range inferredView(deps, own) {
+					for _, e := range s.Entries {
+						own.Carried = append(own.Carried, lanes.Carried{Pkg: s.Pkg, Entry: e})
+					}
+				}
+				for _, d := range deps {
+					own.Pending = append(own.Pending, d.Pending...)
+				}
+			}
 			c.pass.ExportPackageFact(own)
 		}
 		return
 	}
 	own.Seen = sortedKeys(seen)
+	for _, conflict := range lanes.Conflicts(append(deps, own)) {
+		if !conflict.Inferred() && !conflict.SeenBefore(deps) {
+			c.reportConflict(conflict)
+		}
+	}
+	own.Declared = declaredIn(deps, own)
 	reported := reportedBefore(deps)
-	inferred := pendingBefore(deps, reported)
-	for _, conflict := range lanes.Conflicts(c.resolveSummaries(append(deps, own))) {
-		switch {
-		case conflict.Inferred():
-			if !reported[conflict.Resource.Key] {
+	inferred := map[string]lanes.Conflict{}
+	if !own.Declared {
+		inferred = pendingBefore(deps, reported)
+		view := inferredView(deps, own)
+		for _, s := range view {
+			if s.Pkg != own.Pkg {
+				for _, e := range s.Entries {
+					own.Carried = append(own.Carried, lanes.Carried{Pkg: s.Pkg, Entry: e})
+				}
+			}
+		}
+		for _, conflict := range lanes.Conflicts(c.resolveSummaries(view)) {
+			if conflict.Inferred() && !reported[conflict.Resource.Key] {
 				inferred[conflict.Resource.Key] = conflict
 			}
-		case !conflict.SeenBefore(deps):
-			c.reportConflict(conflict)
 		}
 	}
 	var pending []lanes.Conflict

@@ -122,6 +122,12 @@ type Wrap struct {
 	Pos   string
 }
 
+// Carried is an inferred entry of another package, carried forward.
+type Carried struct {
+	Pkg   string
+	Entry Entry
+}
+
 // Link says that the pool in From is stored into To: one pool, two names.
 type Link struct{ From, To string }
 
@@ -135,6 +141,15 @@ type Summary struct {
 	// Links are pools copied from one variable or field into another
 	// (feedQueryBuilder{db: s.db}): the same pool under two names.
 	Links []Link
+	// Declared says whether a declared lane (an entry point or a wrap) is
+	// visible here or was in a package before: declared lanes win over
+	// inferred classes.
+	Declared bool
+	// Carried are the inferred entries of the packages before this one, one
+	// per class and pool (or interface call), each with that one use: a
+	// package that imports this one may not see their summaries (a driver
+	// only reads the facts of packages its export data mentions).
+	Carried []Carried
 	// Pending are inferred conflicts this package saw whole but left to a
 	// package that imports it (one that creates the pool, or main): the
 	// summaries they come from may not be visible there.

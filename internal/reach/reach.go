@@ -464,12 +464,16 @@ func (c *checker) exportEntries() {
 	for _, fn := range c.funcs {
 		entries = append(entries, c.runnerEntries(fn)...)
 	}
+	fromRequests := c.reachedFromRequests()
 	for _, e := range c.inferred {
 		if e.Func == nil || (cfg != nil && !cfg.InferLanes()) {
 			continue
 		}
 		if _, isDeclared := declared[ssautil.Origin(e.Func)]; isDeclared {
 			continue
+		}
+		if e.Class == entrypoints.Background && e.Parent != nil && fromRequests[e.Parent] {
+			continue // a goroutine a request starts is part of the request
 		}
 		r := c.reachOf(e.Func)
 		entries = append(entries, c.entry(Entry{Name: funcName(e.Func), Class: string(e.Class), How: e.How, Pos: c.posString(e.Pos)}, r.Calls, r.Needs))
@@ -542,6 +546,39 @@ func (c *checker) packageDeps() []Dep {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// reachedFromRequests are the package's functions that its interactive
+// entry points reach by static calls and the function literals they make.
+func (c *checker) reachedFromRequests() map[*ssa.Function]bool {
+	seen := map[*ssa.Function]bool{}
+	var work []*ssa.Function
+	for _, e := range c.inferred {
+		if e.Class == entrypoints.Interactive && e.Func != nil && !seen[e.Func] {
+			seen[e.Func] = true
+			work = append(work, e.Func)
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, blk := range fn.Blocks {
+			for _, instr := range blk.Instrs {
+				var next *ssa.Function
+				switch instr := instr.(type) {
+				case *ssa.MakeClosure:
+					next, _ = instr.Fn.(*ssa.Function)
+				case ssa.CallInstruction:
+					next = instr.Common().StaticCallee()
+				}
+				if next != nil && c.local[ssautil.Origin(next)] && !seen[next] {
+					seen[next] = true
+					work = append(work, next)
+				}
+			}
+		}
+	}
+	return seen
 }
 
 // runnerEntries are the functions fn hands to a lane executor: entry

@@ -175,6 +175,16 @@ func TestDependencies(t *testing.T) {
 		t.Errorf("cache = %+v, want a Redis client shop.pay calls holding nothing", cache)
 	}
 
+	// Trap: a loop a request starts is part of the request.
+	for _, c := range deps["shop.Audit → audit.example.com"].Callers {
+		if strings.HasPrefix(c.Entry, "func literal in shop.export") {
+			t.Errorf("a loop started by a request is a background entry point: %+v", c)
+		}
+	}
+	if c, found := caller(deps["shop.Audit → audit.example.com"], "shop.export"); !found || !c.Async || c.Class != "interactive" {
+		t.Errorf("the export loop's call = %+v, want it under shop.export, in a goroutine", c)
+	}
+
 	// A subprocess, named by its command.
 	if conv, ok := deps["subprocess convert"]; !ok || len(conv.Callers) != 1 || conv.Callers[0].Entry != "shop.thumbnail" {
 		t.Errorf("subprocess convert = %+v (among %q)", conv, names)

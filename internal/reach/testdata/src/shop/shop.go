@@ -118,6 +118,17 @@ func pay(w http.ResponseWriter, r *http.Request) {
 	Cache.Get(ctx, "receipt")
 }
 
+// export starts a loop from a request: it is part of the request, not a
+// background entry point of its own.
+func export(w http.ResponseWriter, r *http.Request) {
+	go func() {
+		for {
+			Audit.Get("https://audit.example.com/export")
+			time.Sleep(time.Second)
+		}
+	}()
+}
+
 // thumbnail runs a subprocess.
 func thumbnail(w http.ResponseWriter, r *http.Request) {
 	exec.CommandContext(r.Context(), "/usr/bin/convert", "in.png", "out.png").Run()
@@ -131,6 +142,7 @@ func Main() {
 	http.HandleFunc("/thumbnail", thumbnail)
 	http.HandleFunc("/signup", signup)
 	http.HandleFunc("/pay", pay)
+	http.HandleFunc("/export", export)
 	http.HandleFunc("/refund", func(w http.ResponseWriter, r *http.Request) {
 		taxapi.PostAsync(Webhooks, "https://hooks.example.com/refund")
 	})

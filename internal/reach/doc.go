@@ -18,11 +18,18 @@
 // Wait, named by the command of exec.Command(Context) when it is a
 // constant.
 //
-// Entry points are the declared lanes' (//bhlint:lane on a func, a func
-// handed to bulkhead.Executor[L].Do or bulkhead.Call) and the inferred
-// workload classes' (internal/entrypoints: request handlers are
-// interactive, start-up loops background); a function with a directive is
-// not also an inferred entry point.
+// Entry points are the declared lanes' (//bhlint:lane on a func, the
+// lanes .bhlint.yml declares, a func handed to bulkhead.Executor[L].Do or
+// bulkhead.Call) and, when no lane is declared anywhere (declared lanes
+// win, as in sharedpool) and inference is on, the inferred workload
+// classes' (internal/entrypoints: request handlers are interactive,
+// start-up loops background; a loop a request starts is part of the
+// request). Only the root packages' entry points count. A call made in a
+// goroutine started on the way is marked: the entry point does not wait on
+// it. A dependency no entry point reaches is listed with the functions that
+// reach it and that nothing calls or registers where bhlint sees (a
+// handler wired through a map), with what they hold; they stall nobody,
+// since they are not known to run.
 //
 // Held at a call is what the frames on the way hold, by heldconn's rules
 // (see `bhlint -explain heldconn`): a transaction, connection or open rows
@@ -42,7 +49,7 @@
 // Escape policy: membership follows static calls, in this package and
 // others (facts), func values passed directly as arguments, and function
 // literals where they are made (nothing held in a goroutine started with
-// go). Calls through interfaces are not followed, except the catalogue's
+// go; a handler literal registered there is not a call). Calls through interfaces are not followed, except the catalogue's
 // and generated gRPC client interfaces, which are the dependency; so an
 // interface with several implementations, or one, hides what is behind it.
 // Func values stored in a field or a map and called elsewhere are not

@@ -149,6 +149,11 @@ func (c *checker) addHolder(fn *ssa.Function, params []int, noun string, via []s
 			added = true
 		}
 	}
+	if added {
+		// An interface method resolved before this holder was known may
+		// have this function among its implementations.
+		clear(c.ifaceHolders)
+	}
 	return added
 }
 

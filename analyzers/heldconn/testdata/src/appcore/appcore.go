@@ -6,6 +6,7 @@ package appcore
 import (
 	"context"
 	"database/sql"
+	"net/http"
 )
 
 // ---- a dbx-like wrapper: Transactional begins, runs f, commits ----
@@ -118,4 +119,13 @@ func (DirectRunner) Run(ctx context.Context, fn func(ctx context.Context) error)
 
 type Hooks interface {
 	OnSave(fn func() error) error
+}
+
+// ---- a call through App in the package of its implementation ----
+
+func importFromURL(app App, url string) error {
+	return app.RunInTransaction(func(txApp App) error {
+		_, err := http.Get(url) // want `the function passed to \(appcore.App\).RunInTransaction calls http.Get while the transaction it runs in is held \(held through its implementation \(\*appcore.BaseApp\).RunInTransaction`
+		return err
+	})
 }

@@ -586,7 +586,11 @@ func (c *checker) isConstant(x ast.Expr) bool {
 
 func handlerName(fn *ssa.Function) string {
 	if fn.Parent() != nil {
-		return "the handler literal in " + strings.TrimPrefix(handlerName(fn.Parent()), "handler ")
+		outer := fn.Parent()
+		for outer.Parent() != nil { // a literal in a literal: name the declared function
+			outer = outer.Parent()
+		}
+		return "the handler literal in " + strings.TrimPrefix(handlerName(outer), "handler ")
 	}
 	if recv := fn.Signature.Recv(); recv != nil {
 		return "handler (" + types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }) + ")." + fn.Name()

@@ -153,3 +153,23 @@ func created(c echo.Context) error {
 func healthz(c echo.Context) error {
 	return c.NoContent(http.StatusServiceUnavailable)
 }
+
+// An error handler writes the status the error carries, read from a field:
+// the shed is judged where the error is built.
+func errorHandler(err error, c echo.Context) {
+	code := http.StatusInternalServerError
+	if he, ok := err.(*echo.HTTPError); ok {
+		code = he.Code
+	}
+	_ = c.JSON(code, map[string]any{"error": err.Error()})
+}
+
+// A literal in a literal is named by the declared function.
+func nested(e *echo.Echo) {
+	e.GET("/a", func(c echo.Context) error {
+		f := func(c echo.Context) error {
+			return c.NoContent(http.StatusServiceUnavailable) // want `the handler literal in nested writes 503`
+		}
+		return f(c)
+	})
+}

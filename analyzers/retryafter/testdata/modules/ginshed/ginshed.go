@@ -93,7 +93,7 @@ func badRequest(c *gin.Context) {
 }
 
 // A probe's 503 tells the balancer to stop sending traffic.
-func probes(r *gin.Engine, ready func() bool) {
+func mount(r *gin.Engine, ready func() bool) {
 	r.GET("/readyz", func(c *gin.Context) {
 		if !ready() {
 			c.AbortWithStatus(http.StatusServiceUnavailable)

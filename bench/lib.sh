@@ -56,3 +56,22 @@ bench_figures() {
 	grep -qE '^[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+$' <(tail -1 "$1") || return 1
 	tail -1 "$1" | awk '{ printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024 }'
 }
+
+# bench_load_sampler FILE: append the 1-minute load average to FILE every 15 s, in the background,
+# until killed; prints the sampler's process id (kill it by that id).
+bench_load_sampler() {
+	(
+		while :; do
+			cut -d' ' -f1 /proc/loadavg >>"$1"
+			sleep 15
+		done
+	) >/dev/null 2>&1 &
+	echo $!
+}
+
+# bench_load_summary FILE: "min M, median D, max X (N samples)" of a bench_load_sampler file, or
+# nothing when it has no samples.
+bench_load_summary() {
+	[ -s "$1" ] || return 0
+	sort -g "$1" | awk '{ v[NR] = $1 } END { printf "min %s, median %s, max %s (%d samples)", v[1], v[int((NR + 1) / 2)], v[NR], NR }'
+}

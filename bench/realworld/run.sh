@@ -67,7 +67,8 @@ rwdir=${REALWORLD_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bhlint-realworld}
 # some services keeps the others' figures for the report (--report rewrites it from them).
 results="$rwdir/results${ci:+-ci}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/bhlint-realworld.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+sampler=""
+trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$rwdir/src" "$results"
 
@@ -138,11 +139,14 @@ measure() {
 		return
 	fi
 	set +e
+	echo "vet $(cut -d' ' -f1-3 /proc/loadavg)" >"$out/load.txt"
 	(cd "$dir" && bench_timed "$out/vet.time.raw" go vet -printf.funcs=benchsalt"$s" "${pkgs[@]}" >"$out/vet.out" 2>&1)
 	echo $? >"$out/vet.rc"
+	echo "bhlint $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
 	(cd "$dir" && bench_timed "$out/bhlint.time.raw" "$work/bhlint-$s" -format=json "${pkgs[@]}" >"$out/bhlint.json" 2>"$out/bhlint.err")
 	echo $? >"$out/bhlint.rc"
 	mkdir -p "$work/sc-$s"
+	echo "staticcheck $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
 	(cd "$dir" && STATICCHECK_CACHE="$work/sc-$s" bench_timed "$out/staticcheck.time.raw" "$work/bin/staticcheck" "${pkgs[@]}" >"$out/staticcheck.out" 2>&1)
 	echo $? >"$out/staticcheck.rc"
 	set -e
@@ -154,6 +158,9 @@ measure() {
 
 start=$(date +%s)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+# The load during the timed runs, for the report's header: on a shared machine the wall ratios mean
+# little without it.
+[ -n "$ci$report_only" ] || sampler=$(bench_load_sampler "$work/load.samples")
 for name in "${services[@]}"; do
 	[ -z "$report_only" ] || break
 	echo "realworld: $name: $(meta "$name" module)@$(meta "$name" version)" >&2
@@ -162,7 +169,7 @@ for name in "${services[@]}"; do
 	date -u '+%Y-%m-%d %H:%M UTC' >"$results/$name/when.txt"
 done
 
-header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)'); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg); the whole run took $(($(date +%s) - start)) s."
+header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)'); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s."
 if [ -n "$report_only" ]; then
 	have=()
 	for n in "${services[@]}"; do

@@ -117,7 +117,8 @@ RetryInfo; a pushback trailer sent by a helper, or by an interceptor around
 the method, is not seen, and the method is still reported. A shedding
 middleware's configuration built elsewhere (a parameter, a function's
 result) is taken to set a deny handler. An error type whose status method
-chooses between statuses is not taken to carry a shed; a shed error
+chooses between statuses is not taken to carry a shed, and one declared
+in a package that reaches neither net/http nor gRPC is not read; a shed error
 returned by a function that also returns other errors is reported in that
 function, whatever its callers add to it.
 

@@ -139,6 +139,19 @@ func guidedLimiter(e *echo.Echo) {
 	}))
 }
 
+// The default configuration copied, with a deny handler of the user's.
+func copiedLimiter(e *echo.Echo) {
+	cfg := middleware.DefaultRateLimiterConfig
+	cfg.Store = store()
+	cfg.DenyHandler = denyWithDelay
+	e.Use(middleware.RateLimiterWithConfig(cfg))
+}
+
+func denyWithDelay(c echo.Context, id string, err error) error { // want denyWithDelay:"setsRetryAfter"
+	c.Response().Header().Set("Retry-After", "1")
+	return middleware.ErrRateLimitExceeded
+}
+
 // A configuration built elsewhere is given the benefit of the doubt.
 func configured(e *echo.Echo, cfg middleware.RateLimiterConfig) {
 	e.Use(middleware.RateLimiterWithConfig(cfg))

@@ -46,7 +46,7 @@ give it a DenyHandler that sets the header. A DenyHandler or ErrorHandler
 of the user's is a function taking echo's Context, judged like any
 handler. Fiber is not covered: it is not built on net/http, no service of
 the corpus uses it, and its limiter middleware sets Retry-After on its 429
-by itself.
+by itself (unless configured with DisableHeaders).
 
 Not reported: other statuses (400, 500, 502), code that reads a 429 from an
 outbound response, and handlers of health, liveness and readiness probes

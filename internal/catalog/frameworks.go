@@ -75,7 +75,8 @@ func ginWrites(methods ...string) map[string]int {
 
 // HTTPFrameworks are the frameworks whose handlers retryafter reads.
 // Fiber is not among them: it is not built on net/http, and its limiter
-// middleware sets Retry-After on the 429 it sends by itself.
+// middleware sets Retry-After on the 429 it sends by itself (unless
+// configured with DisableHeaders).
 var HTTPFrameworks = []*HTTPFramework{Echo, EchoV3, Gin}
 
 // FrameworkOfContext returns the framework whose request context has the

@@ -304,6 +304,87 @@ func (c *checker) resolveAll(dispatch []lanes.Use, depth int) []lanes.Use {
 	return out
 }
 
+// maxImpls bounds the implementations a summary carries.
+const maxImpls = 4000
+
+// findImpls records, for each named type of this package that implements
+// an interface of the packages visible here (outside the standard library
+// and the pool libraries), what each of its methods implementing that
+// interface reaches.
+func (c *checker) findImpls() []lanes.Impl {
+	var ifaces []*types.Named
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+		if c.stdlibPath(p.Path()) || libraryPath(p.Path()) || !pkgscope.Reaches(p, catalog.LanePackages) {
+			return
+		}
+		for _, n := range p.Scope().Names() {
+			if tn, ok := p.Scope().Lookup(n).(*types.TypeName); ok && !tn.IsAlias() {
+				if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() == 0 && types.IsInterface(named) {
+					if it := named.Underlying().(*types.Interface); it.NumMethods() > 0 {
+						ifaces = append(ifaces, named)
+					}
+				}
+			}
+		}
+	}
+	visit(c.pass.Pkg)
+	var out []lanes.Impl
+	scope := c.pass.Pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() || c.isTestFile(tn.Pos()) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			continue
+		}
+		ptr := types.NewPointer(named)
+		for _, iface := range ifaces {
+			it := iface.Underlying().(*types.Interface)
+			if !types.Implements(ptr, it) {
+				continue
+			}
+			for i := 0; i < it.NumMethods(); i++ {
+				m := it.Method(i)
+				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
+				f, ok := obj.(*types.Func)
+				if !ok || f.Pkg() == nil {
+					continue
+				}
+				uses, dispatch := c.methodReach(f)
+				var pools []lanes.Use
+				for _, u := range uses {
+					if u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun] {
+						pools = append(pools, u)
+					}
+				}
+				hop := lanes.Hop{Name: netio.Name(f), Pkg: f.Pkg().Path()}
+				if p, err := objectpath.For(f); err == nil {
+					hop.Obj = string(p)
+				}
+				if p := c.pass.Fset.Position(f.Pos()); p.IsValid() {
+					hop.File, hop.Line = p.Filename, p.Line
+				}
+				out = append(out, lanes.Impl{Method: lanes.DispatchPrefix + catalog.Key(m), Impl: hop, Uses: pools, Dispatch: dispatch})
+				if len(out) >= maxImpls {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
 // resolveDispatch returns the pools a call through an interface reaches:
 // those of every visible implementation, if every one reaches a pool;
 // none if the implementations disagree (one reaches no pool: which one
@@ -312,18 +393,33 @@ func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
 	if depth == 0 {
 		return nil
 	}
-	impls := c.implementations(d.Resource)
-	if len(impls) == 0 {
-		return nil
+	impls := map[string]lanes.Impl{}
+	var names []string
+	addImpl := func(im lanes.Impl) {
+		if _, ok := impls[im.Impl.Name]; !ok {
+			names = append(names, im.Impl.Name)
+			impls[im.Impl.Name] = im
+		}
 	}
-	var out []lanes.Use
-	for _, impl := range impls {
+	for _, impl := range c.implementations(d.Resource) {
 		uses, dispatch := c.methodReach(impl)
-		uses = append(uses, c.resolveAll(dispatch, depth-1)...)
 		hop := lanes.Hop{Name: netio.Name(impl), Pkg: impl.Pkg().Path()}
 		if p, err := objectpath.For(impl); err == nil {
 			hop.Obj = string(p)
 		}
+		addImpl(lanes.Impl{Method: d.Resource.Key, Impl: hop, Uses: uses, Dispatch: dispatch})
+	}
+	for _, im := range c.carriedImpls[d.Resource.Key] {
+		addImpl(im)
+	}
+	if len(impls) == 0 {
+		return nil
+	}
+	var out []lanes.Use
+	for _, name := range names {
+		im := impls[name]
+		uses := append(slices.Clone(im.Uses), c.resolveAll(im.Dispatch, depth-1)...)
+		hop := im.Impl
 		pools := 0
 		for _, u := range uses {
 			if u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun] {
@@ -473,8 +569,15 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: cl.Lane + " work: " + cl.Via})
 			}
 			for _, hop := range cl.Hops {
-				if obj := c.lookup(hop.Pkg, hop.Obj); obj != nil && obj.Pos().IsValid() {
-					d.Related = append(d.Related, analysis.RelatedInformation{Pos: obj.Pos(), Message: cl.Lane + " work through " + hop.Name})
+				pos := token.NoPos
+				if obj := c.lookup(hop.Pkg, hop.Obj); obj != nil {
+					pos = obj.Pos()
+				}
+				if !pos.IsValid() {
+					pos = c.posOf(hop.File, hop.Line)
+				}
+				if pos.IsValid() {
+					d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: cl.Lane + " work through " + hop.Name})
 				}
 			}
 		}
@@ -602,6 +705,34 @@ func reportedBefore(deps []*lanes.Summary) map[string]bool {
 		}
 	}
 	return out
+}
+
+// gatherImpls joins this package's implementations with those its
+// dependencies carry, indexes them by interface method for resolution, and
+// returns them to carry on.
+func (c *checker) gatherImpls(deps []*lanes.Summary) []lanes.Impl {
+	c.carriedImpls = map[string][]lanes.Impl{}
+	type key struct{ method, impl string }
+	seen := map[key]bool{}
+	var all []lanes.Impl
+	add := func(im lanes.Impl) {
+		k := key{im.Method, im.Impl.Name}
+		if seen[k] || len(all) >= maxImpls {
+			return
+		}
+		seen[k] = true
+		all = append(all, im)
+		c.carriedImpls[im.Method] = append(c.carriedImpls[im.Method], im)
+	}
+	for _, im := range c.ownImpls {
+		add(im)
+	}
+	for _, d := range deps {
+		for _, im := range d.Impls {
+			add(im)
+		}
+	}
+	return all
 }
 
 // declaredIn reports whether a declared lane is visible here or was before.

@@ -77,6 +77,9 @@ type checker struct {
 	creations   map[string]token.Pos
 	stdlib      map[string]bool
 	links       []lanes.Link
+
+	ownImpls     []lanes.Impl
+	carriedImpls map[string][]lanes.Impl // by dispatch key
 }
 
 // localUse is a resource a function reaches, with the position in the
@@ -136,6 +139,7 @@ func run(pass *analysis.Pass) (any, error) {
 			c.reportForeignUses(e, entryLanes)
 		}
 		c.inferEntries(funcs)
+		guard.At(c.packagePos(), func() { c.ownImpls = c.findImpls() })
 	}
 	c.checkShared()
 	return nil, nil
@@ -420,6 +424,9 @@ func (c *checker) computeHop(fn *ssa.Function) lanes.Hop {
 		return lanes.Hop{Name: displayName(fn)}
 	}
 	hop := lanes.Hop{Name: netio.Name(obj)}
+	if p := c.pass.Fset.Position(obj.Pos()); p.IsValid() {
+		hop.File, hop.Line = p.Filename, p.Line
+	}
 	if obj.Pkg() != nil {
 		hop.Pkg = obj.Pkg().Path()
 		if p, err := objectpath.For(obj); err == nil {
@@ -846,6 +853,7 @@ func (c *checker) checkShared() {
 			}
 		}
 	}
+	own.Impls = c.gatherImpls(deps)
 	for _, e := range c.entries {
 		own.Entries = append(own.Entries, e.entry)
 	}
@@ -859,7 +867,7 @@ func (c *checker) checkShared() {
 		seen[own.Pkg] = true
 	}
 	if len(seen) == 0 {
-		if len(own.Links) > 0 || carriesAny(deps) {
+		if len(own.Links) > 0 || len(own.Impls) > 0 || carriesAny(deps) {
 			own.Declared = declaredIn(deps, own)
 			if !own.Declared {
 				for _, s := range inferredView(deps, own) {

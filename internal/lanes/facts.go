@@ -31,6 +31,10 @@ type Hop struct {
 	Name string // "ledger.MerchantOf", "(*ledger.Store).Card"
 	Pkg  string
 	Obj  string // objectpath, "" if none
+	// File and Line of the declaration (full file name), for a package
+	// that cannot find the function by Obj (its package is not visible).
+	File string
+	Line int
 }
 
 // Use is a resource a function reaches, and by what calls: Path runs from
@@ -122,6 +126,14 @@ type Wrap struct {
 	Pos   string
 }
 
+// Impl is a concrete method that implements an interface method.
+type Impl struct {
+	Method   string // the interface method's dispatch key (DispatchPrefix + full name)
+	Impl     Hop
+	Uses     []Use // the pools it reaches
+	Dispatch []Use
+}
+
 // Carried is an inferred entry of another package, carried forward.
 type Carried struct {
 	Pkg   string
@@ -150,6 +162,11 @@ type Summary struct {
 	// package that imports this one may not see their summaries (a driver
 	// only reads the facts of packages its export data mentions).
 	Carried []Carried
+	// Impls are the implementations of interface methods this package and
+	// those before it declare, with what each reaches: where a call through
+	// the interface is resolved, the implementing package may not be
+	// visible.
+	Impls []Impl
 	// Pending are inferred conflicts this package saw whole but left to a
 	// package that imports it (one that creates the pool, or main): the
 	// summaries they come from may not be visible there.

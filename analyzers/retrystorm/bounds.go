@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -96,8 +97,8 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 }
 
 // inspectsError reports calls that only look at an error (errors.Is,
-// errors.As, err.Error(), a Temporary() method): a condition made of them is
-// still the retried call's own result.
+// errors.As, err.Error(), a Temporary() method, gRPC's status.Code): a
+// condition made of them is still the retried call's own result.
 func inspectsError(common *ssa.CallCommon) bool {
 	if common.IsInvoke() {
 		return ssautil.IsError(common.Value.Type()) || common.Method.Name() == "Temporary" || common.Method.Name() == "Timeout"
@@ -107,7 +108,7 @@ func inspectsError(common *ssa.CallCommon) bool {
 		return false
 	}
 	fn, _ := origin(callee).Object().(*types.Func)
-	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors"
+	return fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "errors" || catalog.Key(fn) == catalog.GRPCStatusCode)
 }
 
 // isDeadlineCall reports calls that tell time or a context's state:

@@ -20,7 +20,8 @@ the error comes from an accessor on a call's result — go-redis's
 rdb.Get(ctx, k).Result(), .Err() — the call is the one retried). The
 error is tested by err != nil, a comparison with a sentinel
 (err == ErrConflict), a type assertion or a case of a type switch
-(case *ConditionFailedError: continue), or errors.Is and errors.As. Every
+(case *ConditionFailedError: continue), errors.Is and errors.As, or
+gRPC's status.Code(err) compared with a code. Every
 way round passes the check of that error, on the error branch the loop can
 come back to its head, and on the success branch it always leaves — unless
 it comes back on the response's StatusCode (a retry on 503 or 429). Loops

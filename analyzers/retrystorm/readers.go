@@ -19,7 +19,8 @@ import (
 // index of the successor taken when it reports a failure: err != nil, a
 // comparison with a sentinel (err == ErrConflict), a type assertion or a
 // case of a type switch (err.(*ConditionFailedError)), errors.Is or
-// errors.As, or the negation of one of them.
+// errors.As, gRPC's status.Code(err) compared with a code, or the negation
+// of one of them.
 func errCondition(cond ssa.Value) (ssa.Value, int) {
 	if v, idx := nilCheck(cond); v != nil {
 		return v, idx
@@ -32,6 +33,9 @@ func errCondition(cond ssa.Value) (ssa.Value, int) {
 			}
 		}
 	case *ssa.BinOp:
+		if v, idx := grpcCodeCheck(cond); v != nil {
+			return v, idx
+		}
 		// err == ErrConflict: both sides are errors, neither is nil.
 		if (cond.Op == token.EQL || cond.Op == token.NEQ) && ssautil.IsError(cond.X.Type()) && ssautil.IsError(cond.Y.Type()) {
 			v := cond.X
@@ -56,6 +60,35 @@ func errCondition(cond ssa.Value) (ssa.Value, int) {
 		}
 	}
 	return nil, 0
+}
+
+// grpcCodeCheck reads status.Code(err) == codes.Unavailable (the failure
+// when equal) and status.Code(err) != codes.OK (the failure when not).
+func grpcCodeCheck(cond *ssa.BinOp) (ssa.Value, int) {
+	if cond.Op != token.EQL && cond.Op != token.NEQ {
+		return nil, 0
+	}
+	call, _ := cond.X.(*ssa.Call)
+	k, _ := cond.Y.(*ssa.Const)
+	if call == nil {
+		call, _ = cond.Y.(*ssa.Call)
+		k, _ = cond.X.(*ssa.Const)
+	}
+	if call == nil || k == nil || k.Value == nil || len(call.Common().Args) != 1 {
+		return nil, 0
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil {
+		return nil, 0
+	}
+	if fn, ok := callee.Object().(*types.Func); !ok || catalog.Key(fn) != catalog.GRPCStatusCode {
+		return nil, 0
+	}
+	isOK := k.Int64() == 0 // codes.OK
+	if (cond.Op == token.EQL) != isOK {
+		return call.Common().Args[0], 0
+	}
+	return call.Common().Args[0], 1
 }
 
 func unwrapLoad(v ssa.Value) ssa.Value {

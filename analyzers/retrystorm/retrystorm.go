@@ -97,7 +97,8 @@ func run(pass *analysis.Pass) (any, error) {
 // mayRetry reports whether a function outside the test files could hold a
 // loop that checkLoops reports on: a for or range loop with a comparison of
 // an error inside it (every retry goes round or leaves on err != nil, a
-// sentinel, a type switch or errors.Is, and that check is in the loop), a goto in a function that compares an error,
+// sentinel, a type switch, errors.Is or status.Code, and that check is in
+// the loop), a goto in a function that compares an error,
 // or a loop in a function big enough that lazyssa.Fits might report it as
 // skipped. Anything else has no loop for retryIn to find.
 func mayRetry(pass *analysis.Pass) bool {
@@ -166,8 +167,8 @@ func funcMayRetry(info *types.Info, body *ast.BlockStmt, budget int) bool {
 				if isErrorExpr(info, n.X) {
 					errCheck, loopErrCheck = true, loopErrCheck || inLoop
 				}
-			case *ast.CallExpr: // errors.Is(err, ErrConflict)
-				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") {
+			case *ast.CallExpr: // errors.Is(err, ErrConflict), status.Code(err)
+				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil && (fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") || catalog.Key(fn) == catalog.GRPCStatusCode) {
 					errCheck, loopErrCheck = true, loopErrCheck || inLoop
 				}
 			}

@@ -92,6 +92,10 @@ var RemoteReceivePackages = []string{
 // network call even when the implementation is not known.
 const GRPCCallOption = "google.golang.org/grpc.CallOption"
 
+// GRPCStatusCode returns the gRPC code of an error: a loop that goes round
+// when status.Code(err) is Unavailable retries on that error.
+const GRPCStatusCode = "google.golang.org/grpc/status.Code"
+
 // GRPCStreamMethods are the methods every gRPC stream has (grpc.ClientStream
 // and grpc.ServerStream both): a Recv on a type that has them receives a
 // message from the peer.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"example.com/retrymod/echopb"
 )
@@ -70,7 +72,44 @@ func chatForever(stream grpc.BidiStreamingServer[echopb.Req, echopb.Resp]) error
 	}
 }
 
+// echoWhileUnavailable retries on Unavailable, for ever, at once.
+func echoWhileUnavailable(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
+	for {
+		resp, err := c.Echo(ctx, &echopb.Req{Key: "k"}) // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no bound on attempts, with no pause`
+		if status.Code(err) == codes.Unavailable {
+			continue
+		}
+		return resp, err
+	}
+}
+
+// echoUntilOK: the same written against codes.OK, three times.
+func echoUntilOK(ctx context.Context, c echopb.EchoClient) error {
+	var err error
+	for range 3 {
+		_, err = c.Echo(ctx, &echopb.Req{Key: "k"}) // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no pause`
+		if status.Code(err) != codes.OK {
+			continue
+		}
+		return nil
+	}
+	return err
+}
+
 // ---- traps ----
+
+// echoUnavailableBackoff: bounded, exponential and jittered, on Unavailable.
+func echoUnavailableBackoff(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
+	delay := 50 * time.Millisecond
+	for i := 0; ; i++ {
+		resp, err := c.Echo(ctx, &echopb.Req{Key: "k"})
+		if status.Code(err) != codes.Unavailable || i == 4 {
+			return resp, err
+		}
+		time.Sleep(delay/2 + rand.N(delay))
+		delay *= 2
+	}
+}
 
 // echoBackoff: bounded, exponential and jittered.
 func echoBackoff(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 
 	"appcore"
+	"pgstore"
+	"ports"
 )
 
 // ---- positives ----
@@ -80,5 +82,16 @@ func goroutineInCallback(app appcore.App) error {
 	return app.RunInTransaction(func(txApp appcore.App) error {
 		go http.Get("https://webhook.example")
 		return nil
+	})
+}
+
+// ---- an implementation in a package the call site imports ----
+
+var _ ports.UnitOfWork = (*pgstore.UnitOfWork)(nil)
+
+func callThroughPortWithImplInSight(ctx context.Context, uow ports.UnitOfWork) error {
+	return uow.Do(ctx, func(ctx context.Context) error {
+		_, err := http.Get("https://tax.example") // want `the function passed to \(ports.UnitOfWork\).Do calls http.Get while the transaction it runs in is held \(held through its implementation \(\*pgstore.UnitOfWork\).Do\)`
+		return err
 	})
 }

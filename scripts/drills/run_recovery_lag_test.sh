@@ -13,7 +13,7 @@
 # output directory; exit 0 only on the targets; the last line starts with "drill:".
 #
 #   scripts/drills/run_recovery_lag_test.sh            # full: 30 s fault, 25% of the spec's rates (~4 min)
-#   scripts/drills/run_recovery_lag_test.sh --short    # CI: 10 s fault, 15% (~2 min + build)
+#   scripts/drills/run_recovery_lag_test.sh --short    # CI: 15 s fault, 15% (~2 min + build)
 #
 # Environment as run_bulkhead_recovery_test.sh; DRILL_OUT [examples/payment-core/drill-out/recovery-lag].
 set -euo pipefail

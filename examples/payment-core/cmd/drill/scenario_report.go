@@ -239,15 +239,19 @@ func faultedTax(cfg config) bool {
 func lagFigures(r *run) (alertAt time.Duration, duringFault bool) {
 	alertAt = -1
 	for _, s := range r.laneSamples {
-		if !s.lagging {
-			continue
-		}
-		if s.at < r.faultEnd {
+		if s.lagging && s.at < r.faultEnd {
 			duringFault = true
-			continue
 		}
-		if alertAt < 0 {
-			alertAt = s.at - r.faultEnd
+	}
+	// The lane's Lagging flag lasts until it is below its baseline, which
+	// after a reset may be less than a sample: the alert's time is the
+	// service's record of it.
+	if l := r.final.Lanes["tax"]; l.LagAlerts > 0 {
+		at := l.LastLagAlert.Sub(r.start)
+		if at < r.faultEnd {
+			duringFault = true
+		} else {
+			alertAt = at - r.faultEnd
 		}
 	}
 	return alertAt, duringFault

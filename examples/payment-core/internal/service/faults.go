@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,6 +25,35 @@ import (
 type faults struct {
 	stuck atomic.Int64 // stuck calls holding their transaction now
 	ended atomic.Int64 // stuck calls whose session was ended
+}
+
+// lagAlerts records each lane's ALERT_BULKHEAD_RECOVERY_LAG: how many and
+// when the last one was, for /debug/lanes (the drill times the alert; the
+// lane's Lagging flag may last less than a sample).
+type lagAlerts struct {
+	mu sync.Mutex
+	n  map[string]int
+	at map[string]time.Time
+}
+
+// Observe implements bulkhead.Observer.
+func (a *lagAlerts) Observe(e bulkhead.Event) {
+	if e.Kind != bulkhead.EventRecoveryLag {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n == nil {
+		a.n, a.at = map[string]int{}, map[string]time.Time{}
+	}
+	a.n[e.Lane]++
+	a.at[e.Lane] = time.Now()
+}
+
+func (a *lagAlerts) get(lane string) (int, time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.n[lane], a.at[lane]
 }
 
 // stuckPoll is how often a stuck call checks back on its transaction.

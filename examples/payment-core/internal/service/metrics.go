@@ -128,6 +128,10 @@ type LaneSnapshot struct {
 	Breaker       string `json:"breaker,omitempty"`
 	Stuck         int    `json:"stuck,omitempty"`
 	Lagging       bool   `json:"lagging,omitempty"`
+	// LagAlerts is how many ALERT_BULKHEAD_RECOVERY_LAG the lane reported,
+	// LastLagAlert when the last one was.
+	LagAlerts    int       `json:"lag_alerts,omitempty"`
+	LastLagAlert time.Time `json:"last_lag_alert,omitzero"`
 }
 
 // RouteSnapshot is one route: requests running inside their lane now, and
@@ -188,6 +192,11 @@ func (s *Server) Snapshot() Snapshot {
 		st := src.Stats()
 		snap.Lanes[st.Lane] = LaneSnapshot{Active: st.Active, Queued: st.Queued, Limit: st.Limit, QueueCapacity: st.QueueCapacity, State: st.State.String(),
 			Stuck: st.Stuck, Lagging: st.Lagging}
+		if n, at := s.lagAlerts.get(st.Lane); n > 0 {
+			ls := snap.Lanes[st.Lane]
+			ls.LagAlerts, ls.LastLagAlert = n, at
+			snap.Lanes[st.Lane] = ls
+		}
 		if l == s.fraudLane && s.fraudBreaker != nil {
 			ls := snap.Lanes[st.Lane]
 			ls.Breaker = st.Breaker.String()

@@ -106,6 +106,7 @@ type Server struct {
 	fraudLane    bulkhead.Runner
 	taxExec      *bulkhead.Executor[Tax] // bulkhead mode
 	faults       faults
+	lagAlerts    lagAlerts
 	legacyTax    http.Handler // before mode only
 
 	lanePools map[string]lanePgx // bulkhead mode, by lane name
@@ -143,7 +144,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			s.Close()
 			return nil, err
 		}
-		fraudExec, err := bulkhead.NewExecutor[Fraud](bulkhead.WithBreaker(s.fraudBreaker))
+		fraudExec, err := bulkhead.NewExecutor[Fraud](bulkhead.WithBreaker(s.fraudBreaker), bulkhead.WithObserver(&s.lagAlerts))
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -151,7 +152,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		breaker := s.fraudBreaker
 		s.fraudQ = newScoreQueue(s, fraudQueueWorkers, FraudQueueCapacity, FraudDrainRate,
 			func() bool { return breaker.State() == bulkhead.BreakerClosed })
-		cardExec, taxExec := bulkhead.MustExecutor[CardAuth](), bulkhead.MustExecutor[Tax]()
+		cardExec, taxExec := bulkhead.MustExecutor[CardAuth](bulkhead.WithObserver(&s.lagAlerts)), bulkhead.MustExecutor[Tax](bulkhead.WithObserver(&s.lagAlerts))
 		// A lane that lags in recovering (ALERT_BULKHEAD_RECOVERY_LAG)
 		// resets its pool: idle connections closed, sessions stuck in a
 		// transaction past the leak threshold ended.

@@ -128,6 +128,9 @@ stage_robustness() {
 
 stage_drill() {
 	check "recovery drill, short form" ./scripts/drills/run_bulkhead_recovery_test.sh --short
+	check "fraud vendor outage drill, short form" ./scripts/drills/run_fraud_outage_test.sh --short
+	check "shared ceilings drill (descriptors, CPU), short form" ./scripts/drills/run_shared_ceilings_test.sh --short
+	check "recovery lag drill, short form" ./scripts/drills/run_recovery_lag_test.sh --short
 }
 
 stage_realworld() {

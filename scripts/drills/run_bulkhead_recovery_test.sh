@@ -19,25 +19,7 @@
 # DRILL_OUT [examples/payment-core/drill-out]. Everything listens on 127.0.0.1
 # (service 18080, fakes 19101/19201/19301).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-example="$root/examples/payment-core"
-out="${DRILL_OUT:-$example/drill-out}"
-
-if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
-	echo "drill: ERROR PostgreSQL is not answering on 127.0.0.1:5432" >&2
-	echo "drill: ERROR no PostgreSQL"
-	exit 2
-fi
-
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-echo "building payment-core, fakedeps and the drill..." >&2
-(
-	cd "$example"
-	go build -o "$bin/payment-core" .
-	go build -o "$bin/fakedeps" ./cmd/fakedeps
-	go build -o "$bin/drill" ./cmd/drill
-)
+. "$(dirname "$0")/lib.sh"
 rc=0
-"$bin/drill" -bin "$bin" -out "$out" "$@" || rc=$?
+run_drill "$example/drill-out" tax-slow "$@" || rc=$?
 exit "$rc"

@@ -69,7 +69,10 @@ func (f *waitsOnSubprocess) String() string {
 
 // execsStmtParam marks a function that executes the prepared statement
 // passed as one of its parameters.
-type execsStmtParam struct{ Params []int }
+type execsStmtParam struct {
+	Params []int
+	Path   []string // the calls down to the statement's execution, for messages
+}
 
 func (*execsStmtParam) AFact()           {}
 func (f *execsStmtParam) String() string { return fmt.Sprintf("execsStmtParam(%v)", f.Params) }
@@ -89,6 +92,7 @@ func run(pass *analysis.Pass) (any, error) {
 		releasers:    map[*ssa.Function][]int{},
 		subproc:      map[*ssa.Function][]string{},
 		stmtParams:   map[*ssa.Function][]int{},
+		stmtPaths:    map[*ssa.Function][]string{},
 	}
 	if !db {
 		// Only the subprocess facts matter to importers that hold.
@@ -126,6 +130,7 @@ type checker struct {
 	releasers    map[*ssa.Function][]int
 	subproc      map[*ssa.Function][]string // functions that wait on a subprocess, and how
 	stmtParams   map[*ssa.Function][]int    // functions that execute a statement parameter
+	stmtPaths    map[*ssa.Function][]string // and the calls down to the execution
 	starts       ssautil.CallStarts         // call Lparen → start of the call expression
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table

@@ -76,12 +76,13 @@ func (c *checker) waitIn(common *ssa.CallCommon, acq *acquisition) (waitOn, bool
 		}
 		return waitOn{}, false
 	}
-	for _, i := range c.stmtParamsOf(callee) {
+	params, via := c.stmtParamsOf(callee)
+	for _, i := range params {
 		if i >= len(common.Args) {
 			continue
 		}
 		if what, _, ok := stmtOnPool(common.Args[i]); ok {
-			return waitOn{kind: poolStmt, path: []string{callName(common)}, what: what}, true
+			return waitOn{kind: poolStmt, path: prependPath(callName(common), via), what: what}, true
 		}
 	}
 	return waitOn{}, false
@@ -288,20 +289,20 @@ func fieldName(st types.Type, i int) string {
 	return name + "." + st.Underlying().(*types.Struct).Field(i).Name()
 }
 
-func (c *checker) stmtParamsOf(callee *ssa.Function) []int {
+func (c *checker) stmtParamsOf(callee *ssa.Function) ([]int, []string) {
 	callee = origin(callee)
 	if params, ok := c.stmtParams[callee]; ok {
-		return params
+		return params, c.stmtPaths[callee]
 	}
 	obj := calleeObject(callee)
 	if obj == nil || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg {
-		return nil
+		return nil, nil
 	}
 	var fact execsStmtParam
 	if c.pass.ImportObjectFact(obj, &fact) {
-		return fact.Params
+		return fact.Params, fact.Path
 	}
-	return nil
+	return nil, nil
 }
 
 // learnStmtParams finds the functions that execute a statement passed to
@@ -314,25 +315,35 @@ func (c *checker) learnStmtParams(funcs []*ssa.Function) {
 				continue
 			}
 			var params []int
+			var path []string
 			for i, p := range fn.Params {
-				if isStmtType(p.Type()) && c.executesStmt(fn, p) {
+				if !isStmtType(p.Type()) {
+					continue
+				}
+				if via := c.executesStmt(fn, p); via != nil {
 					params = append(params, i)
+					if path == nil {
+						path = via
+					}
 				}
 			}
 			if params != nil {
 				c.stmtParams[fn] = params
+				c.stmtPaths[fn] = path
 				changed = true
 			}
 		}
 	}
 	for fn, params := range c.stmtParams {
 		if obj := calleeObject(fn); obj != nil && fn.Parent() == nil {
-			c.pass.ExportObjectFact(obj, &execsStmtParam{Params: params})
+			c.pass.ExportObjectFact(obj, &execsStmtParam{Params: params, Path: c.stmtPaths[fn]})
 		}
 	}
 }
 
-func (c *checker) executesStmt(fn *ssa.Function, p *ssa.Parameter) bool {
+// executesStmt returns the calls by which fn executes its statement
+// parameter p, or nil.
+func (c *checker) executesStmt(fn *ssa.Function, p *ssa.Parameter) []string {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -345,16 +356,17 @@ func (c *checker) executesStmt(fn *ssa.Function, p *ssa.Parameter) bool {
 				continue
 			}
 			if catalog.StmtExecs.Has(calleeObject(callee)) && stmtBase(ssautil.Receiver(common)) == p {
-				return true
+				return []string{callName(common)}
 			}
-			for _, i := range c.stmtParamsOf(callee) {
+			params, via := c.stmtParamsOf(callee)
+			for _, i := range params {
 				if i < len(common.Args) && stmtBase(common.Args[i]) == p {
-					return true
+					return prependPath(callName(common), via)
 				}
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // ---- messages ----

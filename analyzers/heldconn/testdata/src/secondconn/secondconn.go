@@ -67,7 +67,7 @@ func stmtPassedToHelperInsideTx(ctx context.Context, app *App, subs stmtmodels.S
 		return err
 	}
 	defer tx.Rollback()
-	if err := subs.LoadLists(app.queries.GetLists); err != nil { // want `still held during \(stmtmodels.Subscribers\).LoadLists on the statement in secondconn.Queries.GetLists`
+	if err := subs.LoadLists(app.queries.GetLists); err != nil { // want `still held during \(stmtmodels.Subscribers\).LoadLists \(→ \(\*sqlx.Stmt\).Select\) on the statement in secondconn.Queries.GetLists`
 		return err
 	}
 	return tx.Commit()

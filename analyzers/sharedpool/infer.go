@@ -304,6 +304,9 @@ func (c *checker) resolveAll(dispatch []lanes.Use, depth int) []lanes.Use {
 	return out
 }
 
+// maxStarts bounds the background loops a finding points at.
+const maxStarts = 12
+
 // maxImpls bounds the implementations a summary carries.
 const maxImpls = 4000
 
@@ -578,6 +581,20 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 				}
 				if pos.IsValid() {
 					d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: cl.Lane + " work through " + hop.Name})
+				}
+			}
+		}
+		// Every other background loop that reaches the pool, where it starts.
+		starts := map[string]bool{fmt.Sprint(background.File, background.Line): true}
+		for _, conf := range group {
+			for _, cl := range conf.Claims {
+				at := fmt.Sprint(cl.File, cl.Line)
+				if cl.Lane != string(entrypoints.Background) || starts[at] || len(starts) > maxStarts {
+					continue
+				}
+				starts[at] = true
+				if p := c.posOf(cl.File, cl.Line); p.IsValid() {
+					d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: "background work also: " + cl.Via + ", by " + cl.Path})
 				}
 			}
 		}

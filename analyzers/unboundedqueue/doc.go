@@ -22,7 +22,9 @@ rejects or truncates above a bound, a semaphore or limiter taken before the
 work, a fixed set of workers, SetLimit, SetMaxOpenConns. A guard is a cap
 only if it caps: len(x) > 0, len(x) == 0 and len(x) >= 1 test emptiness and
 let any number through. A list the code or its configuration fixes (a
-literal, hooks it registers, the configured peers) is not input.
+literal, hooks it registers, the configured peers) is not input, nor is
+the cluster's membership (the hosts of a ring: as many as the operator
+runs).
 
  1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
     over a slice, map, channel or query rows (for rows.Next()). Silent when
@@ -34,7 +36,11 @@ literal, hooks it registers, the configured peers) is not input.
     variable only ever assigned literals ({pg, mysql, crdb}), a list of
     funcs (hooks the code registered) or a list read from configuration (an
     expression naming cfg, conf, config, settings, options, opts or
-    ...Config, directly or through the one assignment of a local); when the
+    ...Config, directly or through the one assignment of a local) or the
+    list a function of a membership package returns (a package named
+    membership, memberlist, discovery or serf: resolver.AvailableMembers(),
+    directly or through a local; a method of that name elsewhere, a
+    store's group members, is data); when the
     code caps len(collection) before the loop (compares it with something
     other than 0 or 1), or, for a parameter of an unexported function,
     every caller in the package caps the argument before the call; when the
@@ -123,7 +129,9 @@ of another package, or a function value, is not looked into; nor is a
 goroutine started by a callee (a per-request go pool.Push(jobs) outside a
 loop, a helper such as FireAndForget that hides the go statement): those
 are missed. A collection ranged over is trusted as fixed when the code
-wrote it or the configuration names it, and as capped when this function
+wrote it, the configuration names it or a membership package returns it
+(by the package's name: a ring of hosts under another name is reported),
+and as capped when this function
 or every caller in the package compares its length with a bound before the
 fan-out (a comparison anywhere before it, not on every path). What the
 names cannot tell is decided towards silence: a work queue of closures

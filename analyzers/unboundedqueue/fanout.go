@@ -34,6 +34,13 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			starter, group := catalog.GoroutineStarters.Has(fn), catalog.LimitedGroups.Has(fn)
+			if where := c.startsPerCall(fn); !starter && !group && where != "" && !isGoCall(n, stack) {
+				if loop := c.enclosingPerItemLoop(fd, stack); loop != nil {
+					c.checkGoroutine(loop, n, c.funcArgBody(n.Args),
+						c.calleeName(n)+" call (it starts a goroutine at "+where+")")
+				}
+				return true
+			}
 			if !starter && !group || len(n.Args) == 0 {
 				return true
 			}
@@ -49,6 +56,13 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 		}
 		return true
 	})
+}
+
+// isGoCall reports whether call is the call of a go statement (go f(x)),
+// which the go statement's own check covers.
+func isGoCall(call *ast.CallExpr, stack []ast.Node) bool {
+	g, ok := stack[len(stack)-1].(*ast.GoStmt)
+	return ok && g.Call == call
 }
 
 // enclosingPerItemLoop is the innermost per-item loop around the node whose
@@ -79,8 +93,8 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		switch t := tv.Type.Underlying().(type) {
 		case *types.Slice, *types.Map:
 			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.fixedLocalList(fd.Body, s.X) || c.configured(fd.Body, s.X) ||
-				c.lenChecked(fd.Body, s.X, s.Pos()) || c.cappedByCallers(fd, s.X) {
-				return nil // a fixed list, or a length the code capped
+				c.clusterMembers(fd.Body, s.X) || c.lenChecked(fd.Body, s.X, s.Pos()) || c.cappedByCallers(fd, s.X) {
+				return nil // a fixed list, the cluster's members, or a length the code capped
 			}
 			if isFuncList(t) {
 				return nil // registered hooks, as many as the code registers: not data
@@ -289,23 +303,9 @@ func callerBody(stack []ast.Node) *ast.BlockStmt {
 // h.Config().Keys(ctx)), directly or through the one assignment of a local
 // variable: a list set at start-up by whoever runs the process, not input.
 func (c *checker) configured(body *ast.BlockStmt, x ast.Expr) bool {
-	if v := c.localVar(x); v != nil {
-		var from ast.Expr
-		n := 0
-		ast.Inspect(body, func(node ast.Node) bool {
-			if as, ok := node.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-				for i, lhs := range as.Lhs {
-					if c.localVar(lhs) == v {
-						from, n = as.Rhs[i], n+1
-					}
-				}
-			}
-			return true
-		})
-		if n != 1 {
-			return false
-		}
-		x = from
+	x = c.assignedOnce(body, x)
+	if x == nil {
+		return false
 	}
 	found := false
 	ast.Inspect(x, func(n ast.Node) bool {
@@ -315,6 +315,45 @@ func (c *checker) configured(body *ast.BlockStmt, x ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// assignedOnce is x, or, when x is a local variable, the expression of its
+// one assignment in body (nil when it has none or several).
+func (c *checker) assignedOnce(body *ast.BlockStmt, x ast.Expr) ast.Expr {
+	v := c.localVar(x)
+	if v == nil {
+		return x
+	}
+	var from ast.Expr
+	n := 0
+	ast.Inspect(body, func(node ast.Node) bool {
+		if as, ok := node.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, lhs := range as.Lhs {
+				if c.localVar(lhs) == v {
+					from, n = as.Rhs[i], n+1
+				}
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
+	}
+	return from
+}
+
+// clusterMembers reports whether x is the list a call into a membership
+// package returns (resolver.AvailableMembers(), memberlist's Members()),
+// directly or through the one assignment of a local: the running instances
+// of the cluster, as many as its operator runs, not input. A method of the
+// same name elsewhere (a store's ListMembers of a group) is data.
+func (c *checker) clusterMembers(body *ast.BlockStmt, x ast.Expr) bool {
+	call, ok := ast.Unparen(c.assignedOnce(body, x)).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := c.callee(call)
+	return fn != nil && fn.Pkg() != nil && catalog.IsMembershipPackage(fn.Pkg().Path())
 }
 
 func isConfigName(name string) bool {

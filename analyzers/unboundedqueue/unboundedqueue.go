@@ -30,7 +30,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Name:      "unboundedqueue",
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine)},
 	Run:       run,
 }, Code)
 
@@ -69,6 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.serving = c.isLongRunning()
 	c.learnSlotTakers()
 	c.learnParkers()
+	c.learnStarters()
 	// Goroutines per item and slice queues need no import; the other shapes
 	// need a pool, a group, a semaphore or the runtime.
 	for _, f := range pass.Files {
@@ -189,6 +190,7 @@ func (c *checker) takesSlotByCall(fn *types.Func) bool {
 type checker struct {
 	slotTakers map[*types.Func]bool   // this package's functions that take a slot
 	parkers    map[*types.Func]string // this package's functions parked on a send (parksOnSend)
+	starters   map[*types.Func]string // this package's functions that start a goroutine per call (startsGoroutine)
 	pass       *analysis.Pass
 	reported   map[token.Pos]bool
 	serving    bool                              // the package serves requests or runs long

@@ -11,5 +11,5 @@ import (
 func TestUnboundedQueue(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer,
 		"fanout", "sqlpool", "dbopen", "dbcallers", "migrate",
-		"waits", "slicequeue", "lanes", "parked", "workerpool")
+		"waits", "slicequeue", "lanes", "parked", "workerpool", "asyncpost")
 }

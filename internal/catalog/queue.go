@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // Tables for unboundedqueue: what bounds concurrent work, what waits for a
 // slot of a pool, and what a long-running program calls to serve.
 
@@ -72,3 +74,19 @@ var Servers = newTable(
 	"net.Listen", "(*net.ListenConfig).Listen",
 	"(*google.golang.org/grpc.Server).Serve",
 )
+
+// MembershipPackages are the last elements of the import paths of packages
+// that keep a cluster's membership (a ring of hosts, a gossip member list,
+// service discovery). A list one of their functions returns is the set of
+// running instances, sized by whoever operates the cluster, not by input.
+var MembershipPackages = map[string]bool{
+	"membership": true, "memberlist": true, "discovery": true, "serf": true,
+}
+
+// IsMembershipPackage reports whether path is a membership package.
+func IsMembershipPackage(path string) bool {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		path = path[i+1:]
+	}
+	return MembershipPackages[path]
+}

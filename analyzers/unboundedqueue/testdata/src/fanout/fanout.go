@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"sync"
 
+	"asyncpost"
+	"example.com/cluster/membership"
 	"iolimit"
 
 	"github.com/bhlint/bhlint/bulkhead"
@@ -506,5 +508,101 @@ func perRequestedKeySet(ctx context.Context, req struct{ Sets []Order }) {
 	sets := req.Sets
 	for _, s := range sets {
 		go notify(ctx, s) // want `goroutine per item: this go statement starts one goroutine for every element of sets`
+	}
+}
+
+func ping(ctx context.Context, addr string) bool { return true }
+
+// Trap, after temporal's deep health check (frontend/health_check.go): one
+// RPC per member host of the service ring, all answers received before it
+// returns; the ring is as large as the operator runs the cluster, not input.
+func deepHealthCheck(ctx context.Context, monitor membership.Monitor) int {
+	resolver, err := monitor.GetResolver("history")
+	if err != nil {
+		return 0
+	}
+	hosts := resolver.AvailableMembers()
+	if len(hosts) == 0 {
+		return 0
+	}
+	answers := make(chan bool, len(hosts))
+	for _, host := range hosts {
+		go func(addr string) { answers <- ping(ctx, addr) }(host.GetAddress())
+	}
+	failed := 0
+	for range hosts {
+		if !<-answers {
+			failed++
+		}
+	}
+	return failed
+}
+
+type groupStore struct{}
+
+func (groupStore) AvailableMembers(ctx context.Context, group string) []Order { return nil }
+
+// The same shape over a group's members read from a store is data: as many
+// goroutines as rows.
+func notifyGroupMembers(ctx context.Context, st groupStore, group string) {
+	members := st.AvailableMembers(ctx, group)
+	for _, m := range members {
+		go notify(ctx, m) // want `goroutine per item: this go statement starts one goroutine for every element of members`
+	}
+}
+
+// ---- a goroutine started by a callee, once per item ----
+
+// After memos' dispatchMemoRelatedWebhook: one PostAsync per webhook row of
+// the user, each a goroutine doing an HTTP POST, nothing capping them.
+func postToEachWebhook(hooks []asyncpost.Payload) {
+	for _, h := range hooks {
+		asyncpost.PostAsync(&h) // want `goroutine per item: this asyncpost.PostAsync call \(it starts a goroutine at asyncpost.go:\d+\) starts one goroutine for every element of hooks`
+	}
+}
+
+// After pocketbase's realtime broadcast: one FireAndForget per client.
+func sendToEachClient(ctx context.Context, clients map[string]Order) {
+	for _, cl := range clients {
+		asyncpost.FireAndForget(func() { notify(ctx, cl) }) // want `goroutine per item: this asyncpost.FireAndForget call`
+	}
+}
+
+// Trap: the work handed to FireAndForget takes a slot first.
+func fireAndForgetWithSlot(ctx context.Context, clients []Order, sem chan struct{}) {
+	for _, cl := range clients {
+		asyncpost.FireAndForget(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			notify(ctx, cl)
+		})
+	}
+}
+
+// Traps: callees that start one goroutine in all (sync.Once), hand the work
+// to a bounded pool, take a slot inside their goroutine, wait for it, or
+// start one only on some calls.
+func postThroughBoundedCallees(d *asyncpost.Dispatcher, p *asyncpost.Pool, l *asyncpost.Limited, hooks []asyncpost.Payload) {
+	for _, h := range hooks {
+		d.Send(&h)
+		p.Submit(func() { _ = asyncpost.Post(&h) })
+		l.Go(func() { _ = asyncpost.Post(&h) })
+		_ = asyncpost.PostWait(&h)
+		asyncpost.PostMaybe(&h, false)
+	}
+}
+
+// Trap: a go statement of the starter itself is the go statement's case,
+// reported once, at the go statement.
+func goPostAsync(hooks []asyncpost.Payload) {
+	for _, h := range hooks {
+		go asyncpost.PostAsync(&h) // want `goroutine per item: this go statement`
+	}
+}
+
+// Trap: a fixed list of targets, as for a go statement.
+func postToFixedTargets(a, b asyncpost.Payload) {
+	for _, h := range []asyncpost.Payload{a, b} {
+		asyncpost.PostAsync(&h)
 	}
 }

@@ -16,12 +16,12 @@ func (h *handler) jobs(r *http.Request) []workerpool.Job { return nil }
 
 // After miniflux's refresh-all API: every request leaves a goroutine parked
 // on the workers' unbuffered queue, with no cap and no rejection.
-func (h *handler) refreshAll(w http.ResponseWriter, r *http.Request) {
+func (h *handler) refreshAll(w http.ResponseWriter, r *http.Request) { // want refreshAll:"startsGoroutine"
 	go h.pool.Push(h.jobs(r)) // want `ERR_UNBOUNDED_QUEUE_DETECTED: goroutine per request: this go statement leaves one goroutine per request waiting to send on p.queue until a consumer takes it, with nothing capping how many wait`
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (h *handler) refreshOne(w http.ResponseWriter, r *http.Request) {
+func (h *handler) refreshOne(w http.ResponseWriter, r *http.Request) { // want refreshOne:"startsGoroutine"
 	go h.pool.Enqueue(workerpool.Job{FeedID: 1}) // want `goroutine per request`
 }
 
@@ -35,7 +35,7 @@ func (h *handler) refreshAllFromUI(w http.ResponseWriter, r *http.Request) {
 }
 
 // Traps: a push that gives up, and a push in the request's own goroutine.
-func (h *handler) tryRefresh(w http.ResponseWriter, r *http.Request) {
+func (h *handler) tryRefresh(w http.ResponseWriter, r *http.Request) { // want tryRefresh:"startsGoroutine"
 	go h.pool.TryPush(workerpool.Job{})
 	go h.pool.PushContext(r.Context(), workerpool.Job{})
 	go h.pool.PushWithin(workerpool.Job{}, time.Second)
@@ -44,6 +44,6 @@ func (h *handler) tryRefresh(w http.ResponseWriter, r *http.Request) {
 }
 
 // Trap: not a request handler (started once, at start-up).
-func (h *handler) start() {
+func (h *handler) start() { // want start:"startsGoroutine"
 	go h.pool.Push(nil)
 }

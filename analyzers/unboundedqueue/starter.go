@@ -1,0 +1,90 @@
+package unboundedqueue
+
+import (
+	"go/ast"
+	"go/types"
+	"path/filepath"
+	"strconv"
+)
+
+// startsGoroutine marks a function that starts a goroutine on every call: a
+// go statement among the top-level statements of its body (not under an if,
+// a loop or a sync.Once's function literal), with no slot taken by the
+// function or inside the goroutine, and nothing after it that waits for it
+// (a receive, a Wait). A call of it in a loop over input is a go statement
+// in that loop: webhook.PostAsync(payload), routine.FireAndForget(f). Not
+// transitive: a function that calls one is not marked.
+type startsGoroutine struct {
+	Where string // the go statement, file:line, for messages
+}
+
+func (*startsGoroutine) AFact()           {}
+func (f *startsGoroutine) String() string { return "startsGoroutine" }
+
+// learnStarters exports startsGoroutine for this package's functions.
+func (c *checker) learnStarters() {
+	c.starters = map[*types.Func]string{}
+	for _, f := range c.pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if obj == nil || c.slotTakers[obj] {
+				continue // a function that takes a slot bounds what it starts
+			}
+			if g := c.goroutinePerCall(fd.Body); g != nil {
+				p := c.pass.Fset.Position(g.Pos())
+				where := filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+				c.starters[obj] = where
+				c.pass.ExportObjectFact(obj, &startsGoroutine{Where: where})
+			}
+		}
+	}
+}
+
+// goroutinePerCall is the go statement body runs on every call, or nil.
+func (c *checker) goroutinePerCall(body *ast.BlockStmt) *ast.GoStmt {
+	for _, s := range body.List {
+		g, ok := s.(*ast.GoStmt)
+		if !ok {
+			continue
+		}
+		if c.slotTakenInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
+			return nil
+		}
+		return g
+	}
+	return nil
+}
+
+// startsPerCall is where fn starts its goroutine (a fact), or "".
+func (c *checker) startsPerCall(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
+	fn = fn.Origin()
+	if where, ok := c.starters[fn]; ok {
+		return where
+	}
+	var fact startsGoroutine
+	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
+		return fact.Where
+	}
+	return ""
+}
+
+// funcArgBody is the body of the first function literal among args (the
+// work FireAndForget(func() { … }) runs), or nil.
+func (c *checker) funcArgBody(args []ast.Expr) *ast.BlockStmt {
+	for _, a := range args {
+		if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+			return lit.Body
+		}
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+// Package asyncpost has functions that start a goroutine on every call, as
+// memos' webhook.PostAsync and pocketbase's routine.FireAndForget do, and
+// look-alikes that do not.
+package asyncpost
+
+import (
+	"sync"
+)
+
+type Payload struct{ URL string }
+
+func Post(p *Payload) error { return nil }
+
+// PostAsync posts in a goroutine of its own and does not wait.
+func PostAsync(p *Payload) { // want PostAsync:"startsGoroutine"
+	go func() {
+		_ = Post(p)
+	}()
+}
+
+// FireAndForget runs f in a new goroutine.
+func FireAndForget(f func(), wg ...*sync.WaitGroup) { // want FireAndForget:"startsGoroutine"
+	if len(wg) > 0 {
+		wg[0].Add(1)
+	}
+	go func() {
+		if len(wg) > 0 {
+			defer wg[0].Done()
+		}
+		f()
+	}()
+}
+
+// Dispatcher starts its one delivery loop on the first Send, guarded by a
+// sync.Once: one goroutine in all, not one per call.
+type Dispatcher struct {
+	once  sync.Once
+	queue chan *Payload
+}
+
+func (d *Dispatcher) loop() {
+	for p := range d.queue {
+		_ = Post(p)
+	}
+}
+
+func (d *Dispatcher) Send(p *Payload) { // want Send:"parksOnSend\\(d.queue\\)"
+	d.once.Do(func() { go d.loop() })
+	d.queue <- p
+}
+
+// Pool runs work in goroutines, at most cap(sem) at once: the slot is
+// taken before the goroutine starts.
+type Pool struct{ sem chan struct{} }
+
+func (p *Pool) Submit(f func()) { // want Submit:"takesSlot" Submit:"parksOnSend\\(p.sem\\)"
+	p.sem <- struct{}{}
+	go func() {
+		defer func() { <-p.sem }()
+		f()
+	}()
+}
+
+// Limited takes a slot inside the goroutine before the work.
+type Limited struct{ sem chan struct{} }
+
+func (l *Limited) Go(f func()) {
+	go func() {
+		l.sem <- struct{}{}
+		defer func() { <-l.sem }()
+		f()
+	}()
+}
+
+// PostWait starts a goroutine and waits for its answer: one call, one
+// goroutine, gone when it returns.
+func PostWait(p *Payload) error {
+	done := make(chan error, 1)
+	go func() { done <- Post(p) }()
+	return <-done
+}
+
+// PostMaybe starts a goroutine only when asked: not on every call.
+func PostMaybe(p *Payload, async bool) {
+	if async {
+		go Post(p)
+		return
+	}
+	_ = Post(p)
+}

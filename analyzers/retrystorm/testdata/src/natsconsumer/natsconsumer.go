@@ -1,0 +1,35 @@
+// Package natsconsumer reads a NATS subscription in a loop.
+package natsconsumer
+
+import (
+	"context"
+	"log"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// consumeForever: once the subscription is closed or drained,
+// NextMsgWithContext fails at once every time.
+func consumeForever(ctx context.Context, sub *nats.Subscription, handle func(*nats.Msg)) {
+	for {
+		msg, err := sub.NextMsgWithContext(ctx) // want `this loop calls \(\*nats.Subscription\).NextMsgWithContext again at once when it fails, with no pause and no way out on an error`
+		if err != nil {
+			log.Print(err)
+			continue
+		}
+		handle(msg)
+	}
+}
+
+// consumeWithTimeout: NextMsg waits up to a second for a message itself, so
+// its timeout paces the loop.
+func consumeWithTimeout(sub *nats.Subscription, handle func(*nats.Msg)) {
+	for {
+		msg, err := sub.NextMsg(time.Second)
+		if err != nil {
+			continue
+		}
+		handle(msg)
+	}
+}

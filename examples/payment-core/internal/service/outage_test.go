@@ -32,6 +32,7 @@ func TestFraudOutageOpensTheBreakerAndQueuesEveryScore(t *testing.T) {
 	fraudAPI := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
 		if down.Load() {
+			w.Header().Set("Retry-After", "1")
 			http.Error(w, "vendor down", http.StatusServiceUnavailable)
 			return
 		}

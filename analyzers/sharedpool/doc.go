@@ -71,7 +71,11 @@ Reported:
     pool, sql.Open or the program's own constructor), naming both classes
     and one call path from each; the related information points at the
     background loop and the handler (where they start, and each function on
-    the way) and at the pool's declaration.
+    the way), at every other background loop that reaches the pool, and
+    at the pool's declaration. A package that sees both classes but
+    neither creates such a pool nor is a main package leaves the finding
+    to the one that does (the handlers' package that also imports the
+    workers is not where the program is wired).
 
 Cases 2–5 are reported in the first package that sees both lanes (often
 main), at the entry point or wrap of this package, or else at its package

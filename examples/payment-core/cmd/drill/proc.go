@@ -107,18 +107,8 @@ func waitHTTP(ctx context.Context, url string, limit time.Duration) error {
 
 // setTaxLatency changes the fake tax API's latency.
 func setTaxLatency(ctx context.Context, d time.Duration) (time.Time, error) {
-	c := &http.Client{Timeout: 2 * time.Second}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://%s/admin?latency=%s", taxAddr, d), nil)
-	if err != nil {
+	if err := setFault(ctx, taxAddr, "latency="+d.String()); err != nil {
 		return time.Time{}, err
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return time.Time{}, err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return time.Time{}, fmt.Errorf("setting the tax latency: %s", resp.Status)
 	}
 	return time.Now(), nil
 }

@@ -142,26 +142,18 @@ func injectTaxLatency(ctx context.Context, cfg config, on bool) error {
 
 // postService posts to one of the service's debug endpoints.
 func postService(ctx context.Context, path string) error {
-	c := &http.Client{Timeout: 10 * time.Second}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+serviceAddr+path, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("POST %s: %s", path, resp.Status)
-	}
-	return nil
+	return post(ctx, "http://"+serviceAddr+path, 10*time.Second)
 }
 
 // setFault changes one fake dependency's behaviour.
 func setFault(ctx context.Context, addr, query string) error {
-	c := &http.Client{Timeout: 2 * time.Second}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/admin?"+query, nil)
+	return post(ctx, "http://"+addr+"/admin?"+query, 2*time.Second)
+}
+
+// post sends an empty POST to u and wants 200 within timeout.
+func post(ctx context.Context, u string, timeout time.Duration) error {
+	c := &http.Client{Timeout: timeout}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
 	if err != nil {
 		return err
 	}
@@ -171,7 +163,7 @@ func setFault(ctx context.Context, addr, query string) error {
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("setting %s's fault %q: %s", addr, query, resp.Status)
+		return fmt.Errorf("POST %s: %s", u, resp.Status)
 	}
 	return nil
 }

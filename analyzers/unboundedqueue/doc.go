@@ -27,7 +27,13 @@ the cluster's membership (the hosts of a ring: as many as the operator
 runs).
 
  1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
-    over a slice, map, channel or query rows (for rows.Next()). Silent when
+    over a slice, map, channel or query rows (for rows.Next()), or a call in
+    such a loop of a function that starts a goroutine on every call (a fact,
+    across packages: a go statement among the top-level statements of its
+    body, as in webhook.PostAsync(p) or routine.FireAndForget(f); not one
+    under an if or in a sync.Once's function literal, not one whose function
+    takes a slot first or whose goroutine takes one in its first statements,
+    and not one the function waits for before it returns). Silent when
     a slot is taken before it in the loop body or in a top-level statement
     of the goroutine's body (a send of a constant or struct{}{} on a
     channel, a receive, a limiter; a result or a counter sent is data, not
@@ -125,10 +131,13 @@ parameter, a field, a package variable, a request) is the creator's to
 bound and is trusted; a group passed to another function may be limited
 there and is trusted too. A pool returned from the function that opened it
 is the caller's to bound (the fact above). A goroutine that runs a function
-of another package, or a function value, is not looked into; nor is a
-goroutine started by a callee (a per-request go pool.Push(jobs) outside a
-loop, a helper such as FireAndForget that hides the go statement): those
-are missed. A collection ranged over is trusted as fixed when the code
+of another package, or a function value, is not looked into. A goroutine
+started by a callee is seen one call deep: a function that starts one on
+every call (FireAndForget, PostAsync) is a go statement where it is called
+in a loop; a function that calls such a function, or starts its goroutine
+only on some calls, is not, and a callee's goroutine per request outside a
+loop (a per-request go pool.Push(jobs) aside) is missed. The work handed to
+such a function is looked into only when it is a function literal. A collection ranged over is trusted as fixed when the code
 wrote it, the configuration names it or a membership package returns it
 (by the package's name: a ring of hosts under another name is reported),
 and as capped when this function

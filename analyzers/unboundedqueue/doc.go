@@ -31,9 +31,12 @@ runs).
     such a loop of a function that starts a goroutine on every call (a fact,
     across packages: a go statement among the top-level statements of its
     body, as in webhook.PostAsync(p) or routine.FireAndForget(f); not one
-    under an if or in a sync.Once's function literal, not one whose function
-    takes a slot first or whose goroutine takes one in its first statements,
-    and not one the function waits for before it returns). Silent when
+    under an if, after a return (a guard that starts it once) or in a
+    sync.Once's function literal, not one whose function takes a slot first
+    or whose goroutine takes one in its first statements, not one the
+    function waits for before it returns, and not in a function that
+    returns a channel, a func or a *sync.WaitGroup: a handle the caller
+    joins the goroutine with, as in Drain(ch).Wait()). Silent when
     a slot is taken before it in the loop body or in a top-level statement
     of the goroutine's body (a send of a constant or struct{}{} on a
     channel, a receive, a limiter; a result or a counter sent is data, not

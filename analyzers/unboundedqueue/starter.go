@@ -37,6 +37,9 @@ func (c *checker) learnStarters() {
 			if obj == nil || c.slotTakers[obj] {
 				continue // a function that takes a slot bounds what it starts
 			}
+			if c.returnsHandle(obj) {
+				continue // the caller holds what joins the goroutine: Drain(ch).Wait()
+			}
 			if g := c.goroutinePerCall(fd.Body); g != nil {
 				p := c.pass.Fset.Position(g.Pos())
 				where := filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
@@ -47,11 +50,16 @@ func (c *checker) learnStarters() {
 	}
 }
 
-// goroutinePerCall is the go statement body runs on every call, or nil.
+// goroutinePerCall is the go statement body runs on every call, or nil:
+// a top-level statement with no return before it (a guard such as
+// if !started.CompareAndSwap(false, true) { return } starts it once).
 func (c *checker) goroutinePerCall(body *ast.BlockStmt) *ast.GoStmt {
 	for _, s := range body.List {
 		g, ok := s.(*ast.GoStmt)
 		if !ok {
+			if returns(s) {
+				return nil
+			}
 			continue
 		}
 		if c.slotTakenInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
@@ -87,4 +95,37 @@ func (c *checker) funcArgBody(args []ast.Expr) *ast.BlockStmt {
 		}
 	}
 	return nil
+}
+
+// returns reports whether s contains a return outside function literals.
+func returns(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// returnsHandle reports whether fn returns a channel, a *sync.WaitGroup or
+// a func: a handle on what it started, with which its caller can wait for
+// the goroutine (Drain(ch).Wait(), a fan-in's output channel).
+func (c *checker) returnsHandle(fn *types.Func) bool {
+	results := fn.Signature().Results()
+	for i := range results.Len() {
+		switch t := results.At(i).Type(); t.Underlying().(type) {
+		case *types.Chan, *types.Signature:
+			return true
+		default:
+			if isNamed(t, "sync", "WaitGroup") {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ package asyncpost
 
 import (
 	"sync"
+	"sync/atomic"
 )
 
 type Payload struct{ URL string }
@@ -87,4 +88,40 @@ func PostMaybe(p *Payload, async bool) {
 		return
 	}
 	_ = Post(p)
+}
+
+// Receiver starts its loops on the first Start only: a guard returns on
+// every later call.
+type Receiver struct{ status int32 }
+
+func (r *Receiver) loop() {}
+
+func (r *Receiver) Start() {
+	if !atomic.CompareAndSwapInt32(&r.status, 0, 1) {
+		return
+	}
+	go r.loop()
+	go r.loop()
+}
+
+// Drain hands its caller the WaitGroup of the goroutine it starts, as
+// openfga's iterator.Drain: Drain(ch).Wait() drains one channel at a time.
+func Drain(ch <-chan *Payload) *sync.WaitGroup {
+	wg := &sync.WaitGroup{}
+	wg.Add(1)
+	go func() {
+		for range ch {
+		}
+		wg.Done()
+	}()
+	return wg
+}
+
+// Merge returns the channel its goroutine closes when done.
+func Merge(chans []<-chan *Payload) <-chan *Payload {
+	out := make(chan *Payload)
+	go func() {
+		close(out)
+	}()
+	return out
 }

@@ -606,3 +606,16 @@ func postToFixedTargets(a, b asyncpost.Payload) {
 		asyncpost.PostAsync(&h)
 	}
 }
+
+// Traps: a callee that starts its goroutines only on the first call (a
+// guard that returns), and callees that hand back what joins their
+// goroutine (a WaitGroup waited at once, a channel).
+func startReceivers(rs []*asyncpost.Receiver, chans []<-chan *asyncpost.Payload) {
+	for _, r := range rs {
+		r.Start()
+	}
+	for _, ch := range chans {
+		asyncpost.Drain(ch).Wait()
+		asyncpost.Drain(asyncpost.Merge(chans))
+	}
+}

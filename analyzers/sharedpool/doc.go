@@ -18,7 +18,9 @@ Lanes come from two sources:
   - //bhlint:lane NAME in the doc comment of a func or method makes it an
     entry point of lane NAME; on a package-level var, or as the line
     comment (or doc) of a struct field, of a pool or client type (*sql.DB,
-    *sqlx.DB, *pgxpool.Pool, *http.Client, *http.Transport,
+    *sqlx.DB, *pgxpool.Pool, gorm's *gorm.DB (jinzhu/gorm and gorm.io),
+    *dbx.DB and dbx.Builder (pocketbase/dbx), a prepared *sql.Stmt,
+    *sqlx.Stmt or *sqlx.NamedStmt, *http.Client, *http.Transport,
     http.RoundTripper, *redis.Client, *grpc.ClientConn) it assigns that
     resource to lane NAME;
   - the bulkhead runtime's lane-typed types: a function handed to
@@ -68,7 +70,8 @@ Reported:
     package-level variable or a struct field with no lane) that both
     interactive and background work reach, once per pool, where the
     wiring package creates it (the first call there whose result is such a
-    pool, sql.Open or the program's own constructor), naming both classes
+    pool, sql.Open, gorm.Open, dbx.Open or the program's own constructor;
+    for a dbx.Builder field, the first call returning *dbx.DB), naming both classes
     and one call path from each; the related information points at the
     background loop and the handler (where they start, and each function on
     the way), at every other background loop that reaches the pool, and
@@ -100,8 +103,20 @@ lanes.infer: false in .bhlint.yml turns inference off:
 Escape policy: a resource is identified by the package-level variable or
 struct field it is loaded from, or by its lane-typed type. Only explicit
 uses count: http.DefaultClient.Do does, http.Get (which uses it inside
-net/http) does not, and the internals of database/sql, pgx, net/http and
-the runtime are never resources of their own. A struct field with no lane
+net/http) does not, and the internals of database/sql, pgx, gorm, dbx,
+net/http and the runtime are never resources of their own. An ORM or
+query-builder handle (*gorm.DB, *dbx.DB, a dbx.Builder field) wraps one
+*sql.DB and is that pool; a gorm association or statement, dbx params and
+a user's type that merely shares a name (a package of its own called gorm)
+are not pools. A prepared statement kept in a variable or field is a use
+of the pool it was prepared on: for inferred classes it is one pool with
+it when it is stored from a call given that pool (s.count, _ =
+s.db.Prepare(q)), and so is every statement field of a struct stored from
+such a call (app.queries = initQueries(db), which prepares a struct of
+*sqlx.Stmt on db); the call is not read, any call given exactly one pool is
+taken to prepare on it, one given two links nothing, and a statement
+linked to no pool is a pool of its own (reported if both classes run that
+very statement). A struct field with no lane
 is not treated as shared, since each lane may fill its own instance; a
 laned field is that lane's wherever it is read. A pool passed as a
 parameter is attributed at the load that produced it, in the caller; one

@@ -226,6 +226,95 @@ func (c *checker) findLinks(fn *ssa.Function, st *ssa.Store, outer lanes.Resourc
 	}
 }
 
+// findStmtLinks links prepared statements to the pool they are prepared
+// on, for inferred sharing: a statement field stored from a call given a
+// pool (s.get, _ = s.db.Preparex(q)), or the statement fields of a struct
+// stored from a call given a pool (app.queries = initQueries(db), which
+// fills a Queries struct of *sqlx.Stmt from db). The call is not read:
+// any call handed one pool is taken to prepare on it; one handed two or
+// more links nothing.
+func (c *checker) findStmtLinks(fn *ssa.Function, st *ssa.Store) {
+	if c.isTestFile(fn.Pos()) {
+		return
+	}
+	stmts := c.stmtsAt(st.Addr)
+	if len(stmts) == 0 {
+		return
+	}
+	val := st.Val
+	if ex, ok := val.(*ssa.Extract); ok {
+		val = ex.Tuple
+	}
+	call, ok := val.(*ssa.Call)
+	if !ok {
+		return
+	}
+	args := call.Common().Args
+	if call.Common().IsInvoke() {
+		args = append([]ssa.Value{call.Common().Value}, args...)
+	}
+	var pool lanes.Resource
+	for _, arg := range args {
+		for _, r := range c.sourcesOf(fn, arg, 3) {
+			if r.Lane != "" || r.Noun != "database pool" || slices.Contains(catalog.StmtTypes, r.Type) || strings.HasPrefix(r.Key, "local:") || r.Key == pool.Key {
+				continue
+			}
+			if pool.Key != "" {
+				return // two pools: which one prepares is not known
+			}
+			pool = r
+		}
+	}
+	if pool.Key == "" {
+		return
+	}
+	for _, s := range stmts {
+		link := lanes.Link{From: pool.Key, To: s.Key}
+		if s.Key != pool.Key && !slices.Contains(c.links, link) {
+			c.links = append(c.links, link)
+		}
+	}
+}
+
+// stmtsAt returns the statement resources an address holds: the statement
+// field or variable itself, or the statement fields of the struct it holds
+// (or points to).
+func (c *checker) stmtsAt(addr ssa.Value) []lanes.Resource {
+	if r, ok := c.loadedResource(addr); ok {
+		if r.Lane == "" && slices.Contains(catalog.StmtTypes, r.Type) {
+			return []lanes.Resource{r}
+		}
+		return nil
+	}
+	ptr, ok := addr.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	t := ptr.Elem()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	var out []lanes.Resource
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if !slices.Contains(catalog.StmtTypes, types.TypeString(f.Type(), nil)) {
+			continue
+		}
+		if r, ok := c.resourceOf(f, named); ok && r.Lane == "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // sameName maps each pool key to the key it was copied from, through the
 // links of every summary.
 func sameName(sums []*lanes.Summary) func(string) string {
@@ -643,7 +732,9 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 
 // creationOf finds the first call of this package (outside tests) whose
 // result is a pool of the given type: where the program opens the pool it
-// then hands around (sql.Open, or the program's own NewConnectionPool).
+// then hands around (sql.Open, or the program's own NewConnectionPool); for
+// an interface kept as a pool (dbx.Builder), a call returning the pool type
+// that implements it (*dbx.DB).
 func (c *checker) creationOf(typ string) token.Pos {
 	if typ == "" {
 		return token.NoPos
@@ -659,7 +750,7 @@ func (c *checker) creationOf(typ string) token.Pos {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(*ssa.Call)
-				if !ok || !resultIs(call, typ) {
+				if !ok || !(resultIs(call, typ) || resultIs(call, catalog.PoolMakers[typ])) {
 					continue
 				}
 				if common := call.Common(); common.IsInvoke() || common.Signature().Recv() != nil {
@@ -676,6 +767,9 @@ func (c *checker) creationOf(typ string) token.Pos {
 }
 
 func resultIs(call *ssa.Call, typ string) bool {
+	if typ == "" {
+		return false
+	}
 	t := call.Type()
 	if tuple, ok := t.(*types.Tuple); ok {
 		if tuple.Len() == 0 {

@@ -658,6 +658,7 @@ func (c *checker) findWraps(fn *ssa.Function) {
 				if ok && outer.Lane == "" {
 					c.findLinks(fn, instr, outer)
 				}
+				c.findStmtLinks(fn, instr)
 				if !ok || outer.Lane == "" {
 					continue
 				}

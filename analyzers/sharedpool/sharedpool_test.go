@@ -55,3 +55,10 @@ func TestInfer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
 		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone")
 }
+
+// TestInferORM: an ORM or query-builder handle (jinzhu/gorm, gorm.io,
+// pocketbase/dbx) is the pool it wraps; a gorm association or statement,
+// dbx params and a user type named gorm.DB are not pools.
+func TestInferORM(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infergorm", "infergormio", "inferdbx", "inferstmt", "inferprep")
+}

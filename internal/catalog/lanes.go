@@ -32,24 +32,44 @@ var LaneRunners = map[string]int{
 
 // ResourceTypes are the types of shared, fixed-size resources a lane may own:
 // database pools and outbound clients. Keyed by types.TypeString; the value
-// is the noun a message uses.
+// is the noun a message uses. An ORM or query-builder handle wraps one
+// *sql.DB and is that pool: gorm's *gorm.DB (jinzhu/gorm v1 and gorm.io),
+// pocketbase/dbx's *dbx.DB and its dbx.Builder interface (what pocketbase
+// keeps its pools in). A prepared statement (*sql.Stmt, *sqlx.Stmt,
+// *sqlx.NamedStmt) is a use of the pool it was prepared on.
 var ResourceTypes = map[string]string{
 	"*database/sql.DB":                      "database pool",
 	"*github.com/jmoiron/sqlx.DB":           "database pool",
 	"*github.com/jackc/pgx/v5/pgxpool.Pool": "database pool",
-	"*net/http.Client":                      "HTTP client",
-	"*net/http.Transport":                   "HTTP transport",
-	"net/http.RoundTripper":                 "HTTP transport",
-	"*github.com/redis/go-redis/v9.Client":  "Redis client",
-	"*google.golang.org/grpc.ClientConn":    "gRPC connection",
+	"*github.com/jinzhu/gorm.DB":            "database pool",
+	"*gorm.io/gorm.DB":                      "database pool",
+	"*github.com/pocketbase/dbx.DB":         "database pool",
+	"github.com/pocketbase/dbx.Builder":     "database pool",
+	// A statement prepared on a pool runs on that pool's connections.
+	"*database/sql.Stmt":                   "database pool",
+	"*github.com/jmoiron/sqlx.Stmt":        "database pool",
+	"*github.com/jmoiron/sqlx.NamedStmt":   "database pool",
+	"*net/http.Client":                     "HTTP client",
+	"*net/http.Transport":                  "HTTP transport",
+	"net/http.RoundTripper":                "HTTP transport",
+	"*github.com/redis/go-redis/v9.Client": "Redis client",
+	"*google.golang.org/grpc.ClientConn":   "gRPC connection",
 }
 
 // LanePackages are the import paths a package must reach to use a lane
 // resource or executor at all.
 var LanePackages = []string{
 	"database/sql", "github.com/jmoiron/sqlx", "github.com/jackc/pgx/v5/pgxpool", "net/http",
+	"github.com/jinzhu/gorm", "gorm.io/gorm", "github.com/pocketbase/dbx",
 	"github.com/redis/go-redis/v9", "google.golang.org/grpc", RuntimePath,
 	RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp", RuntimePath + "/fleet",
+}
+
+// PoolMakers maps an interface resource type to the concrete type whose
+// constructors open it: where a program creates the pool it keeps in a
+// dbx.Builder field is a call returning *dbx.DB.
+var PoolMakers = map[string]string{
+	"github.com/pocketbase/dbx.Builder": "*github.com/pocketbase/dbx.DB",
 }
 
 // ResourceNoun returns what kind of shared resource t is, or "" if it is

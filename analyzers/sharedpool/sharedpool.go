@@ -201,6 +201,12 @@ func (c *checker) computeResource(v *types.Var, owner types.Type) (lanes.Resourc
 	if noun == "" || v.Pkg() == nil {
 		return lanes.Resource{}, false
 	}
+	if v.IsField() && (libraryPath(v.Pkg().Path()) || c.stdlibPath(v.Pkg().Path())) {
+		// A pool library's own field (the *sql.Stmt a *sqlx.Stmt embeds,
+		// the *sql.DB in a *sqlx.DB) is the library's internals: the
+		// variable or field the program keeps the wrapper in is the resource.
+		return lanes.Resource{}, false
+	}
 	r := lanes.Resource{Noun: noun, Pkg: v.Pkg().Path(), Lane: c.laneOfVar(v), Type: types.TypeString(v.Type(), nil)}
 	qual := func(p *types.Package) string { return p.Name() }
 	if v.IsField() {

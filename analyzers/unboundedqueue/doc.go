@@ -140,14 +140,15 @@ every call (FireAndForget, PostAsync) is a go statement where it is called
 in a loop; a function that calls such a function, or starts its goroutine
 only on some calls, is not, and a callee's goroutine per request outside a
 loop (a per-request go pool.Push(jobs) aside) is missed. The work handed to
-such a function is looked into only when it is a function literal. A collection ranged over is trusted as fixed when the code
-wrote it, the configuration names it or a membership package returns it
-(by the package's name: a ring of hosts under another name is reported),
-and as capped when this function
-or every caller in the package compares its length with a bound before the
-fan-out (a comparison anywhere before it, not on every path). What the
-names cannot tell is decided towards silence: a work queue of closures
-(a slice of funcs) and a request field named Options are not reported.
+such a function is looked into only when it is a function literal. A
+collection ranged over is trusted as fixed when the code wrote it, the
+configuration names it or a membership package returns it (by the package's
+name: a ring of hosts under another name is reported), and as capped when
+this function or every caller in the package compares its length with a
+bound before the fan-out (a comparison anywhere before it, not on every
+path). What the names cannot tell is decided towards silence: a work queue
+of closures (a slice of funcs) and a request field named Options are not
+reported.
 
 Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_QUEUE_DETECTED
 reason, on the line or in the doc comment of the enclosing function.

@@ -103,8 +103,10 @@ lanes.infer: false in .bhlint.yml turns inference off:
 Escape policy: a resource is identified by the package-level variable or
 struct field it is loaded from, or by its lane-typed type. Only explicit
 uses count: http.DefaultClient.Do does, http.Get (which uses it inside
-net/http) does not, and the internals of database/sql, pgx, gorm, dbx,
-net/http and the runtime are never resources of their own. An ORM or
+net/http) does not, and the internals of database/sql, sqlx, pgx, gorm, dbx,
+net/http and the runtime are never resources of their own (the *sql.Stmt
+a *sqlx.Stmt embeds, the *sql.DB in a *sqlx.DB: the program's variable or
+field holding the wrapper is the resource). An ORM or
 query-builder handle (*gorm.DB, *dbx.DB, a dbx.Builder field) wraps one
 *sql.DB and is that pool; a gorm association or statement, dbx params and
 a user's type that merely shares a name (a package of its own called gorm)

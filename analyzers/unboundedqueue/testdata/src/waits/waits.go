@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jmoiron/sqlx"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -89,4 +90,34 @@ type wrappedDB struct{ sql.DB }
 
 func (d *wrappedDB) Query(q string) {
 	d.QueryContext(context.Background(), q)
+}
+
+// sqlx's pool methods wait for a slot like database/sql's.
+
+type sqlxService struct{ db *sqlx.DB }
+
+func (s *sqlxService) nightlyExport() error {
+	tx, err := s.db.BeginTxx(context.Background(), nil) // want `wait with no deadline: \(\*sqlx.DB\).BeginTxx .* context.Background\(\)`
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *sqlxService) pinConn() {
+	conn, err := s.db.Connx(context.Background()) // want `wait with no deadline: .*Connx`
+	if err == nil {
+		conn.Close()
+	}
+}
+
+// Trap: under the caller's deadline.
+func (s *sqlxService) exportWithin(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/config"
 	"github.com/bhlint/bhlint/internal/directive"
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lanes"
@@ -86,7 +87,7 @@ func (c *checker) readConfiguredLanes(d *declared) {
 			}
 			for _, fd := range f.Decls {
 				fd, ok := fd.(*ast.FuncDecl)
-				if !ok || !configuredEntry(fd, decl.Func) {
+				if !ok || !config.DeclaresEntry(fd, decl.Func) {
 					continue
 				}
 				if obj, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
@@ -97,32 +98,6 @@ func (c *checker) readConfiguredLanes(d *declared) {
 			}
 		}
 	}
-}
-
-// configuredEntry: name is "" (every exported function and method), "Func"
-// or "Type.Method".
-func configuredEntry(fd *ast.FuncDecl, name string) bool {
-	if name == "" {
-		return fd.Name.IsExported()
-	}
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name == name
-	}
-	return receiverTypeName(fd.Recv.List[0].Type)+"."+fd.Name.Name == name
-}
-
-func receiverTypeName(x ast.Expr) string {
-	switch x := x.(type) {
-	case *ast.StarExpr:
-		return receiverTypeName(x.X)
-	case *ast.IndexExpr:
-		return receiverTypeName(x.X)
-	case *ast.IndexListExpr:
-		return receiverTypeName(x.X)
-	case *ast.Ident:
-		return x.Name
-	}
-	return ""
 }
 
 func mentionsLane(f *ast.File) bool {

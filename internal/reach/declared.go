@@ -45,7 +45,7 @@ func (c *checker) declaredEntries(cfg *config.Config) map[*ssa.Function]string {
 				continue
 			}
 			for _, l := range cfg.Lanes.Declare {
-				if l.Package == c.pass.Pkg.Path() && configuredEntry(fd, l.Func) {
+				if l.Package == c.pass.Pkg.Path() && config.DeclaresEntry(fd, l.Func) {
 					out[fn] = l.Lane
 					break
 				}
@@ -63,30 +63,4 @@ func (c *checker) config() *config.Config {
 		return nil
 	}
 	return cfg
-}
-
-// configuredEntry: name is "" (every exported function and method), "Func"
-// or "Type.Method".
-func configuredEntry(fd *ast.FuncDecl, name string) bool {
-	if name == "" {
-		return fd.Name.IsExported()
-	}
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name == name
-	}
-	return receiverTypeName(fd.Recv.List[0].Type)+"."+fd.Name.Name == name
-}
-
-func receiverTypeName(x ast.Expr) string {
-	switch x := x.(type) {
-	case *ast.StarExpr:
-		return receiverTypeName(x.X)
-	case *ast.IndexExpr:
-		return receiverTypeName(x.X)
-	case *ast.IndexListExpr:
-		return receiverTypeName(x.X)
-	case *ast.Ident:
-		return x.Name
-	}
-	return ""
 }

@@ -6,6 +6,7 @@
 #   ./bench/realworld/run.sh miniflux       # some services; the report goes to $REALWORLD_DIR
 #   ./bench/realworld/run.sh --ci           # the services marked ci=1, bhlint only; no timing
 #   ./bench/realworld/run.sh --report       # rewrite bench/REALWORLD.md from the last results of each
+#   ./bench/realworld/run.sh --fetch        # only download the services and their dependencies (work copies)
 #   REALWORLD_DIR=/path ...                 # work copies and results (default ~/.cache/bhlint-realworld)
 #
 # Each service is bench/realworld/services/<name>/: service.txt (module=, version=, sum=,
@@ -38,12 +39,15 @@ die() { bench_die "realworld: $*"; }
 
 ci=""
 report_only=""
+fetch_only=""
+built_at=unknown
 only=()
 for arg in "$@"; do
 	case $arg in
 	--ci) ci=1 ;;
 	--report) report_only=1 ;;
-	-*) die "unknown flag $arg (usage: run.sh [--ci | --report] [service...])" ;;
+	--fetch) fetch_only=1 ;;
+	-*) die "unknown flag $arg (usage: run.sh [--ci | --report | --fetch] [service...])" ;;
 	*) [ -f "bench/realworld/services/$arg/service.txt" ] || die "no service $arg in bench/realworld/services"
 		only+=("$arg") ;;
 	esac
@@ -51,7 +55,7 @@ done
 staticcheck_version=v0.8.2
 export GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false"
 command -v go >/dev/null || die "the go command is not on PATH"
-[ -n "$ci" ] || bench_need_gnu_time
+[ -n "$ci$fetch_only" ] || bench_need_gnu_time
 
 services=("${only[@]}")
 if [ ${#services[@]} -eq 0 ]; then
@@ -72,10 +76,14 @@ trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$rwdir/src" "$results"
 
-echo "realworld: building bhlint and the report${ci:+ (--ci)}" >&2
-go build -o "$work/bhlint" ./cmd/bhlint || die "building bhlint failed"
-go build -o "$work/report" ./bench/realworld/report || die "building bench/realworld/report failed"
-if [ -z "$ci$report_only" ]; then
+if [ -z "$fetch_only" ]; then
+	echo "realworld: building bhlint and the report${ci:+ (--ci)}" >&2
+	# The commit the binary is built from, taken now: the tree may change while the services run.
+	built_at="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)')"
+	go build -o "$work/bhlint" ./cmd/bhlint || die "building bhlint failed"
+	go build -o "$work/report" ./bench/realworld/report || die "building bench/realworld/report failed"
+fi
+if [ -z "$ci$report_only$fetch_only" ]; then
 	GOBIN="$work/bin" GOFLAGS=-buildvcs=false go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ||
 		die "installing staticcheck $staticcheck_version failed"
 fi
@@ -116,6 +124,14 @@ prepare() {
 	fi
 	echo "$copy"
 }
+
+if [ -n "$fetch_only" ]; then
+	for name in "${services[@]}"; do
+		echo "realworld: $name: fetching $(meta "$name" module)@$(meta "$name" version)" >&2
+		echo "realworld: $name: ready in $(prepare "$name")" >&2
+	done
+	exit 0
+fi
 
 # measure SERVICE MODROOT: run the tools in the module, leaving results in $results/SERVICE.
 measure() {
@@ -167,9 +183,10 @@ for name in "${services[@]}"; do
 	modroot=$(prepare "$name")
 	measure "$name" "$modroot"
 	date -u '+%Y-%m-%d %H:%M UTC' >"$results/$name/when.txt"
+	echo "$built_at" >"$results/$name/built.txt"
 done
 
-header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)'); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s."
+header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint built at $built_at, HEAD at the end $(git rev-parse --short HEAD 2>/dev/null || echo unknown); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s."
 if [ -n "$report_only" ]; then
 	have=()
 	for n in "${services[@]}"; do
@@ -177,7 +194,7 @@ if [ -n "$report_only" ]; then
 	done
 	[ ${#have[@]} -gt 0 ] || die "no results in $results: run the services first"
 	services=("${have[@]}")
-	header="Rewritten $(date -u '+%Y-%m-%d %H:%M UTC') (run.sh --report) from each service's last run on this machine ($(nproc) cores, $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint at $(git rev-parse --short HEAD 2>/dev/null || echo unknown)); runs: $(for n in "${services[@]}"; do printf '%s %s; ' "$n" "$(cat "$results/$n/when.txt" 2>/dev/null || echo '?')"; done)"
+	header="Rewritten $(date -u '+%Y-%m-%d %H:%M UTC') (run.sh --report) from each service's last run on this machine ($(nproc) cores, $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; HEAD $(git rev-parse --short HEAD 2>/dev/null || echo unknown)); runs (with the commit bhlint was built at and the 1-minute load average as bhlint started): $(for n in "${services[@]}"; do printf '%s %s at %s, load %s; ' "$n" "$(cat "$results/$n/when.txt" 2>/dev/null || echo '?')" "$(cat "$results/$n/built.txt" 2>/dev/null || echo '?')" "$(sed -n 's/^bhlint \([^ ]*\).*/\1/p' "$results/$n/load.txt" 2>/dev/null || echo '?')"; done)"
 fi
 report_out=""
 if [ -z "$ci" ]; then

@@ -126,15 +126,19 @@ func (l *limiter) breakerChanged(from, to BreakerState) {
 	}
 }
 
-// breakerLane is implemented by executors; the HTTP middleware feeds a
-// lane's breaker with the status codes its handler answers.
-type breakerLane interface{ hasBreaker() bool }
+// outcomeLane is implemented by executors; the HTTP middleware tells a
+// lane how its handler answered (a 5xx is the dependency failing) when the
+// lane has a breaker to feed or tracks recovery lag: without it a 503
+// answered while the dependency is still down would count as the
+// dependency's first normal answer and start the lag clock.
+type outcomeLane interface{ countsOutcomes() bool }
 
-func (e *Executor[L]) hasBreaker() bool { return e.l.breaker != nil }
+func (e *Executor[L]) countsOutcomes() bool { return e.l.breaker != nil || e.l.trackLag }
 
 // ServerError is the error the HTTP middleware reports to a lane's breaker
-// for a handler that answered 5xx: the dependency behind it failed. A 4xx
-// answer is the caller's own error and is not counted.
+// and recovery-lag tracker for a handler that answered 5xx: the dependency
+// behind it failed. A 4xx answer is the caller's own error and is not
+// counted.
 type ServerError struct{ Status int }
 
 func (e *ServerError) Error() string {

@@ -1,7 +1,7 @@
 /*
 Package retryafter defines an Analyzer that reports HTTP handlers and gRPC
-methods that shed load (429, 503, ResourceExhausted) but do not say when
-to come back.
+methods that shed load (429, 503, ResourceExhausted, Unavailable refusing
+for lack of capacity) but do not say when to come back.
 
 # Analyzer retryafter
 
@@ -58,7 +58,8 @@ gRPC and error values. A function returning an error (last result) that
 builds a gRPC status error with codes.ResourceExhausted — status.Error, status.Errorf, status.New(…).Err(), a
 framework constructor of the catalogue (Temporal's
 serviceerror.NewResourceExhausted, &serviceerror.ResourceExhausted{…}) —
-and returns it on a path where it sent no grpc-retry-pushback-ms trailer
+or with codes.Unavailable built where the server refused the call itself
+for lack of capacity (below), and returns it on a path where it sent no grpc-retry-pushback-ms trailer
 (grpc.SetTrailer or SetHeader in a function that names the key), is
 reported where the error is built, unless a RetryInfo detail was attached
 (status.New(…).WithDetails(&errdetails.RetryInfo{…})). The same holds for
@@ -87,14 +88,30 @@ each call that passes a shed one a finding. Callers that only pass on an
 error they received (return nil, err) are not reported: the finding is
 where the shed was decided.
 
-Not reported besides: codes.Unavailable, which services return for
-transient failures as much as for refusals (a lost database connection)
-and on which gRPC's retry policy backs off by itself, while
-ResourceExhausted always means the server refused for lack of capacity
-(its message is free text: "please backoff and retry" on Temporal's
-Unavailable reports a shard moving, not a refusal, so no message makes
-an Unavailable a shed);
-the standard health service (a method returning
+Unavailable, the same constructors (and Temporal's
+serviceerror.NewUnavailable, &serviceerror.Unavailable{…}), is a shed only
+when the block that builds it is reached only through the failing edge of
+an admission check — it is dominated by that edge of a branch on one: a
+rate limiter's Allow or AllowN false or its Wait error not nil
+(golang.org/x/time/rate), a semaphore's TryAcquire false
+(golang.org/x/sync/semaphore), a failsafe-go bulkhead's or rate limiter's
+TryAcquirePermit false, an error matched with errors.Is or == against a
+runtime's rejection (failsafe-go's bulkhead.ErrFull and ErrExceeded, ants'
+ErrPoolOverload, gobreaker's ErrTooManyRequests), the default branch of a
+non-blocking select that sends (the bounded channel is full), or an
+in-flight count compared with a limit (the result of an atomic Add; an
+atomic or plain load of a field or variable named inflight, active,
+running, pending, outstanding or concurrent; the length of a channel) on
+the side where it is over. A sentinel holding Unavailable (var ErrOverloaded
+= status.Error(codes.Unavailable, …)) and a constructor returning it are
+judged where they are returned or called. Everywhere else services return
+Unavailable for failures — a lost database connection, a driver error, a
+shard moving or not owned, a server not ready or draining, a downstream
+Unavailable passed on — on which gRPC's retry policy backs off by itself;
+its message is free text ("please backoff and retry" on Temporal's reports
+a shard moving), so no message makes an Unavailable a shed.
+
+Not reported besides: the standard health service (a method returning
 *grpc_health_v1.HealthCheckResponse) and functions named for probes; code
 that reads codes.ResourceExhausted from an outbound call (status.Code(err)
 == …); an error built but logged or dropped; fakes in _test.go files.
@@ -114,7 +131,12 @@ anywhere is taken to set it before it writes. Headers set in a deferred
 call do not count: they come after the status. For gRPC, WithDetails with
 details the pass cannot see (a slice built elsewhere) is taken to carry a
 RetryInfo; a pushback trailer sent by a helper, or by an interceptor around
-the method, is not seen, and the method is still reported. A shedding
+the method, is not seen, and the method is still reported. An Unavailable
+after an admission check the catalogue does not know — the server's own
+limiter method, an interface whose Allow is not a catalogued one, a flag
+set elsewhere, a check joined to another with || —
+is not reported; neither is one returned by a helper that made the check
+(the helper is judged if it builds the status itself after the check). A shedding
 middleware's configuration built elsewhere (a parameter, a function's
 result) is taken to set a deny handler. An error type whose status method
 chooses between statuses is not taken to carry a shed, and one declared

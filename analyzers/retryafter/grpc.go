@@ -41,10 +41,22 @@ func (f *ShedError) String() string {
 // of the enclosing function that chooses the code.
 type shed struct {
 	site     token.Pos
+	block    *ssa.BasicBlock // the block that builds it, nil for a sentinel
 	code     string
 	param    int
 	sentinel string
 	decl     token.Pos // where the sentinel is declared
+	refusal  string    // for a refusal code: the admission check that failed
+}
+
+// builtIn records the block that builds each shed that has none yet.
+func builtIn(sheds []shed, b *ssa.BasicBlock) []shed {
+	for i := range sheds {
+		if sheds[i].block == nil && sheds[i].sentinel == "" {
+			sheds[i].block = b
+		}
+	}
+	return sheds
 }
 
 type grpcChecker struct {
@@ -112,7 +124,7 @@ func (g *grpcChecker) shedsOf(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]
 	switch v := v.(type) {
 	case *ssa.MakeInterface:
 		if out := g.valueSheds(v); len(out) > 0 { // TooManyRequestsError{}
-			return out
+			return builtIn(out, v.Block())
 		}
 		return g.shedsOf(fn, v.X, seen)
 	case *ssa.ChangeInterface:
@@ -128,21 +140,21 @@ func (g *grpcChecker) shedsOf(fn *ssa.Function, v ssa.Value, seen map[ssa.Value]
 	case *ssa.Extract:
 		// The error result of a call, or the status of WithDetails.
 		if call, ok := v.Tuple.(*ssa.Call); ok && v.Index == resultIndex(call) {
-			return g.callSheds(fn, call, seen)
+			return builtIn(g.callSheds(fn, call, seen), call.Block())
 		}
 	case *ssa.Call:
-		return g.callSheds(fn, v, seen)
+		return builtIn(g.callSheds(fn, v, seen), v.Block())
 	case *ssa.Alloc: // &serviceerror.ResourceExhausted{…}, &ApiError{Status: 429}
 		if code := catalog.GRPCShedErrorTypes[catalog.TypeKey(v.Type())]; code != "" {
-			return []shed{{site: v.Pos(), code: "gRPC " + code, param: -1}}
+			return []shed{{site: v.Pos(), block: v.Block(), code: "gRPC " + code, param: -1}}
 		}
-		return g.statusFieldSheds(fn, v)
+		return builtIn(g.statusFieldSheds(fn, v), v.Block())
 	case *ssa.UnOp:
 		if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
 			if out := g.storedSheds(fn, alloc, seen); len(out) > 0 {
 				return out
 			}
-			return g.statusFieldSheds(fn, alloc) // ApiError{Status: 429}, a value
+			return builtIn(g.statusFieldSheds(fn, alloc), alloc.Block()) // ApiError{Status: 429}, a value
 		}
 		if glob, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
 			if code := g.sentinel(glob); code != "" {
@@ -231,7 +243,10 @@ func shedCode(v ssa.Value, seen map[ssa.Value]bool) string {
 	switch v := v.(type) {
 	case *ssa.Const:
 		if types.TypeString(v.Type(), nil) == catalog.GRPCCodeType && v.Value != nil {
-			return catalog.GRPCShedCodes[v.Int64()]
+			if code := catalog.GRPCShedCodes[v.Int64()]; code != "" {
+				return code
+			}
+			return catalog.GRPCRefusalCodes[v.Int64()]
 		}
 	case *ssa.Phi:
 		for _, e := range v.Edges {
@@ -426,18 +441,31 @@ func (g *grpcChecker) check(fn *ssa.Function) {
 			continue
 		}
 		errv := ret.Results[len(ret.Results)-1]
-		var vals []ssa.Value
+		type returned struct {
+			v    ssa.Value
+			from *ssa.BasicBlock // where a sentinel is returned from
+		}
+		var vals []returned
 		if phi, ok := errv.(*ssa.Phi); ok && phi.Block() == b {
 			for k, e := range phi.Edges {
 				if unsetOut[b.Preds[k]] {
-					vals = append(vals, e)
+					vals = append(vals, returned{e, b.Preds[k]})
 				}
 			}
 		} else if b == fn.Blocks[0] || slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return unsetOut[p] }) {
-			vals = append(vals, errv)
+			vals = append(vals, returned{errv, b})
 		}
-		for _, v := range vals {
-			for _, s := range g.shedsOf(fn, v, map[ssa.Value]bool{}) {
+		for _, r := range vals {
+			for _, s := range g.shedsOf(fn, r.v, map[ssa.Value]bool{}) {
+				if isRefusalCode(s.code) {
+					at := s.block
+					if at == nil {
+						at = r.from
+					}
+					if s.refusal = failedAdmission(at); s.refusal == "" {
+						continue // Unavailable for a failure, not a refusal
+					}
+				}
 				g.report(fn, ret, s)
 			}
 		}
@@ -469,8 +497,8 @@ func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
 	}
 	g.pass.Report(analysis.Diagnostic{
 		Pos: pos,
-		Message: fmt.Sprintf("%s: %s %s an error carrying %s, returned without retry guidance; %s, so clients wait before retrying instead of retrying at once",
-			Code, funcName(fn), what, s.code, fix),
+		Message: fmt.Sprintf("%s: %s %s an error carrying %s%s, returned without retry guidance; %s, so clients wait before retrying instead of retrying at once",
+			Code, funcName(fn), what, s.code, refusalNote(s.refusal), fix),
 		Related: related,
 	})
 }

@@ -20,6 +20,14 @@ const GRPCCodeType = "google.golang.org/grpc/codes.Code"
 // backs off on it by itself (gRFC A6).
 var GRPCShedCodes = map[int64]string{8: "ResourceExhausted"}
 
+// GRPCRefusalCodes are the codes.Code values that are a shed only where the
+// server refused the call itself for lack of capacity: on a path reached
+// only when an admission check failed (AdmissionGrants, AdmissionWaits,
+// AdmissionRejections, a full bounded channel, an in-flight count at its
+// limit). Elsewhere Unavailable (14) reports a failure — a lost database
+// connection, a shard moving, a server draining — not a refusal.
+var GRPCRefusalCodes = map[int64]string{14: "Unavailable"}
+
 // GRPCStatusBuilders build a status error, or a *status.Status, with the
 // code passed as the given argument.
 var GRPCStatusBuilders = map[string]int{
@@ -58,13 +66,66 @@ var GRPCSendMetadata = newTable(
 var GRPCShedErrorTypes = map[string]string{
 	// Temporal's serviceerror: the server and its SDK return these.
 	"*go.temporal.io/api/serviceerror.ResourceExhausted": "ResourceExhausted",
+	// A refusal code (GRPCRefusalCodes): a shed only after a failed admission check.
+	"*go.temporal.io/api/serviceerror.Unavailable": "Unavailable",
 }
 
 // GRPCShedConstructors are framework functions that return a shed status
 // error.
 var GRPCShedConstructors = map[string]string{
 	"go.temporal.io/api/serviceerror.NewResourceExhausted": "ResourceExhausted",
+	"go.temporal.io/api/serviceerror.NewUnavailable":       "Unavailable",
 }
+
+// AdmissionGrants are calls whose boolean result says whether the caller was
+// admitted: a path taken only when it is false is a refusal for lack of
+// capacity (a rate limiter's tokens, a semaphore's weight).
+var AdmissionGrants = newTable(
+	"(*golang.org/x/time/rate.Limiter).Allow", "(*golang.org/x/time/rate.Limiter).AllowN",
+	"(*golang.org/x/time/rate.Reservation).OK",
+	"(*golang.org/x/sync/semaphore.Weighted).TryAcquire",
+	"(github.com/failsafe-go/failsafe-go/ratelimiter.RateLimiter).TryAcquirePermit",
+	"(github.com/failsafe-go/failsafe-go/ratelimiter.RateLimiter).TryAcquirePermits",
+	"(github.com/failsafe-go/failsafe-go/bulkhead.Bulkhead).TryAcquirePermit",
+)
+
+// AdmissionWaits are calls whose error result is not nil when the caller was
+// not admitted: a rate limiter's Wait fails when the wait would outlast the
+// context's deadline or the request exceeds the burst.
+var AdmissionWaits = newTable(
+	"(*golang.org/x/time/rate.Limiter).Wait", "(*golang.org/x/time/rate.Limiter).WaitN",
+)
+
+// AdmissionRejections are the sentinel errors with which a runtime turns work
+// away for lack of capacity (a full bulkhead or queue, a rate limit, a
+// worker pool's overload), matched with errors.Is or ==, by the variable's
+// full name. A breaker's open state is left out: it reports a failing
+// dependency, not a lack of capacity.
+var AdmissionRejections = map[string]bool{
+	"github.com/failsafe-go/failsafe-go/bulkhead.ErrFull":              true,
+	"github.com/failsafe-go/failsafe-go/ratelimiter.ErrExceeded":       true,
+	"github.com/failsafe-go/failsafe-go/adaptivelimiter.ErrExceeded":   true,
+	"github.com/failsafe-go/failsafe-go/adaptivethrottler.ErrExceeded": true,
+	"github.com/panjf2000/ants/v2.ErrPoolOverload":                     true,
+	"github.com/sony/gobreaker.ErrTooManyRequests":                     true,
+	"github.com/sony/gobreaker/v2.ErrTooManyRequests":                  true,
+}
+
+// AtomicCounters are the sync/atomic calls whose integer result is a
+// counter's value: compared with a limit (atomic.AddInt64(&inflight, 1) >
+// max), a path taken when it is over is a refusal for lack of capacity.
+// Methods of the atomic types are matched by receiver.
+var AtomicCounters = newTable(
+	"sync/atomic.AddInt32", "sync/atomic.AddInt64", "sync/atomic.AddUint32", "sync/atomic.AddUint64",
+	"sync/atomic.LoadInt32", "sync/atomic.LoadInt64", "sync/atomic.LoadUint32", "sync/atomic.LoadUint64",
+	"(*sync/atomic.Int32).Add", "(*sync/atomic.Int64).Add", "(*sync/atomic.Uint32).Add", "(*sync/atomic.Uint64).Add",
+	"(*sync/atomic.Int32).Load", "(*sync/atomic.Int64).Load", "(*sync/atomic.Uint32).Load", "(*sync/atomic.Uint64).Load",
+)
+
+// InflightWords name a plain integer counter of work under way (a field or
+// variable): compared with a limit, it is an admission check like an atomic
+// counter's.
+var InflightWords = []string{"inflight", "in_flight", "concurrent", "active", "running", "outstanding", "pending"}
 
 // GRPCHealthResult is the result type of the standard health service: its
 // Unavailable tells a load balancer to stop sending traffic, not a client

@@ -168,8 +168,9 @@ func Busy(what string) error { // want Busy:"shedError\\(gRPC ResourceExhausted\
 	return tooBusy(what)
 }
 
-// Unavailable reports failures as often as refusals, and clients back off
-// on it by their retry policy: not reported, with or without an error.
+// Unavailable reports failures as often as refusals: it is a shed only after
+// an admission check of the catalogue failed (package unavail). A check of
+// the server's own (allow) or a flag is not one: not reported.
 func (s *Server) Query(ctx context.Context, _ *Req) (*Resp, error) {
 	if err := s.allow(ctx); err != nil {
 		return nil, status.Errorf(codes.Unavailable, "query failed: %v", err)

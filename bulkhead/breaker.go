@@ -126,19 +126,20 @@ func (l *limiter) breakerChanged(from, to BreakerState) {
 	}
 }
 
-// outcomeLane is implemented by executors; the HTTP middleware tells a
-// lane how its handler answered (a 5xx is the dependency failing) when the
-// lane has a breaker to feed or tracks recovery lag: without it a 503
-// answered while the dependency is still down would count as the
-// dependency's first normal answer and start the lag clock.
-type outcomeLane interface{ countsOutcomes() bool }
+// breakerLane is implemented by executors; the HTTP middleware feeds a
+// lane's breaker with the status codes its handler answers. A lane without
+// a breaker is deliberately not told of 5xx answers: its recovery-lag
+// tracker must see the dependency's answer even when the handler still
+// fails for a reason inside the lane (its pool held by stuck sessions is
+// what the lag alert and the pool reset are for; counting those 5xx as
+// failures would postpone the alert forever: the recovery-lag drill).
+type breakerLane interface{ hasBreaker() bool }
 
-func (e *Executor[L]) countsOutcomes() bool { return e.l.breaker != nil || e.l.trackLag }
+func (e *Executor[L]) hasBreaker() bool { return e.l.breaker != nil }
 
 // ServerError is the error the HTTP middleware reports to a lane's breaker
-// and recovery-lag tracker for a handler that answered 5xx: the dependency
-// behind it failed. A 4xx answer is the caller's own error and is not
-// counted.
+// for a handler that answered 5xx: the dependency behind it failed. A 4xx
+// answer is the caller's own error and is not counted.
 type ServerError struct{ Status int }
 
 func (e *ServerError) Error() string {

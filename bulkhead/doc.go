@@ -84,10 +84,8 @@
 //     its slots, rounded up).
 //  2. During the incident, the dependency has answered normally again at
 //     the first moment a call ends without a failure (as [DependencyFailure]
-//     or the breaker's classification says; behind the HTTP middleware a
-//     handler's 5xx answer is a failure, with or without a breaker) while
-//     the lane's breaker, if it has one, is closed, or at the moment the
-//     breaker closes. A failure
+//     or the breaker's classification says) while the lane's breaker, if it
+//     has one, is closed, or at the moment the breaker closes. A failure
 //     after that takes the answer back: the next normal answer starts again.
 //  3. If LaneSpec.RecoveryLag (10 seconds by default) after that answer the
 //     lane still runs at least Baseline calls, it reports

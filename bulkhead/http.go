@@ -118,7 +118,7 @@ func laneHandler(lane Runner, next http.Handler, cfg *MiddlewareConfig) http.Han
 
 func serveInLane(w http.ResponseWriter, r *http.Request, lane Runner, next http.Handler, cfg *MiddlewareConfig) {
 	err := lane.Do(r.Context(), func(ctx context.Context) error {
-		if b, ok := lane.(outcomeLane); ok && b.countsOutcomes() {
+		if b, ok := lane.(breakerLane); ok && b.hasBreaker() {
 			return serveCounted(w, r.WithContext(ctx), next)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx)) // ctx carries the lane: see LaneOf

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -241,49 +239,5 @@ func TestRecoveryLagSurvivesRefill(t *testing.T) {
 	ended := r.events.of(EventRecoveryLagEnded)
 	if n := len(r.events.of(EventRecoveryLag)); n != 1 || len(ended) != 1 || ended[0].Wait != 70*time.Second {
 		t.Errorf("%d alerts, ends %+v; want one alert and one end 70s after the answer", n, ended)
-	}
-}
-
-// A lane without a breaker behind the HTTP middleware: a handler that
-// answers 503 because the dependency is still down is a failure, not the
-// dependency's first normal answer, so the lag clock must not start.
-func TestRecoveryLagCountsHandler5xxWithoutBreaker(t *testing.T) {
-	r := newLagRig(t)
-	r.fillTo(9)
-	release := make(chan int)
-	entered := make(chan struct{})
-	h := r.e.Handler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		close(entered)
-		w.WriteHeader(<-release)
-	}))
-	served := make(chan int)
-	go func() {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/tax", nil))
-		served <- rec.Code
-	}()
-	<-entered // 10 running: SATURATED, an episode starts
-	release <- http.StatusServiceUnavailable
-	if code := <-served; code != http.StatusServiceUnavailable {
-		t.Fatalf("handler answered %d; want 503", code)
-	}
-	r.clock.Advance(time.Minute)
-	if n := len(r.events.of(EventRecoveryLag)); n != 0 {
-		t.Fatalf("%d recovery-lag alerts after a 503 only; the dependency never answered", n)
-	}
-
-	// The same handler answering 200 is the answer: the alert follows RecoveryLag later.
-	entered = make(chan struct{})
-	go func() {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/tax", nil))
-		served <- rec.Code
-	}()
-	<-entered
-	release <- http.StatusOK
-	<-served
-	r.clock.Advance(10 * time.Second)
-	if n := len(r.events.of(EventRecoveryLag)); n != 1 {
-		t.Errorf("%d recovery-lag alerts 10s after a 200 with 9 calls still running; want 1", n)
 	}
 }

@@ -1,11 +1,11 @@
 // Package entrypoints finds a program's entry points when no lanes are declared.
 //
 // Two workload classes are told apart: interactive work (request handlers
-// registered with net/http, chi, gorilla/mux, echo, gin, httprouter, and
-// the methods of a gRPC service implementation) and background work
-// (goroutines that loop for the life of the process: ticker and timer
-// loops, queue consumers, receive loops, infinite loops, and jobs handed
-// to a scheduler). The frameworks are tables (frameworks.go): a new router
+// registered with net/http, chi, gorilla/mux, echo, gin, httprouter,
+// pocketbase's router, and the methods of a gRPC service implementation)
+// and background work (goroutines that loop for the life of the process:
+// ticker and timer loops, queue consumers, receive loops, infinite loops,
+// and jobs handed to a scheduler). The frameworks are tables (frameworks.go): a new router
 // is a row, not code.
 package entrypoints
 

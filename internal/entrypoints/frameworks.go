@@ -83,6 +83,16 @@ var grpcRegistrations = map[string]int{
 	"(google.golang.org/grpc.ServiceRegistrar).RegisterService": 1,
 }
 
+// pocketbaseRouter is pocketbase's tools/router: routes and middleware are
+// func(e T) error values on generic route groups (the Router embeds one),
+// run from the net/http mux the router builds, so only the registration
+// names them.
+var pocketbaseRouter = withCalls(expand(map[string]int{
+	"GET": 1, "POST": 1, "PUT": 1, "DELETE": 1, "PATCH": 1, "HEAD": 1, "OPTIONS": 1, "SEARCH": 1, "Any": 1,
+	"Route": 2, "BindFunc": 0,
+}, "(*github.com/pocketbase/pocketbase/tools/router.RouterGroup)"),
+	"(*github.com/pocketbase/pocketbase/tools/router.Route).BindFunc", 0)
+
 // interactiveTables are the tables of handler registrations.
 var interactiveTables = []struct {
 	framework string
@@ -94,6 +104,7 @@ var interactiveTables = []struct {
 	{"echo", echo},
 	{"gin", gin},
 	{"httprouter", httprouter},
+	{"pocketbase", pocketbaseRouter},
 }
 
 // goRunners start their function argument in a new goroutine, like a go
@@ -120,6 +131,12 @@ var schedulers = map[string]int{
 // sleeps are the calls that make a loop wait between rounds.
 var sleeps = map[string]bool{"time.Sleep": true}
 
+// withCalls adds one call to a table.
+func withCalls(table map[string]int, key string, index int) map[string]int {
+	table[key] = index
+	return table
+}
+
 func expand(methods map[string]int, receivers ...string) map[string]int {
 	out := map[string]int{}
 	for _, recv := range receivers {
@@ -136,5 +153,5 @@ func expand(methods map[string]int, receivers ...string) map[string]int {
 var frameworkPackages = []string{
 	"net/http", "github.com/go-chi/chi", "github.com/gorilla/mux", "github.com/labstack/echo",
 	"github.com/gin-gonic/gin", "github.com/julienschmidt/httprouter", "google.golang.org/grpc",
-	"github.com/grpc-ecosystem/grpc-gateway",
+	"github.com/grpc-ecosystem/grpc-gateway", "github.com/pocketbase/pocketbase/tools/router",
 }

@@ -90,6 +90,9 @@ func (c *checker) runShedErrors(pkg *ssa.Package, funcs []*ssa.Function) {
 			})
 		}
 	}
+	if lazyssa.FactsOnly() {
+		return // what follows only reports
+	}
 	for _, fn := range funcs {
 		if returnsError(fn) && lazyssa.Fits(c.pass, Code, fn) {
 			guard.At(fn.Pos(), func() { g.check(fn) })

@@ -71,6 +71,12 @@ func run(pass *analysis.Pass) (any, error) {
 	if !serves && !grpc {
 		return nil, nil
 	}
+	// In a dependency analysed only for facts, nothing is reported: build
+	// SSA only if the package can export a fact, and export them only.
+	factsOnly := lazyssa.FactsOnly()
+	if factsOnly && !mayExportFacts(pass) {
+		return nil, nil
+	}
 	c := &checker{
 		pass:     pass,
 		sets:     map[*ssa.Function]bool{},
@@ -85,6 +91,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, fn := range funcs {
 		guard.At(fn.Pos(), func() { c.exportFacts(fn) })
+	}
+	if factsOnly {
+		return nil, nil
 	}
 	for _, fn := range funcs {
 		if (isHandler(fn) || frameworkOf(fn) != nil) && lazyssa.Fits(pass, Code, fn) {

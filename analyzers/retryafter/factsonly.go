@@ -1,0 +1,112 @@
+package retryafter
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+)
+
+// A dependency analysed only for its facts (go vet's VetxOnly) needs no SSA
+// unless it declares something an importer can learn from: a function that
+// takes a ResponseWriter, an http.Header or a framework's context
+// (SetsRetryAfter, WritesStatus), a status method on an error type
+// (CarriesShed), or code that can build a shed error — a gRPC status
+// builder, a catalogued shed constructor or error type, an error type with an
+// integer status field, or a function, variable or type that already carries
+// one of this analyzer's facts (ShedError, CarriesShed). mayExportFacts
+// answers from the type information alone, so that a package like an SDK
+// client, which reaches net/http but declares none of these, is left before
+// its SSA is built.
+
+// mayExportFacts reports whether the package may export a fact.
+func mayExportFacts(pass *analysis.Pass) bool {
+	for _, obj := range pass.TypesInfo.Defs {
+		if fn, ok := obj.(*types.Func); ok && (takesWriterSig(fn.Signature()) || isStatusMethodSig(fn)) {
+			return true
+		}
+	}
+	seen := map[types.Object]bool{}
+	for _, obj := range pass.TypesInfo.Uses {
+		if seen[obj] || obj.Pkg() == nil {
+			continue
+		}
+		seen[obj] = true
+		if usesShedSource(pass, obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// takesWriterSig is takesWriter by the signature: a parameter that is a
+// ResponseWriter, an http.Header or a framework's request context.
+func takesWriterSig(sig *types.Signature) bool {
+	for v := range sig.Params().Variables() {
+		t := v.Type()
+		if isResponseWriter(t) || isHeader(t) || catalog.FrameworkOfContext(catalog.TypeKey(t)) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isStatusMethodSig is statusMethodOf by the signature.
+func isStatusMethodSig(fn *types.Func) bool {
+	sig := fn.Signature()
+	if sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !slices.Contains(catalog.StatusMethods, fn.Name()) {
+		return false
+	}
+	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// usesShedSource reports whether a use of obj can make this package build a
+// shed error, or pass one on from another package's facts.
+func usesShedSource(pass *analysis.Pass, obj types.Object) bool {
+	switch obj := obj.(type) {
+	case *types.Func:
+		obj = obj.Origin()
+		key := catalog.Key(obj)
+		if _, ok := catalog.GRPCStatusBuilders[key]; ok {
+			return true
+		}
+		if catalog.GRPCShedConstructors[key] != "" {
+			return true
+		}
+		return obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, new(ShedError))
+	case *types.Var:
+		return !obj.IsField() && obj.Pkg() != pass.Pkg && obj.Parent() == obj.Pkg().Scope() && pass.ImportObjectFact(obj, new(ShedError))
+	case *types.TypeName:
+		named, ok := types.Unalias(obj.Type()).(*types.Named)
+		if !ok {
+			return false
+		}
+		if catalog.GRPCShedErrorTypes[catalog.TypeKey(types.NewPointer(named))] != "" {
+			return true
+		}
+		if obj.Pkg() != pass.Pkg && pass.ImportObjectFact(named.Origin().Obj(), new(CarriesShed)) {
+			return true
+		}
+		return hasStatusField(named)
+	}
+	return false
+}
+
+// hasStatusField reports whether named is an error type with an integer
+// field named as a status (catalog.StatusFields).
+func hasStatusField(named *types.Named) bool {
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		b, ok := f.Type().Underlying().(*types.Basic)
+		if ok && b.Info()&types.IsInteger != 0 && slices.Contains(catalog.StatusFields, f.Name()) {
+			return types.Implements(types.NewPointer(named), errorType)
+		}
+	}
+	return false
+}

@@ -2,8 +2,6 @@ package retryafter_test
 
 import (
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -44,12 +42,7 @@ func exported(results []*analysistest.Result) map[string][]string {
 // exports the same facts as one analysed for diagnostics, though the pass
 // skips what only reports and leaves early a package that can export none.
 func TestFactsOnly(t *testing.T) {
-	dir := filepath.Join(analysistest.TestData(), "modules")
-	download := exec.Command("go", "mod", "download")
-	download.Dir = dir
-	if out, err := download.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download in %s: %v\n%s", dir, err, out)
-	}
+	dir := modules(t)
 	runs := []struct {
 		dir  string
 		pkgs []string

@@ -27,11 +27,16 @@ func TestSuggestedFix(t *testing.T) {
 // with the module proxy turned off, so the modules are downloaded first
 // (a no-op when they are in the module cache).
 func TestModules(t *testing.T) {
+	analysistest.Run(t, modules(t), retryafter.Analyzer, "./...")
+}
+
+// modules is the testdata module with the real frameworks, downloaded.
+func modules(t *testing.T) string {
 	dir := filepath.Join(analysistest.TestData(), "modules")
 	download := exec.Command("go", "mod", "download")
 	download.Dir = dir
 	if out, err := download.CombinedOutput(); err != nil {
 		t.Fatalf("go mod download in %s (the test's real framework modules): %v\n%s", dir, err, out)
 	}
-	analysistest.Run(t, dir, retryafter.Analyzer, "./...")
+	return dir
 }

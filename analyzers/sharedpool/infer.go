@@ -543,7 +543,7 @@ func (c *checker) methodReach(m *types.Func) (uses, dispatch []lanes.Use) {
 	}
 	var fact lanes.Reaches
 	if c.pass.ImportObjectFact(m, &fact) {
-		return fact.Uses, fact.Dispatch
+		return fact.Uses, liveDispatch(fact.Dispatch)
 	}
 	return nil, nil
 }
@@ -819,21 +819,20 @@ func reportedBefore(deps []*lanes.Summary) map[string]bool {
 }
 
 // gatherImpls joins this package's implementations with those its
-// dependencies carry, indexes them by interface method for resolution, and
-// returns them to carry on.
-func (c *checker) gatherImpls(deps []*lanes.Summary) []lanes.Impl {
-	c.carriedImpls = map[string][]lanes.Impl{}
+// dependencies carry, finds the interface methods whose calls can never
+// reach a pool (deadMethods), and keeps, to resolve calls here and to
+// carry on, one marker for each of those and the other implementations
+// whole, without their calls of such methods.
+func (c *checker) gatherImpls(deps []*lanes.Summary) {
 	type key struct{ method, impl string }
 	seen := map[key]bool{}
 	var all []lanes.Impl
 	add := func(im lanes.Impl) {
 		k := key{im.Method, im.Impl.Name}
-		if seen[k] || len(all) >= maxImpls {
-			return
+		if !seen[k] {
+			seen[k] = true
+			all = append(all, im)
 		}
-		seen[k] = true
-		all = append(all, im)
-		c.carriedImpls[im.Method] = append(c.carriedImpls[im.Method], im)
 	}
 	for _, im := range c.ownImpls {
 		add(im)
@@ -843,7 +842,96 @@ func (c *checker) gatherImpls(deps []*lanes.Summary) []lanes.Impl {
 			add(im)
 		}
 	}
-	return all
+	c.dead = deadMethods(all)
+	c.allImpls, c.carriedImpls = nil, map[string][]lanes.Impl{}
+	live := 0
+	for _, im := range all {
+		if c.dead[im.Method] {
+			// One implementation that reaches no pool is enough, always
+			// carried: the facts leave out the calls of the method.
+			if len(c.carriedImpls[im.Method]) > 0 {
+				continue
+			}
+			im = lanes.Impl{Method: im.Method, Impl: lanes.Hop{Name: im.Impl.Name}}
+		} else {
+			if live >= maxImpls {
+				continue
+			}
+			live++
+			im.Dispatch = c.liveUses(im.Dispatch)
+		}
+		c.allImpls = append(c.allImpls, im)
+		c.carriedImpls[im.Method] = append(c.carriedImpls[im.Method], im)
+	}
+}
+
+// deadMethods returns the dispatch keys of the interface methods that have
+// an implementation reaching no pool, directly or through calls of such
+// methods: resolveDispatch resolves their calls to nothing wherever that
+// implementation is known, so facts need not carry them.
+func deadMethods(impls []lanes.Impl) map[string]bool {
+	dead := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, im := range impls {
+			if dead[im.Method] || slices.ContainsFunc(im.Uses, isInferredPool) {
+				continue
+			}
+			if !slices.ContainsFunc(im.Dispatch, func(d lanes.Use) bool { return !dead[d.Resource.Key] }) {
+				dead[im.Method] = true
+				changed = true
+			}
+		}
+	}
+	return dead
+}
+
+// isInferredPool reports whether a use counts between inferred classes: a
+// pool with no lane.
+func isInferredPool(u lanes.Use) bool {
+	return u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun]
+}
+
+// deadLast keeps the calls of interface methods that reach no pool only as
+// their names (the fact says the function calls through them, nothing
+// more), after the others, so that they never crowd out a call still to
+// resolve. Another package reading the fact drops them (liveDispatch):
+// they do not travel up the call graph.
+func (c *checker) deadLast(uses []lanes.Use) []lanes.Use {
+	var live, dead []lanes.Use
+	for _, u := range uses {
+		if u.IsDispatch() && c.dead[u.Resource.Key] {
+			dead = append(dead, lanes.Use{Resource: lanes.Resource{Key: u.Resource.Key, Name: u.Resource.Name}})
+		} else {
+			live = append(live, u)
+		}
+	}
+	return append(live, dead...)
+}
+
+// liveDispatch drops, from another package's fact, the calls of interface
+// methods that package found to reach no pool (deadLast: a name alone).
+func liveDispatch(dispatch []lanes.Use) []lanes.Use {
+	if !slices.ContainsFunc(dispatch, isDeadMark) {
+		return dispatch
+	}
+	return slices.DeleteFunc(slices.Clone(dispatch), isDeadMark)
+}
+
+func isDeadMark(u lanes.Use) bool { return u.IsDispatch() && u.Resource.Pkg == "" }
+
+// liveUses drops the calls of interface methods that reach no pool.
+func (c *checker) liveUses(uses []lanes.Use) []lanes.Use {
+	if len(c.dead) == 0 {
+		return uses
+	}
+	var out []lanes.Use
+	for _, u := range uses {
+		if !u.IsDispatch() || !c.dead[u.Resource.Key] {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // declaredIn reports whether a declared lane is visible here or was before.
@@ -873,7 +961,7 @@ func carriesAny(deps []*lanes.Summary) bool {
 // inferredView gathers the inferred entries visible here — this package's,
 // its dependencies' and those they carried — one per package, class and
 // pool or interface call (the shortest path), as summaries by package.
-func inferredView(deps []*lanes.Summary, own *lanes.Summary) []*lanes.Summary {
+func (c *checker) inferredView(deps []*lanes.Summary, own *lanes.Summary) []*lanes.Summary {
 	type slot struct{ pkg, class, key string }
 	best := map[slot]lanes.Entry{}
 	var order []slot
@@ -882,7 +970,7 @@ func inferredView(deps []*lanes.Summary, own *lanes.Summary) []*lanes.Summary {
 			return
 		}
 		one := func(u lanes.Use, dispatch bool) {
-			if !dispatch && (u.Resource.Lane != "" || !lanes.InferredNouns[u.Resource.Noun]) {
+			if !dispatch && !isInferredPool(u) || dispatch && c.dead[u.Resource.Key] {
 				return
 			}
 			k := slot{pkg, e.Lane, u.Resource.Key}

@@ -78,8 +78,11 @@ type checker struct {
 	stdlib      map[string]bool
 	links       []lanes.Link
 
+	deps         []*lanes.Summary // the summaries of the packages before this one
 	ownImpls     []lanes.Impl
-	carriedImpls map[string][]lanes.Impl // by dispatch key
+	allImpls     []lanes.Impl            // this package's and those carried, to carry on
+	carriedImpls map[string][]lanes.Impl // the same by dispatch key
+	dead         map[string]bool         // dispatch keys that resolve to no pool (deadMethods)
 }
 
 // localUse is a resource a function reaches, with the position in the
@@ -123,6 +126,11 @@ func run(pass *analysis.Pass) (any, error) {
 	if c.isLibrary() {
 		return nil, nil // the pools' own code: their internals are not lane resources
 	}
+	for _, pf := range c.pass.AllPackageFacts() {
+		if s, ok := pf.Fact.(*lanes.Summary); ok && pf.Package != c.pass.Pkg {
+			c.deps = append(c.deps, s)
+		}
+	}
 	if pkgscope.Reaches(pass.Pkg, catalog.LanePackages) {
 		builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 		funcs := builder.SrcFuncs()
@@ -133,13 +141,18 @@ func run(pass *analysis.Pass) (any, error) {
 		if init := builder.Package().Func("init"); init != nil {
 			guard.At(init.Pos(), func() { c.findWraps(init) })
 		}
+		// The implementations first: the interface calls they show can
+		// never reach a pool are left out of every fact.
+		guard.At(c.packagePos(), func() { c.ownImpls = c.findImpls() })
+		c.gatherImpls(c.deps)
 		c.exportReaches(funcs)
 		entryLanes := c.entryLanes()
 		for _, e := range c.entries {
 			c.reportForeignUses(e, entryLanes)
 		}
 		c.inferEntries(funcs)
-		guard.At(c.packagePos(), func() { c.ownImpls = c.findImpls() })
+	} else {
+		c.gatherImpls(c.deps)
 	}
 	c.checkShared()
 	return nil, nil
@@ -403,7 +416,7 @@ func (c *checker) calleeUses(fn *ssa.Function) []lanes.Use {
 	}
 	var fact lanes.Reaches
 	if c.pass.ImportObjectFact(obj, &fact) {
-		return append(slices.Clip(fact.Uses), fact.Dispatch...)
+		return append(slices.Clip(fact.Uses), liveDispatch(fact.Dispatch)...)
 	}
 	return nil
 }
@@ -454,7 +467,7 @@ func (c *checker) exportReaches(funcs []*ssa.Function) {
 			all = append(all, c.reach[fn][key].use)
 		}
 		fact := &lanes.Reaches{}
-		fact.Uses, fact.Dispatch = splitDispatch(all)
+		fact.Uses, fact.Dispatch = splitDispatch(c.deadLast(all))
 		c.pass.ExportObjectFact(obj, fact)
 	}
 }
@@ -846,12 +859,7 @@ func (c *checker) reportForeignUses(e localEntry, entryLanes map[string][]string
 // checkShared exports this package's summary and reports the resources
 // that lanes share and that this package is the first to see whole.
 func (c *checker) checkShared() {
-	var deps []*lanes.Summary
-	for _, pf := range c.pass.AllPackageFacts() {
-		if s, ok := pf.Fact.(*lanes.Summary); ok && pf.Package != c.pass.Pkg {
-			deps = append(deps, s)
-		}
-	}
+	deps := c.deps
 	own := &lanes.Summary{Pkg: c.pass.Pkg.Path(), Wraps: c.wraps, Links: c.links}
 	for _, d := range deps {
 		for _, l := range d.Links {
@@ -860,8 +868,9 @@ func (c *checker) checkShared() {
 			}
 		}
 	}
-	own.Impls = c.gatherImpls(deps)
+	own.Impls = c.allImpls
 	for _, e := range c.entries {
+		e.entry.Dispatch = c.liveUses(e.entry.Dispatch)
 		own.Entries = append(own.Entries, e.entry)
 	}
 	seen := map[string]bool{}
@@ -877,7 +886,7 @@ func (c *checker) checkShared() {
 		if len(own.Links) > 0 || len(own.Impls) > 0 || carriesAny(deps) {
 			own.Declared = declaredIn(deps, own)
 			if !own.Declared {
-				for _, s := range inferredView(deps, own) {
+				for _, s := range c.inferredView(deps, own) {
 					for _, e := range s.Entries {
 						own.Carried = append(own.Carried, lanes.Carried{Pkg: s.Pkg, Entry: e})
 					}
@@ -901,7 +910,7 @@ func (c *checker) checkShared() {
 	inferred := map[string]lanes.Conflict{}
 	if !own.Declared {
 		inferred = pendingBefore(deps, reported)
-		view := inferredView(deps, own)
+		view := c.inferredView(deps, own)
 		for _, s := range view {
 			if s.Pkg != own.Pkg {
 				for _, e := range s.Entries {

@@ -1,0 +1,52 @@
+package lanes
+
+import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// TestReachesWire: a Reaches fact goes through gob, as facts files carry
+// it, whole, and its repeated strings are written once.
+func TestReachesWire(t *testing.T) {
+	db := Resource{Key: "shop.DB", Name: "shop.DB", Noun: "database pool", Pkg: "example.com/shop", Obj: "DB", Pos: "shop.go:9:5", Global: true, Type: "*database/sql.DB"}
+	hop := Hop{Name: "shop.Load", Pkg: "example.com/shop", Obj: "Load", File: "/src/example.com/shop/shop.go", Line: 12}
+	var in Reaches
+	for i := range 20 {
+		in.Uses = append(in.Uses, Use{Resource: db, Path: []Hop{hop, {Name: "shop.row", Line: i}}})
+	}
+	in.Dispatch = []Use{{Resource: Resource{Key: DispatchPrefix + "(example.com/shop.Repo).Get", Name: "(shop.Repo).Get", Pkg: "example.com/shop"}}, {Resource: Resource{Key: DispatchPrefix + "x", Name: "x"}}}
+	in.Uses = append(in.Uses, Use{Resource: Resource{Key: "k"}})
+
+	type gobFact struct{ Fact analysis.Fact }
+	gob.Register(new(Reaches))
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode([]gobFact{{&in}}); err != nil {
+		t.Fatal(err)
+	}
+	var out []gobFact
+	if err := gob.NewDecoder(&buf).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out[0].Fact.(*Reaches); !reflect.DeepEqual(got, &in) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, &in)
+	}
+	data, _ := in.GobEncode()
+	if len(data) > 1000 { // each use alone takes over 150 bytes of strings
+		t.Errorf("encoded in %d bytes: the strings of 20 uses of one pool by one path are not written once", len(data))
+	}
+	for n := range data {
+		var r Reaches
+		if err := r.GobDecode(data[:n]); err == nil {
+			t.Errorf("%d of %d bytes decode with no error", n, len(data))
+		}
+	}
+	var empty Reaches
+	data, _ = empty.GobEncode()
+	if err := new(Reaches).GobDecode(data); err != nil {
+		t.Error(err)
+	}
+}

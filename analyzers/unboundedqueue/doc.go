@@ -110,6 +110,44 @@ runs).
     constant MaxQueued below zero or at least math.MaxInt32 (an unlimited
     queue), or a positive MaxQueued with no positive QueueTimeout. Fix: a
     small MaxQueued with a QueueTimeout, or MaxQueued 0 to fail fast.
+ 7. goroutine per request: in a function that runs once per request — one
+    that takes an *http.Request or a framework's context that carries one
+    (a struct or interface with both the request and a response writer:
+    gin's *Context, echo's Context, pocketbase's *RequestEvent), or an
+    exported method shaped as a gRPC method (a context and a pointer to a
+    generated message, one with ProtoReflect; a response and an error) — a
+    goroutine started outside any loop (a go statement, wg.Go, or a call of
+    a function that starts one per call with a function literal as its
+    work, routine.FireAndForget(func() { … })), also in a function literal
+    the request runs (a hook's handler), that either runs a function parked
+    on a send to a shared queue (go pool.Push(jobs), where Push waits for a
+    fixed set of workers: a fact) or waits on the network with no deadline
+    and no cancellation. It waits on the network when its work reaches a
+    network call: netio's static paths, and the waitsOnNetwork fact, across
+    packages: an interface method that a type of its own package implements
+    with a method that reaches one (a mailer's Send over SMTP, a generated
+    gRPC client), and a function that reaches one of those, or hands a
+    function literal that does to a call it makes (a hook's Trigger(event,
+    func(e) error { return e.Mailer.Send(m) })), not to one that runs it
+    later (time.AfterFunc, a function that starts a goroutine per call). It
+    has no deadline when it neither sets one (context.WithTimeout or
+    WithDeadline, a Timeout field, SetDeadline) nor uses a context from the
+    caller (a parameter, the request's, a field: the request's ends with
+    the request); a context made from context.Background() or TODO(),
+    directly or through WithValue, WithCancel or a function that returns a
+    context made from its context argument, is none, and net/smtp takes
+    none at all. Silent when an if around it tests time (time.Since: a
+    minimum interval) or a limiter; when a slot is taken or a claim made
+    before it in the function or the function literals around it (a
+    semaphore send, a receive, a limiter, CompareAndSwap, TryLock,
+    LoadOrStore: an in-flight or dedupe guard); when it runs under a
+    sync.Once or a singleflight; when the goroutine takes a slot in its
+    first statements; and when the function waits for it after starting it
+    (a Wait, or a receive on a channel that no other function literal sends
+    on, outside a select that gives up: a wait that a timer's callback ends
+    leaves the goroutine running). Fix: take a slot before starting it and
+    reject when none is free, hand the work to a fixed set of workers, or
+    give it a context with a timeout.
 
 What counts as a limiter (shapes 1 and 2): a channel send (a buffered
 channel used as a semaphore), a channel receive (a token), and the
@@ -127,7 +165,7 @@ every library package, and a main package that listens (http.ListenAndServe,
 net.Listen, grpc Serve…). A main package that never listens is a one-shot
 command, and main and init themselves run once; neither is checked for
 shape 4, nor a one-shot command for shape 3. Test files are not checked for
-shapes 3, 4 and 6.
+shapes 3, 4, 6 and 7.
 
 Escape policy: a group, a pool or a context that comes from elsewhere (a
 parameter, a field, a package variable, a request) is the creator's to
@@ -137,10 +175,17 @@ is the caller's to bound (the fact above). A goroutine that runs a function
 of another package, or a function value, is not looked into. A goroutine
 started by a callee is seen one call deep: a function that starts one on
 every call (FireAndForget, PostAsync) is a go statement where it is called
-in a loop; a function that calls such a function, or starts its goroutine
-only on some calls, is not, and a callee's goroutine per request outside a
-loop (a per-request go pool.Push(jobs) aside) is missed. The work handed to
-such a function is looked into only when it is a function literal. A
+in a loop or per request; a function that calls such a function, or
+starts its goroutine only on some calls, is not. The work handed to such a
+function is looked into only when it is a function literal. A goroutine
+per request is seen in the function that takes the request or has a gRPC
+method's shape, not in the helpers it calls with something else (a service
+method called from the handler that starts one is missed). Network waits
+are followed through static calls, function literals handed to calls and
+interface methods implemented in the interface's own package; an
+implementation in another package (a wrapper, a mock) is not looked into,
+nor a package that neither calls the network catalogue nor uses a function
+marked waitsOnNetwork (its goroutines per request aside). A
 collection ranged over is trusted as fixed when the code wrote it, the
 configuration names it or a membership package returns it (by the package's
 name: a ring of hosts under another name is reported), and as capped when

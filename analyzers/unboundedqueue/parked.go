@@ -69,26 +69,30 @@ func (c *checker) selectWithoutEscape(sel *ast.SelectStmt) *ast.SendStmt {
 	var send *ast.SendStmt
 	for _, cl := range sel.Body.List {
 		cc := cl.(*ast.CommClause)
-		switch comm := cc.Comm.(type) {
-		case nil:
-			return nil // default: gives up at once
-		case *ast.SendStmt:
-			send = comm
-		default:
-			escape := false
-			ast.Inspect(comm, func(n ast.Node) bool {
-				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-					_, call := ast.Unparen(u.X).(*ast.CallExpr)
-					escape = escape || call
-				}
-				return !escape
-			})
-			if escape {
-				return nil
-			}
+		if s, ok := cc.Comm.(*ast.SendStmt); ok {
+			send = s
+		} else if givesUp(cc) {
+			return nil
 		}
 	}
 	return send
+}
+
+// givesUp reports whether a select's case fires with no partner on its
+// channel: the default, or a receive from a call (time.After, ctx.Done()).
+func givesUp(cc *ast.CommClause) bool {
+	if cc.Comm == nil {
+		return true
+	}
+	escape := false
+	ast.Inspect(cc.Comm, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			_, call := ast.Unparen(u.X).(*ast.CallExpr)
+			escape = escape || call
+		}
+		return !escape
+	})
+	return escape
 }
 
 // parksOn is the channel fn waits to send on (a fact), or "".
@@ -133,8 +137,9 @@ func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
 	})
 }
 
-// handlesRequest reports whether fd takes an *http.Request: it runs once
-// per request.
+// handlesRequest reports whether fd takes an *http.Request, or a
+// framework's context that carries one (carriesRequest): it runs once per
+// request.
 func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	if fn == nil {
@@ -142,7 +147,7 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 	}
 	params := fn.Signature().Params()
 	for i := range params.Len() {
-		if isNamed(params.At(i).Type(), "net/http", "Request") {
+		if carriesRequest(params.At(i).Type()) {
 			return true
 		}
 	}

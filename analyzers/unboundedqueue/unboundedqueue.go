@@ -15,6 +15,7 @@ import (
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/docs"
 	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
 )
@@ -30,7 +31,8 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Name:      "unboundedqueue",
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine)},
+	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork)},
 	Run:       run,
 }, Code)
 
@@ -65,11 +67,12 @@ func (*takesSlot) AFact()         {}
 func (*takesSlot) String() string { return "takesSlot" }
 
 func run(pass *analysis.Pass) (any, error) {
-	c := &checker{pass: pass, reported: map[token.Pos]bool{}}
+	c := &checker{pass: pass, reported: map[token.Pos]bool{}, netio: pass.ResultOf[netio.Analyzer].(*netio.Result)}
 	c.serving = c.isLongRunning()
 	c.learnSlotTakers()
 	c.learnParkers()
 	c.learnStarters()
+	c.learnNetworkWaits(false)
 	// Goroutines per item and slice queues need no import; the other shapes
 	// need a pool, a group, a semaphore or the runtime.
 	for _, f := range pass.Files {
@@ -80,6 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
 				guard.At(fd.Pos(), func() { c.checkFanOut(fd) })
 				guard.At(fd.Pos(), func() { c.checkParkedPerRequest(fd) })
+				guard.At(fd.Pos(), func() { c.checkDetachedPerRequest(fd) })
 			}
 		}
 	}
@@ -191,6 +195,8 @@ type checker struct {
 	slotTakers map[*types.Func]bool   // this package's functions that take a slot
 	parkers    map[*types.Func]string // this package's functions parked on a send (parksOnSend)
 	starters   map[*types.Func]string // this package's functions that start a goroutine per call (startsGoroutine)
+	net        *netWaits              // this package's network waits (waitsOnNetwork), once learned
+	netio      *netio.Result
 	pass       *analysis.Pass
 	reported   map[token.Pos]bool
 	serving    bool                              // the package serves requests or runs long

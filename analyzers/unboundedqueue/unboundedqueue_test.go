@@ -11,5 +11,6 @@ import (
 func TestUnboundedQueue(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer,
 		"fanout", "sqlpool", "dbopen", "dbcallers", "migrate",
-		"waits", "slicequeue", "lanes", "parked", "workerpool", "asyncpost")
+		"waits", "slicequeue", "lanes", "parked", "workerpool", "asyncpost",
+		"example.com/mailer", "example.com/mails", "example.com/historypb", "detached")
 }

@@ -25,7 +25,7 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 		if ctx == nil {
 			return true
 		}
-		if root := c.rootContext(fd, ctx, 0); root != nil {
+		if root := c.rootContext(fd, ctx, 0, false); root != nil {
 			c.report(call.Pos(), root.Pos(), "the context starts here, with no deadline",
 				"wait with no deadline: %s waits for a slot with a context from %s() that has no deadline, "+
 					"so callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
@@ -48,8 +48,11 @@ func (c *checker) contextArg(call *ast.CallExpr) ast.Expr {
 // rootContext returns the context.Background() or TODO() call that ctx
 // comes from, through derivations that add no deadline, or nil if ctx has a
 // deadline or comes from somewhere this function cannot see (a parameter,
-// a field, a request): the escape policy trusts those.
-func (c *checker) rootContext(fd *ast.FuncDecl, ctx ast.Expr, depth int) *ast.CallExpr {
+// a field, a request): the escape policy trusts those. With wrappers, a
+// call of another function that returns a context made from its context
+// argument (headers.SetCallerInfo(context.Background(), info) adds values)
+// is followed too.
+func (c *checker) rootContext(fd *ast.FuncDecl, ctx ast.Expr, depth int, wrappers bool) *ast.CallExpr {
 	if depth > 8 {
 		return nil
 	}
@@ -60,7 +63,11 @@ func (c *checker) rootContext(fd *ast.FuncDecl, ctx ast.Expr, depth int) *ast.Ca
 		case catalog.RootContexts.Has(fn):
 			return e
 		case catalog.DerivedContexts.Has(fn) && len(e.Args) > 0:
-			return c.rootContext(fd, e.Args[0], depth+1)
+			return c.rootContext(fd, e.Args[0], depth+1, wrappers)
+		case wrappers && !catalog.DeadlineContexts.Has(fn) && c.isContext(e):
+			if arg := c.contextArg(e); arg != nil {
+				return c.rootContext(fd, arg, depth+1, wrappers)
+			}
 		}
 	case *ast.Ident:
 		v := c.localVar(e)
@@ -70,7 +77,7 @@ func (c *checker) rootContext(fd *ast.FuncDecl, ctx ast.Expr, depth int) *ast.Ca
 		var root *ast.CallExpr
 		all := true
 		for _, rhs := range c.assignmentsTo(fd, v) {
-			r := c.rootContext(fd, rhs, depth+1)
+			r := c.rootContext(fd, rhs, depth+1, wrappers)
 			if r == nil {
 				all = false
 			} else if root == nil {

@@ -1,0 +1,291 @@
+package unboundedqueue
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+)
+
+// waitsOnNetwork marks what waits on the network where netio's static call
+// paths do not see it: an interface method that a type of its own package
+// implements with a method that reaches the network (mailer.Mailer's Send,
+// implemented by the package's SMTP client; a generated gRPC client
+// interface), and a function that reaches one of those, or the network
+// through a function literal it hands to a call (a hook's Trigger(event,
+// func(e) error { return e.Mailer.Send(m) })). A function netio already
+// marks gets no fact: the goroutine check asks netio first.
+type waitsOnNetwork struct{}
+
+func (*waitsOnNetwork) AFact()         {}
+func (*waitsOnNetwork) String() string { return "waitsOnNetwork" }
+
+// netWaits is what this package knows of network waits: its functions
+// (declared and literals) and its interface methods, each with the call by
+// which it waits, for messages.
+type netWaits struct {
+	funcs  map[*ssa.Function]string
+	ifaces map[*types.Func]string
+}
+
+// learnNetworkWaits exports waitsOnNetwork for this package. It needs SSA,
+// so it runs only in a package that calls the network catalogue, uses a
+// function or method another package marked, or has a goroutine per
+// request to look into (checkDetachedPerRequest asks for it then).
+func (c *checker) learnNetworkWaits(force bool) *netWaits {
+	if c.net != nil {
+		return c.net
+	}
+	if !force && !c.usesNetworkWaits() {
+		return nil
+	}
+	c.net = &netWaits{funcs: map[*ssa.Function]string{}, ifaces: map[*types.Func]string{}}
+	if !pkgscope.Reaches(c.pass.Pkg, catalog.NetworkPackages) {
+		return c.net
+	}
+	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	funcs := builder.SrcFuncs()
+	impls := c.localImplementations(builder.Package().Prog)
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range funcs {
+			if _, done := c.net.funcs[fn]; done {
+				continue
+			}
+			if via := c.waitsIn(fn); via != "" {
+				c.net.funcs[fn] = via
+				changed = true
+			}
+		}
+		for _, im := range impls {
+			if _, done := c.net.ifaces[im.method]; done {
+				continue
+			}
+			if via := c.funcWaits(im.impl); via != "" {
+				c.net.ifaces[im.method] = netio.Name(im.method)
+				changed = true
+			}
+		}
+	}
+	for fn := range c.net.funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if ok && fn.Parent() == nil && c.netio.FuncReaches(fn) == nil {
+			c.pass.ExportObjectFact(obj, &waitsOnNetwork{})
+		}
+	}
+	for m := range c.net.ifaces {
+		c.pass.ExportObjectFact(m, &waitsOnNetwork{})
+	}
+	return c.net
+}
+
+// usesNetworkWaits reports whether the package names a call of the network
+// catalogue or a function or interface method another package marked
+// waitsOnNetwork: the only places a wait this pass adds can start.
+func (c *checker) usesNetworkWaits() bool {
+	for _, obj := range c.pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if catalog.NetworkCalls.Has(fn) {
+			return true
+		}
+		if o := fn.Origin(); o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnNetwork)) {
+			return true
+		}
+	}
+	return false
+}
+
+type implementation struct {
+	method *types.Func   // an interface method declared in this package
+	impl   *ssa.Function // a method of a concrete type of this package that implements it
+}
+
+// localImplementations pairs the methods of the package's interfaces with
+// the methods of the package's concrete types that implement them.
+func (c *checker) localImplementations(prog *ssa.Program) []implementation {
+	var ifaces []*types.Interface
+	var concrete []types.Type
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		if it, ok := named.Underlying().(*types.Interface); ok {
+			if it.NumMethods() > 0 {
+				ifaces = append(ifaces, it)
+			}
+		} else if named.NumMethods() > 0 {
+			concrete = append(concrete, types.NewPointer(named))
+		}
+	}
+	var out []implementation
+	for _, it := range ifaces {
+		for _, t := range concrete {
+			if !types.Implements(t, it) {
+				continue
+			}
+			for i := range it.NumMethods() {
+				m := it.Method(i)
+				if m.Pkg() != c.pass.Pkg {
+					continue // declared by an embedded interface of another package
+				}
+				obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pkg(), m.Name())
+				if f, ok := obj.(*types.Func); ok {
+					if fn := prog.FuncValue(f); fn != nil {
+						out = append(out, implementation{m, fn})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// funcWaits is the call by which fn waits on the network, or "".
+func (c *checker) funcWaits(fn *ssa.Function) string {
+	if fn == nil {
+		return ""
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if path := c.netio.FuncReaches(fn); path != nil {
+		return path[0]
+	}
+	if via, ok := c.net.funcs[fn]; ok {
+		return via
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg &&
+		c.pass.ImportObjectFact(obj, new(waitsOnNetwork)) {
+		return netio.Name(obj)
+	}
+	return ""
+}
+
+// waitsIn is the first call in fn's body that waits on the network, or "".
+// A goroutine fn starts does not make it wait, nor does a function literal
+// it hands to something that runs it later (time.AfterFunc, a function that
+// starts a goroutine per call).
+func (c *checker) waitsIn(fn *ssa.Function) string {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var common *ssa.CallCommon
+			switch instr := instr.(type) {
+			case *ssa.Call:
+				common = instr.Common()
+			case *ssa.Defer:
+				common = instr.Common()
+			default:
+				continue
+			}
+			if via := c.callWaits(common); via != "" {
+				return via
+			}
+		}
+	}
+	return ""
+}
+
+func (c *checker) callWaits(common *ssa.CallCommon) string {
+	if common.IsInvoke() {
+		if path := c.netio.CallReaches(common); path != nil {
+			return path[0]
+		}
+		m := common.Method
+		if via, ok := c.net.ifaces[m]; ok {
+			return via
+		}
+		if m.Pkg() != nil && m.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(m, new(waitsOnNetwork)) {
+			return netio.Name(m)
+		}
+		return ""
+	}
+	callee := common.StaticCallee()
+	if via := c.funcWaits(callee); via != "" {
+		if obj, ok := callee.Object().(*types.Func); ok {
+			return netio.Name(obj)
+		}
+		return via
+	}
+	if callee != nil && c.runsLater(callee) {
+		return ""
+	}
+	for _, arg := range common.Args {
+		for _, lit := range funcsOf(arg) {
+			if via := c.funcWaits(lit); via != "" {
+				return via
+			}
+		}
+	}
+	return ""
+}
+
+// runsLater reports whether callee runs its function argument in another
+// goroutine, later: time.AfterFunc, or a function that starts a goroutine
+// per call (a fact).
+func (c *checker) runsLater(callee *ssa.Function) bool {
+	obj, ok := callee.Object().(*types.Func)
+	if !ok {
+		return false
+	}
+	return obj.FullName() == "time.AfterFunc" || catalog.GoroutineStarters.Has(obj) || c.startsPerCall(obj) != ""
+}
+
+// funcsOf are the functions an argument is made of: a function or a
+// literal (with or without captured variables), or the ones stored in the
+// slice of a variadic call (Trigger(event, func(e) error { … })).
+func funcsOf(v ssa.Value) []*ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return []*ssa.Function{v}
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok {
+			return []*ssa.Function{fn}
+		}
+	case *ssa.Slice:
+		alloc, ok := v.X.(*ssa.Alloc)
+		if !ok {
+			return nil
+		}
+		var out []*ssa.Function
+		for _, ref := range *alloc.Referrers() {
+			ia, ok := ref.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			for _, st := range *ia.Referrers() {
+				if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
+					if fn := funcsOf(store.Val); len(fn) == 1 {
+						out = append(out, fn[0])
+					}
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// ssaFuncAt is the SSA function of the function literal lit.
+func (c *checker) ssaFuncAt(lit *ast.FuncLit) *ssa.Function {
+	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	for _, fn := range builder.SrcFuncs() {
+		if fn.Parent() != nil && fn.Pos() == lit.Type.Func {
+			return fn
+		}
+	}
+	return nil
+}

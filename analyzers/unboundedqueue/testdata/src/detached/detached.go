@@ -17,6 +17,7 @@ import (
 	"example.com/mailer"
 	"example.com/mails"
 
+	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 )
@@ -224,4 +225,24 @@ func (a *App) notifyAll(w http.ResponseWriter, r *http.Request) {
 	for _, to := range r.Form["to"] {
 		go func() { _ = mails.SendOTP(a.mails, to) }() // want `goroutine per item`
 	}
+}
+
+// An echo handler: echo.Context carries the request and its response.
+func (a *App) invite(c echo.Context) error { // want invite:"startsGoroutine"
+	go func() { // want `goroutine per request: this go statement .*\(mails.SendOTP\)`
+		_ = mails.SendOTP(a.mails, c.Request().FormValue("email"))
+	}()
+	return c.NoContent(http.StatusAccepted)
+}
+
+// Trap: an outbound request builder has a Request method but no response
+// writer: a function that takes one is not a handler.
+type Outbound interface {
+	Request() *http.Request
+}
+
+func (a *App) forward(o Outbound) { // want forward:"startsGoroutine"
+	go func() {
+		_ = mails.SendOTP(a.mails, o.Request().Host)
+	}()
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/failsafe-go/failsafe-go/bulkhead"
+	"github.com/failsafe-go/failsafe-go/circuitbreaker"
+	"github.com/failsafe-go/failsafe-go/ratelimiter"
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/time/rate"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -36,6 +38,7 @@ type Server struct {
 	inflight atomic.Int64
 	active   int
 	limit    int64
+	calls    int64
 	maxQueue int
 	shardID  int64
 	draining atomic.Bool
@@ -174,6 +177,24 @@ func (s *Server) Inflight(ctx context.Context, _ *Req) (*Resp, error) {
 	return &Resp{}, nil
 }
 
+// The sync/atomic function form: the counter added to, whatever its name.
+func (s *Server) AddCounter(ctx context.Context, _ *Req) (*Resp, error) {
+	defer atomic.AddInt64(&s.calls, -1)
+	if atomic.AddInt64(&s.calls, 1) > s.limit {
+		return nil, status.Error(codes.Unavailable, "overloaded") // want `AddCounter builds an error carrying gRPC Unavailable \(a refusal for lack of capacity: calls is at its limit\)`
+	}
+	return &Resp{}, nil
+}
+
+// Trap: a load of the same counter compared with a limit, under a name that
+// does not say it counts work under way, is not taken for one.
+func (s *Server) AddCounterTrapLoad(ctx context.Context, _ *Req) (*Resp, error) {
+	if atomic.LoadInt64(&s.calls) > s.limit {
+		return nil, status.Error(codes.Unavailable, "too many calls today")
+	}
+	return &Resp{}, nil
+}
+
 // A plain counter named for work under way, compared with its maximum.
 func (s *Server) Active(ctx context.Context, _ *Req) (*Resp, error) {
 	if s.active >= s.maxQueue {
@@ -210,6 +231,23 @@ func (s *Server) Bulkhead(ctx context.Context, _ *Req) (*Resp, error) {
 		return nil, status.Error(codes.Unavailable, "cancelled while waiting")
 	}
 	defer s.bh.ReleasePermit()
+	return &Resp{}, nil
+}
+
+// A rate limiter's rejection compared with ==.
+func (s *Server) Exceeded(ctx context.Context, run func() error) (*Resp, error) {
+	if err := run(); err == ratelimiter.ErrExceeded {
+		return nil, status.Error(codes.Unavailable, "rate limit exceeded") // want `Exceeded builds an error carrying gRPC Unavailable \(a refusal for lack of capacity: the error is ratelimiter.ErrExceeded\)`
+	}
+	return &Resp{}, nil
+}
+
+// Trap: an open circuit breaker reports a failing dependency, not a lack of
+// capacity.
+func (s *Server) ExceededTrapBreaker(ctx context.Context, run func() error) (*Resp, error) {
+	if err := run(); errors.Is(err, circuitbreaker.ErrOpen) {
+		return nil, status.Error(codes.Unavailable, "dependency failing")
+	}
 	return &Resp{}, nil
 }
 

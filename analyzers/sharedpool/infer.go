@@ -1027,6 +1027,38 @@ func (c *checker) inferredView(deps []*lanes.Summary, own *lanes.Summary) []*lan
 	return out
 }
 
+// carryOn returns the inferred entries of the view that are not this
+// package's, to carry forward: one per class and pool or interface call,
+// the shortest, whichever package it comes from. A conflict needs one
+// claim of each class; carrying every package's would make each summary
+// as long as all those before it.
+func carryOn(view []*lanes.Summary, pkg string) []lanes.Carried {
+	type slot struct{ class, key string }
+	at := map[slot]int{}
+	var out []lanes.Carried
+	for _, s := range view {
+		if s.Pkg == pkg {
+			continue
+		}
+		for _, e := range s.Entries {
+			var k slot
+			switch {
+			case len(e.Uses) > 0:
+				k = slot{e.Lane, e.Uses[0].Resource.Key}
+			case len(e.Dispatch) > 0:
+				k = slot{e.Lane, e.Dispatch[0].Resource.Key}
+			}
+			if i, ok := at[k]; !ok {
+				at[k] = len(out)
+				out = append(out, lanes.Carried{Pkg: s.Pkg, Entry: e})
+			} else if pathLen(e) < pathLen(out[i].Entry) {
+				out[i] = lanes.Carried{Pkg: s.Pkg, Entry: e}
+			}
+		}
+	}
+	return out
+}
+
 func pathLen(e lanes.Entry) int {
 	n := 0
 	for _, u := range append(e.Uses, e.Dispatch...) {

@@ -886,11 +886,7 @@ func (c *checker) checkShared() {
 		if len(own.Links) > 0 || len(own.Impls) > 0 || carriesAny(deps) {
 			own.Declared = declaredIn(deps, own)
 			if !own.Declared {
-				for _, s := range c.inferredView(deps, own) {
-					for _, e := range s.Entries {
-						own.Carried = append(own.Carried, lanes.Carried{Pkg: s.Pkg, Entry: e})
-					}
-				}
+				own.Carried = carryOn(c.inferredView(deps, own), own.Pkg)
 				for _, d := range deps {
 					own.Pending = append(own.Pending, d.Pending...)
 				}
@@ -911,13 +907,7 @@ func (c *checker) checkShared() {
 	if !own.Declared {
 		inferred = pendingBefore(deps, reported)
 		view := c.inferredView(deps, own)
-		for _, s := range view {
-			if s.Pkg != own.Pkg {
-				for _, e := range s.Entries {
-					own.Carried = append(own.Carried, lanes.Carried{Pkg: s.Pkg, Entry: e})
-				}
-			}
-		}
+		own.Carried = carryOn(view, own.Pkg)
 		for _, conflict := range lanes.Conflicts(c.resolveSummaries(view)) {
 			if conflict.Inferred() && !reported[conflict.Resource.Key] {
 				inferred[conflict.Resource.Key] = conflict

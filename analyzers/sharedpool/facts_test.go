@@ -3,12 +3,10 @@ package sharedpool_test
 import (
 	"bytes"
 	"encoding/gob"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	analysischecker "golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/bhlint/bhlint/analyzers/sharedpool"
 	"github.com/bhlint/bhlint/internal/lanes"
@@ -26,22 +24,7 @@ import (
 // interface by way of the link before (not carried past the package that
 // makes it).
 func TestFactsLinear(t *testing.T) {
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: sharedpool.LoadMode,
-		Dir:  testdata,
-		Env:  append(filepathEnv(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, "chain/l4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("test packages do not load")
-	}
+	pkgs := loadTestdata(t, "chain/l4")
 	graph, err := analysischecker.Analyze([]*analysis.Analyzer{sharedpool.Analyzer}, pkgs, nil)
 	if err != nil {
 		t.Fatal(err)

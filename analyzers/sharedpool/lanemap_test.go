@@ -15,22 +15,7 @@ import (
 // TestLaneMap computes the map of the analyzer's test packages, as the
 // `bhlint lanes` command does, and checks what it shows.
 func TestLaneMap(t *testing.T) {
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: sharedpool.LoadMode,
-		Dir:  testdata,
-		Env:  append(filepathEnv(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, "server", "handlers", "wiring")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("test packages do not load")
-	}
+	pkgs := loadTestdata(t, "server", "handlers", "wiring")
 	m, err := sharedpool.LaneMap(pkgs)
 	if err != nil {
 		t.Fatal(err)
@@ -60,4 +45,24 @@ func TestLaneMap(t *testing.T) {
 	}
 }
 
-func filepathEnv() []string { return os.Environ() }
+// loadTestdata loads test packages of testdata/src as LaneMap needs them.
+func loadTestdata(t *testing.T, patterns ...string) []*packages.Package {
+	t.Helper()
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &packages.Config{
+		Mode: sharedpool.LoadMode,
+		Dir:  testdata,
+		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("test packages do not load")
+	}
+	return pkgs
+}

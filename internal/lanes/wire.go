@@ -9,46 +9,59 @@ import (
 // resource), every package's facts file carries those of all the packages
 // it can see, and their strings repeat: the hops of one function's paths
 // share their packages and files. So a Reaches fact is encoded with each
-// string once, as a table, and the uses refer to it.
+// string once, as a table, and the uses refer to it; so is each of the
+// implementations a Summary carries.
 
 // GobEncode encodes the fact with a table of its strings.
 func (f *Reaches) GobEncode() ([]byte, error) {
 	var w wire
 	w.uses(f.Uses)
 	w.uses(f.Dispatch)
-	out := binary.AppendUvarint(nil, uint64(len(w.strs)))
-	for _, s := range w.strs {
-		out = binary.AppendUvarint(out, uint64(len(s)))
-		out = append(out, s...)
-	}
-	return append(out, w.body...), nil
+	return w.bytes(), nil
 }
 
 // GobDecode decodes what GobEncode encodes.
 func (f *Reaches) GobDecode(data []byte) error {
-	r := reader{data: data}
-	n := r.uint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		size := r.uint()
-		if r.err == nil && uint64(len(r.data)) < size {
-			r.err = errShort
-			break
-		}
-		r.strs = append(r.strs, string(r.data[:size]))
-		r.data = r.data[size:]
-	}
+	r := newReader(data)
 	f.Uses = r.uses()
 	f.Dispatch = r.uses()
-	if r.err == nil && len(r.data) > 0 {
-		r.err = errors.New("lanes: trailing bytes in a Reaches fact")
-	}
-	return r.err
+	return r.end()
+}
+
+// GobEncode encodes the implementation with a table of its strings.
+func (im Impl) GobEncode() ([]byte, error) {
+	var w wire
+	w.str(im.Method)
+	w.hop(im.Impl)
+	w.uses(im.Uses)
+	w.uses(im.Dispatch)
+	return w.bytes(), nil
+}
+
+// GobDecode decodes what GobEncode encodes.
+func (im *Impl) GobDecode(data []byte) error {
+	r := newReader(data)
+	im.Method = r.str()
+	im.Impl = r.hop()
+	im.Uses = r.uses()
+	im.Dispatch = r.uses()
+	return r.end()
 }
 
 type wire struct {
 	strs  []string
 	index map[string]uint64
 	body  []byte
+}
+
+// bytes is the table, then the body.
+func (w *wire) bytes() []byte {
+	out := binary.AppendUvarint(nil, uint64(len(w.strs)))
+	for _, s := range w.strs {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	return append(out, w.body...)
 }
 
 func (w *wire) uint(n uint64) { w.body = binary.AppendUvarint(w.body, n) }
@@ -80,20 +93,48 @@ func (w *wire) uses(us []Use) {
 		w.uint(global)
 		w.uint(uint64(len(u.Path)))
 		for _, h := range u.Path {
-			for _, s := range []string{h.Name, h.Pkg, h.Obj, h.File} {
-				w.str(s)
-			}
-			w.uint(uint64(max(h.Line, 0)))
+			w.hop(h)
 		}
 	}
 }
 
-var errShort = errors.New("lanes: short Reaches fact")
+func (w *wire) hop(h Hop) {
+	for _, s := range []string{h.Name, h.Pkg, h.Obj, h.File} {
+		w.str(s)
+	}
+	w.uint(uint64(max(h.Line, 0)))
+}
+
+var errShort = errors.New("lanes: short fact")
 
 type reader struct {
 	data []byte
 	strs []string
 	err  error
+}
+
+// newReader reads the table of strings.
+func newReader(data []byte) *reader {
+	r := &reader{data: data}
+	n := r.uint()
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		size := r.uint()
+		if r.err == nil && uint64(len(r.data)) < size {
+			r.err = errShort
+			break
+		}
+		r.strs = append(r.strs, string(r.data[:size]))
+		r.data = r.data[size:]
+	}
+	return r
+}
+
+// end reports an error, or bytes left over.
+func (r *reader) end() error {
+	if r.err == nil && len(r.data) > 0 {
+		r.err = errors.New("lanes: trailing bytes in a fact")
+	}
+	return r.err
 }
 
 func (r *reader) uint() uint64 {
@@ -112,12 +153,18 @@ func (r *reader) uint() uint64 {
 func (r *reader) str() string {
 	i := r.uint()
 	if r.err == nil && i >= uint64(len(r.strs)) {
-		r.err = errors.New("lanes: bad string index in a Reaches fact")
+		r.err = errors.New("lanes: bad string index in a fact")
 	}
 	if r.err != nil {
 		return ""
 	}
 	return r.strs[i]
+}
+
+func (r *reader) hop() Hop {
+	h := Hop{Name: r.str(), Pkg: r.str(), Obj: r.str(), File: r.str()}
+	h.Line = int(r.uint())
+	return h
 }
 
 func (r *reader) uses() []Use {
@@ -142,9 +189,7 @@ func (r *reader) uses() []Use {
 			break
 		}
 		for j := uint64(0); j < hops && r.err == nil; j++ {
-			h := Hop{Name: r.str(), Pkg: r.str(), Obj: r.str(), File: r.str()}
-			h.Line = int(r.uint())
-			u.Path = append(u.Path, h)
+			u.Path = append(u.Path, r.hop())
 		}
 		out = append(out, u)
 	}

@@ -9,8 +9,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// TestReachesWire: a Reaches fact goes through gob, as facts files carry
-// it, whole, and its repeated strings are written once.
+// TestReachesWire: a Reaches fact and a Summary's implementations go
+// through gob, as facts files carry them, whole, and a fact's repeated
+// strings are written once.
 func TestReachesWire(t *testing.T) {
 	db := Resource{Key: "shop.DB", Name: "shop.DB", Noun: "database pool", Pkg: "example.com/shop", Obj: "DB", Pos: "shop.go:9:5", Global: true, Type: "*database/sql.DB"}
 	hop := Hop{Name: "shop.Load", Pkg: "example.com/shop", Obj: "Load", File: "/src/example.com/shop/shop.go", Line: 12}
@@ -43,6 +44,21 @@ func TestReachesWire(t *testing.T) {
 		if err := r.GobDecode(data[:n]); err == nil {
 			t.Errorf("%d of %d bytes decode with no error", n, len(data))
 		}
+	}
+	sum := &Summary{Pkg: "example.com/shop", Impls: []Impl{
+		{Method: DispatchPrefix + "(example.com/shop.Repo).Get", Impl: hop, Uses: in.Uses[:2], Dispatch: in.Dispatch},
+		{Method: DispatchPrefix + "(example.com/shop.Cache).Get", Impl: Hop{Name: "(*shop.mem).Get"}},
+	}}
+	gob.Register(new(Summary))
+	buf.Reset()
+	if err := gob.NewEncoder(&buf).Encode([]gobFact{{sum}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := gob.NewDecoder(&buf).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out[0].Fact.(*Summary); !reflect.DeepEqual(got, sum) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, sum)
 	}
 	var empty Reaches
 	data, _ = empty.GobEncode()

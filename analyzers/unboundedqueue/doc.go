@@ -123,17 +123,19 @@ runs).
     on a send to a shared queue (go pool.Push(jobs), where Push waits for a
     fixed set of workers: a fact) or waits on the network with no deadline
     and no cancellation. It waits on the network when its work reaches a
-    network call: netio's static paths, and the waitsOnNetwork fact, across
-    packages: an interface method that a type of its own package implements
-    with a method that reaches one (a mailer's Send over SMTP, a generated
-    gRPC client), and a function that reaches one of those, or hands a
-    function literal that does to a call it makes (a hook's Trigger(event,
-    func(e) error { return e.Mailer.Send(m) })), not to one that runs it
-    later (time.AfterFunc, a function that starts a goroutine per call). It
-    has no deadline when it neither sets one (context.WithTimeout or
-    WithDeadline, a Timeout field, SetDeadline) nor uses a context from the
-    caller (a parameter, the request's, a field: the request's ends with
-    the request); a context made from context.Background() or TODO(),
+    network call of the catalogue through functions none of which sets a
+    deadline (a context with a timeout or a deadline, a Timeout field as in
+    http.Client{Timeout: d}, SetDeadline: one that does bounds every wait
+    under it) — the waitsOnNetwork fact, across packages — through static
+    calls, interface methods that a type of the interface's own package
+    implements with such a method (a mailer's Send over SMTP, a generated
+    gRPC client), and function literals handed to a call (a hook's
+    Trigger(event, func(e) error { return e.Mailer.Send(m) })), not to one
+    that runs them later (time.AfterFunc, a function that starts a
+    goroutine per call). It has no deadline when the work itself neither
+    sets one nor uses a context from the caller (a parameter, the
+    request's, a field: the request's ends with the request); a context
+    made from context.Background() or TODO(),
     directly or through WithValue, WithCancel or a function that returns a
     context made from its context argument, is none, and net/smtp takes
     none at all. Silent when an if around it tests time (time.Since: a
@@ -183,9 +185,11 @@ method's shape, not in the helpers it calls with something else (a service
 method called from the handler that starts one is missed). Network waits
 are followed through static calls, function literals handed to calls and
 interface methods implemented in the interface's own package; an
-implementation in another package (a wrapper, a mock) is not looked into,
-nor a package that neither calls the network catalogue nor uses a function
-marked waitsOnNetwork (its goroutines per request aside). A
+implementation in another package (a wrapper that adds a timeout, a mock)
+is not looked into, and a deadline is seen only in the function that sets
+it (a client built with a Timeout elsewhere and kept in a field is not),
+nor is a package that neither calls the network catalogue nor uses a
+function marked waitsOnNetwork (its goroutines per request aside). A
 collection ranged over is trusted as fixed when the code wrote it, the
 configuration names it or a membership package returns it (by the package's
 name: a ring of hosts under another name is reported), and as capped when

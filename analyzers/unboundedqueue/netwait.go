@@ -12,14 +12,18 @@ import (
 	"github.com/bhlint/bhlint/internal/pkgscope"
 )
 
-// waitsOnNetwork marks what waits on the network where netio's static call
-// paths do not see it: an interface method that a type of its own package
-// implements with a method that reaches the network (mailer.Mailer's Send,
-// implemented by the package's SMTP client; a generated gRPC client
-// interface), and a function that reaches one of those, or the network
-// through a function literal it hands to a call (a hook's Trigger(event,
-// func(e) error { return e.Mailer.Send(m) })). A function netio already
-// marks gets no fact: the goroutine check asks netio first.
+// waitsOnNetwork marks a function that may wait on the network with no
+// deadline of its own: it makes a network call of the catalogue, or calls
+// a function or interface method so marked, and sets no deadline (no
+// context with a timeout or a deadline, no Timeout field as in
+// http.Client{Timeout: d}, no SetDeadline): one that sets one bounds every
+// wait under it. Also an interface method that a type of its own package
+// implements with a method so marked (mailer.Mailer's Send, implemented by
+// the package's SMTP client; a generated gRPC client interface), and a
+// function that hands a function literal so marked to a call it makes (a
+// hook's Trigger(event, func(e) error { return e.Mailer.Send(m) })). Calls
+// through function values and through interfaces whose implementations
+// live elsewhere are not followed.
 type waitsOnNetwork struct{}
 
 func (*waitsOnNetwork) AFact()         {}
@@ -29,8 +33,9 @@ func (*waitsOnNetwork) String() string { return "waitsOnNetwork" }
 // (declared and literals) and its interface methods, each with the call by
 // which it waits, for messages.
 type netWaits struct {
-	funcs  map[*ssa.Function]string
-	ifaces map[*types.Func]string
+	funcs     map[*ssa.Function]string
+	ifaces    map[*types.Func]string
+	deadlines map[*ssa.Function]bool // functions whose body sets a deadline
 }
 
 // learnNetworkWaits exports waitsOnNetwork for this package. It needs SSA,
@@ -44,7 +49,7 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 	if !force && !c.usesNetworkWaits() {
 		return nil
 	}
-	c.net = &netWaits{funcs: map[*ssa.Function]string{}, ifaces: map[*types.Func]string{}}
+	c.net = &netWaits{funcs: map[*ssa.Function]string{}, ifaces: map[*types.Func]string{}, deadlines: map[*ssa.Function]bool{}}
 	if !pkgscope.Reaches(c.pass.Pkg, catalog.NetworkPackages) {
 		return c.net
 	}
@@ -73,8 +78,7 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 		}
 	}
 	for fn := range c.net.funcs {
-		obj, ok := fn.Object().(*types.Func)
-		if ok && fn.Parent() == nil && c.netio.FuncReaches(fn) == nil {
+		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
 			c.pass.ExportObjectFact(obj, &waitsOnNetwork{})
 		}
 	}
@@ -162,9 +166,6 @@ func (c *checker) funcWaits(fn *ssa.Function) string {
 	if o := fn.Origin(); o != nil {
 		fn = o
 	}
-	if path := c.netio.FuncReaches(fn); path != nil {
-		return path[0]
-	}
 	if via, ok := c.net.funcs[fn]; ok {
 		return via
 	}
@@ -175,11 +176,14 @@ func (c *checker) funcWaits(fn *ssa.Function) string {
 	return ""
 }
 
-// waitsIn is the first call in fn's body that waits on the network, or "".
-// A goroutine fn starts does not make it wait, nor does a function literal
-// it hands to something that runs it later (time.AfterFunc, a function that
-// starts a goroutine per call).
+// waitsIn is the first call in fn's body that waits on the network, or "":
+// none when fn sets a deadline. A goroutine fn starts does not make it
+// wait, nor does a function literal it hands to something that runs it
+// later (time.AfterFunc, a function that starts a goroutine per call).
 func (c *checker) waitsIn(fn *ssa.Function) string {
+	if c.setsDeadline(fn) {
+		return ""
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			var common *ssa.CallCommon
@@ -199,11 +203,14 @@ func (c *checker) waitsIn(fn *ssa.Function) string {
 	return ""
 }
 
+// callWaits is the call by which common waits on the network, or "". A
+// network call of the catalogue (or of the project's additions) is the one
+// whose netio path has no other step.
 func (c *checker) callWaits(common *ssa.CallCommon) string {
+	if path := c.netio.CallReaches(common); len(path) == 1 {
+		return path[0]
+	}
 	if common.IsInvoke() {
-		if path := c.netio.CallReaches(common); path != nil {
-			return path[0]
-		}
 		m := common.Method
 		if via, ok := c.net.ifaces[m]; ok {
 			return via
@@ -277,6 +284,24 @@ func funcsOf(v ssa.Value) []*ssa.Function {
 		return out
 	}
 	return nil
+}
+
+// setsDeadline reports whether fn's body sets a deadline (hasDeadline),
+// once per function.
+func (c *checker) setsDeadline(fn *ssa.Function) bool {
+	bounded, ok := c.net.deadlines[fn]
+	if !ok {
+		var body *ast.BlockStmt
+		switch syn := fn.Syntax().(type) {
+		case *ast.FuncDecl:
+			body = syn.Body
+		case *ast.FuncLit:
+			body = syn.Body
+		}
+		bounded = c.hasDeadline(body)
+		c.net.deadlines[fn] = bounded
+	}
+	return bounded
 }
 
 // ssaFuncAt is the SSA function of the function literal lit.

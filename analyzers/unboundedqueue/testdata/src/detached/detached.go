@@ -14,6 +14,7 @@ import (
 	"asyncpost"
 	"example.com/historypb"
 	"example.com/hook"
+	"example.com/integration"
 	"example.com/mailer"
 	"example.com/mails"
 
@@ -202,7 +203,7 @@ func (a *App) signal(ctx context.Context, req *historypb.SignalRequest) { // wan
 	_, _ = a.history.Signal(ctx, req)
 }
 
-func (a *App) signalWithin(req *historypb.SignalRequest) { // want signalWithin:"waitsOnNetwork"
+func (a *App) signalWithin(req *historypb.SignalRequest) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_, _ = a.history.Signal(ctx, req)
@@ -245,4 +246,17 @@ func (a *App) forward(o Outbound) { // want forward:"startsGoroutine"
 	go func() {
 		_ = mails.SendOTP(a.mails, o.Request().Host)
 	}()
+}
+
+// After miniflux's save-entry handler: the integration's client has a
+// timeout, out of sight of the handler but in the function that waits.
+func (a *App) saveEntry(w http.ResponseWriter, r *http.Request) { // want saveEntry:"startsGoroutine"
+	go integration.SendEntry(&integration.Entry{URL: r.FormValue("url")})
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// The same with a client that has no timeout.
+func (a *App) saveEntryPlain(w http.ResponseWriter, r *http.Request) { // want saveEntryPlain:"startsGoroutine"
+	go integration.SendPlain(&integration.Entry{URL: r.FormValue("url")}) // want `goroutine per request: this go statement .*\(integration.SendPlain\)`
+	w.WriteHeader(http.StatusAccepted)
 }

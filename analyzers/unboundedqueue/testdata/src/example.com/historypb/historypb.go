@@ -27,7 +27,7 @@ type historyClient struct{ cc grpc.ClientConnInterface }
 
 func NewHistoryClient(cc grpc.ClientConnInterface) HistoryClient { return &historyClient{cc} }
 
-func (c *historyClient) Signal(ctx context.Context, in *SignalRequest, opts ...grpc.CallOption) (*SignalResponse, error) {
+func (c *historyClient) Signal(ctx context.Context, in *SignalRequest, opts ...grpc.CallOption) (*SignalResponse, error) { // want Signal:"waitsOnNetwork"
 	out := new(SignalResponse)
 	err := c.cc.Invoke(ctx, "/history.History/Signal", in, out, opts...)
 	return out, err

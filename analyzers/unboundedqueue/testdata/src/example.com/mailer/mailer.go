@@ -17,7 +17,7 @@ type Mailer interface {
 
 type SMTPClient struct{ Host string }
 
-func (c *SMTPClient) Send(m *Message) error {
+func (c *SMTPClient) Send(m *Message) error { // want Send:"waitsOnNetwork"
 	return smtp.SendMail(c.Host, nil, "noreply@example.com", []string{m.To}, m.Body)
 }
 

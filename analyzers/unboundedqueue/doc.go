@@ -121,7 +121,9 @@ runs).
     work, routine.FireAndForget(func() { … })), also in a function literal
     the request runs (a hook's handler), that either runs a function parked
     on a send to a shared queue (go pool.Push(jobs), where Push waits for a
-    fixed set of workers: a fact) or waits on the network with no deadline
+    fixed set of workers: a fact; not a method of a value the function made
+    itself, as a session the request creates, whose queue has the consumer
+    the request starts) or waits on the network with no deadline
     and no cancellation. It waits on the network when its work reaches a
     network call of the catalogue through functions none of which sets a
     deadline (a context with a timeout or a deadline, a Timeout field as in

@@ -115,7 +115,8 @@ func (c *checker) parksOn(fn *types.Func) string {
 // any loop that runs a function parked on a send to a shared queue (go
 // pool.Push(jobs) where Push waits for a fixed set of workers): each request
 // leaves one more goroutine waiting, and nothing caps how many. Silent when
-// an if around it tests time (time.Since: a refresh interval) or a limiter.
+// an if around it tests time (time.Since: a refresh interval) or a limiter,
+// and when the value it parks on is one the function made (madeHere).
 func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
 	if !c.handlesRequest(fd) {
 		return
@@ -126,7 +127,7 @@ func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
 			return true
 		}
 		ch := c.parksOn(c.callee(g.Call))
-		if ch == "" || inLoopOrLit(stack) || c.rateGuarded(stack) {
+		if ch == "" || inLoopOrLit(stack) || c.rateGuarded(stack) || c.madeHere(fd, g.Call.Fun) {
 			return true
 		}
 		c.report(g.Pos(), token.NoPos, "",
@@ -135,6 +136,19 @@ func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
 				"default (reject when the queue is full) or take a slot before starting it", ch)
 		return true
 	})
+}
+
+// madeHere reports whether fun is a method of a value fd made itself (a
+// local variable it declares: sess := importer.NewSession(opt); go
+// sess.LoadCSV(path)): its queue is the request's own, with the consumer
+// the request starts, not one shared by every request.
+func (c *checker) madeHere(fd *ast.FuncDecl, fun ast.Expr) bool {
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v := c.localVar(sel.X)
+	return v != nil && v.Pos() >= fd.Body.Pos() && v.Pos() < fd.Body.End()
 }
 
 // handlesRequest reports whether fd takes an *http.Request, or a

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 	"workerpool"
+
+	"github.com/labstack/echo/v4"
 )
 
 type handler struct {
@@ -46,4 +48,19 @@ func (h *handler) tryRefresh(w http.ResponseWriter, r *http.Request) { // want t
 // Trap: not a request handler (started once, at start-up).
 func (h *handler) start() { // want start:"startsGoroutine"
 	go h.pool.Push(nil)
+}
+
+// Trap, after listmonk's import handler (an echo handler): the session is
+// the request's own, made here, and its queue has the consumer the request
+// starts; the pushes stream one file into it.
+func (h *handler) importFile(c echo.Context) error { // want importFile:"startsGoroutine"
+	sess := workerpool.New(1)
+	go sess.Push(h.jobs(c.Request()))
+	return nil
+}
+
+// An echo handler that parks on the shared pool is reported.
+func (h *handler) refreshEcho(c echo.Context) error { // want refreshEcho:"startsGoroutine"
+	go h.pool.Push(h.jobs(c.Request())) // want `goroutine per request: this go statement leaves one goroutine per request waiting`
+	return nil
 }

@@ -188,8 +188,11 @@ method called from the handler that starts one is missed). Network waits
 are followed through static calls, function literals handed to calls and
 interface methods implemented in the interface's own package; an
 implementation in another package (a wrapper that adds a timeout, a mock)
-is not looked into, and a deadline is seen only in the function that sets
-it (a client built with a Timeout elsewhere and kept in a field is not),
+is not looked into, and a deadline is seen in the function that sets it
+and, for a call on a field of a struct (c.wrapped.Do(req)), in a function
+of the struct's package that builds it (a constructor that writes
+&Client{wrapped: &http.Client{Timeout: d}}); a client given its timeout
+elsewhere and passed in is not,
 nor is a package that neither calls the network catalogue nor uses a
 function marked waitsOnNetwork (its goroutines per request aside). A
 collection ranged over is trusted as fixed when the code wrote it, the

@@ -35,7 +35,8 @@ func (*waitsOnNetwork) String() string { return "waitsOnNetwork" }
 type netWaits struct {
 	funcs     map[*ssa.Function]string
 	ifaces    map[*types.Func]string
-	deadlines map[*ssa.Function]bool // functions whose body sets a deadline
+	deadlines map[*ssa.Function]bool   // functions whose body sets a deadline
+	builders  map[*types.TypeName]bool // types a function that sets a deadline builds
 }
 
 // learnNetworkWaits exports waitsOnNetwork for this package. It needs SSA,
@@ -207,6 +208,9 @@ func (c *checker) waitsIn(fn *ssa.Function) string {
 // network call of the catalogue (or of the project's additions) is the one
 // whose netio path has no other step.
 func (c *checker) callWaits(common *ssa.CallCommon) string {
+	if c.onBoundedField(common) {
+		return ""
+	}
 	if path := c.netio.CallReaches(common); len(path) == 1 {
 		return path[0]
 	}
@@ -284,6 +288,66 @@ func funcsOf(v ssa.Value) []*ssa.Function {
 		return out
 	}
 	return nil
+}
+
+// onBoundedField reports whether the call is made on a field of a struct
+// of this package (c.wrapped.Do(req)) that a function building the struct
+// gives a deadline: the constructor that writes &Client{wrapped:
+// http.Client with a Timeout} bounds every call on the field.
+func (c *checker) onBoundedField(common *ssa.CallCommon) bool {
+	recv := common.Value
+	if !common.IsInvoke() {
+		if len(common.Args) == 0 || common.Signature().Recv() == nil {
+			return false
+		}
+		recv = common.Args[0]
+	}
+	if load, ok := recv.(*ssa.UnOp); ok {
+		recv = load.X
+	}
+	var st types.Type
+	switch f := recv.(type) {
+	case *ssa.FieldAddr:
+		st = f.X.Type()
+	case *ssa.Field:
+		st = f.X.Type()
+	default:
+		return false
+	}
+	if p, ok := st.Underlying().(*types.Pointer); ok {
+		st = p.Elem()
+	}
+	named, ok := types.Unalias(st).(*types.Named)
+	if !ok || named.Obj().Pkg() != c.pass.Pkg {
+		return false
+	}
+	return c.builtWithDeadline(named.Obj())
+}
+
+// builtWithDeadline reports whether a function of the package that writes
+// a composite literal of the type sets a deadline (hasDeadline), once per
+// type.
+func (c *checker) builtWithDeadline(tn *types.TypeName) bool {
+	if c.net.builders == nil {
+		c.net.builders = map[*types.TypeName]bool{}
+		for _, f := range c.pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil || !c.hasDeadline(fd.Body) {
+					continue
+				}
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					if lit, ok := n.(*ast.CompositeLit); ok {
+						if t, ok := types.Unalias(c.pass.TypesInfo.TypeOf(lit)).(*types.Named); ok {
+							c.net.builders[t.Obj()] = true
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	return c.net.builders[tn]
 }
 
 // setsDeadline reports whether fn's body sets a deadline (hasDeadline),

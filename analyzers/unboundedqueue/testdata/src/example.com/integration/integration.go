@@ -33,3 +33,31 @@ func SendPlain(e *Entry) error { // want SendPlain:"waitsOnNetwork"
 	}
 	return resp.Body.Close()
 }
+
+// Client keeps an http.Client its constructor gives a timeout, as
+// miniflux's omnivore and karakeep clients do.
+type Client struct{ wrapped *http.Client }
+
+func NewClient() *Client {
+	return &Client{wrapped: &http.Client{Timeout: 10 * time.Second}}
+}
+
+// Save waits at most the constructor's timeout: no fact.
+func (c *Client) Save(e *Entry) error {
+	resp, err := c.wrapped.Post("https://bookmarks.example.com/add", "text/plain", bytes.NewBufferString(e.URL))
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Plain keeps whatever client it is given: a wait with no deadline seen.
+type Plain struct{ HTTP *http.Client }
+
+func (p *Plain) Save(e *Entry) error { // want Save:"waitsOnNetwork"
+	resp, err := p.HTTP.Post("https://bookmarks.example.com/add", "text/plain", bytes.NewBufferString(e.URL))
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}

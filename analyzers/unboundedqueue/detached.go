@@ -256,6 +256,9 @@ func (c *checker) hasDeadline(work *ast.BlockStmt) bool {
 	}
 	found := false
 	ast.Inspect(work, func(n ast.Node) bool {
+		if found {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			fn := c.callee(n)

@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -37,6 +38,7 @@ type netWaits struct {
 	ifaces    map[*types.Func]string
 	deadlines map[*ssa.Function]bool   // functions whose body sets a deadline
 	builders  map[*types.TypeName]bool // types a function that sets a deadline builds
+	bodies    map[token.Pos]*ast.BlockStmt
 }
 
 // learnNetworkWaits exports waitsOnNetwork for this package. It needs SSA,
@@ -355,17 +357,37 @@ func (c *checker) builtWithDeadline(tn *types.TypeName) bool {
 func (c *checker) setsDeadline(fn *ssa.Function) bool {
 	bounded, ok := c.net.deadlines[fn]
 	if !ok {
-		var body *ast.BlockStmt
-		switch syn := fn.Syntax().(type) {
-		case *ast.FuncDecl:
-			body = syn.Body
-		case *ast.FuncLit:
-			body = syn.Body
+		if c.net.bodies == nil {
+			c.net.bodies = c.funcBodies()
 		}
-		bounded = c.hasDeadline(body)
+		// Without debug information SSA keeps only the extent of a
+		// function's syntax: find its body by where it starts.
+		if syn := fn.Syntax(); syn != nil {
+			bounded = c.hasDeadline(c.net.bodies[syn.Pos()])
+		}
 		c.net.deadlines[fn] = bounded
 	}
 	return bounded
+}
+
+// funcBodies are the bodies of the package's functions and function
+// literals, by the position where each starts.
+func (c *checker) funcBodies() map[token.Pos]*ast.BlockStmt {
+	bodies := map[token.Pos]*ast.BlockStmt{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if n.Body != nil {
+					bodies[n.Pos()] = n.Body
+				}
+			case *ast.FuncLit:
+				bodies[n.Pos()] = n.Body
+			}
+			return true
+		})
+	}
+	return bodies
 }
 
 // ssaFuncAt is the SSA function of the function literal lit.

@@ -82,7 +82,7 @@ mkdir -p "$rwdir/src" "$results"
 if [ -z "$fetch_only" ]; then
 	echo "realworld: building bhlint and the report${ci:+ (--ci)}" >&2
 	# The commit the binary is built from, taken now: the tree may change while the services run.
-	built_at="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)')"
+	built_at="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$( [ -n "$(git status --porcelain -- analyzers internal cmd suite 2>/dev/null)" ] && echo ' (with uncommitted changes)' || true)"
 	go build -o "$work/bhlint" ./cmd/bhlint || die "building bhlint failed"
 	go build -o "$work/report" ./bench/realworld/report || die "building bench/realworld/report failed"
 fi

@@ -131,7 +131,11 @@ package that sees the implementations (every named type of the packages it
 imports, directly or not): the call reaches the pools of every visible
 implementation if each reaches one; if one reaches none (a cache in front
 of the database, an in-memory store), which one runs decides, and the call
-counts for nothing. For inferred classes a struct field is one pool
+counts for nothing, and is no longer carried from there on. Calls through
+an interface literal (v.(interface{ Save(string) error })), whose
+implementations no package can look up, and through the interfaces of
+test-support libraries (testify's TestingT, gomock's matchers: *testing.T
+and test doubles implement them) are not carried at all. For inferred classes a struct field is one pool
 wherever the struct is filled: two instances of one type with a pool each
 (one for requests, one for the background) are reported as one pool;
 give the background its own field or type (a separate background pool in

@@ -157,14 +157,24 @@ func (c *checker) dispatchOf(m *types.Func) (lanes.Resource, bool) {
 		return d, d.Key != ""
 	}
 	var d lanes.Resource
-	if pkg := m.Pkg(); pkg != nil && !c.stdlibPath(pkg.Path()) && !libraryPath(pkg.Path()) && pkgscope.Reaches(pkg, catalog.LanePackages) {
-		d = lanes.Resource{Key: lanes.DispatchPrefix + catalog.Key(m), Name: netio.Name(m), Pkg: pkg.Path()}
+	if pkg := m.Pkg(); pkg != nil && mayDispatchTo(pkg) && !c.stdlibPath(pkg.Path()) {
+		// A method without an object path (of an interface literal, as in
+		// x.(interface{ Name() string })) can never be looked up where its
+		// implementations are: the call is not carried.
 		if path, err := objectpath.For(m); err == nil {
-			d.Obj = string(path)
+			d = lanes.Resource{Key: lanes.DispatchPrefix + catalog.Key(m), Name: netio.Name(m), Pkg: pkg.Path(), Obj: string(path)}
 		}
 	}
 	c.dispatches[m] = d
 	return d, d.Key != ""
+}
+
+// mayDispatchTo reports whether a call through an interface declared in pkg
+// may lead to a pool: not when pkg is a pool library's (its interfaces are
+// the pool's own), a test-support package's (assertion helpers, mocks), or
+// one that cannot reach a pool library at all.
+func mayDispatchTo(pkg *types.Package) bool {
+	return !libraryPath(pkg.Path()) && !catalog.IsTestSupport(pkg.Path()) && pkgscope.Reaches(pkg, catalog.LanePackages)
 }
 
 // stdlibPath reports whether an import path is the standard library's: a
@@ -415,7 +425,7 @@ func (c *checker) findImpls() []lanes.Impl {
 		for _, imp := range p.Imports() {
 			visit(imp)
 		}
-		if c.stdlibPath(p.Path()) || libraryPath(p.Path()) || !pkgscope.Reaches(p, catalog.LanePackages) {
+		if c.stdlibPath(p.Path()) || !mayDispatchTo(p) {
 			return
 		}
 		for _, n := range p.Scope().Names() {
@@ -543,7 +553,7 @@ func (c *checker) methodReach(m *types.Func) (uses, dispatch []lanes.Use) {
 	}
 	var fact lanes.Reaches
 	if c.pass.ImportObjectFact(m, &fact) {
-		return fact.Uses, liveDispatch(fact.Dispatch)
+		return fact.Uses, fact.Dispatch
 	}
 	return nil, nil
 }
@@ -847,12 +857,12 @@ func (c *checker) gatherImpls(deps []*lanes.Summary) {
 	live := 0
 	for _, im := range all {
 		if c.dead[im.Method] {
-			// One implementation that reaches no pool is enough, always
-			// carried: the facts leave out the calls of the method.
+			// One marker, the method alone, is enough, always carried:
+			// the facts leave out the calls of the method.
 			if len(c.carriedImpls[im.Method]) > 0 {
 				continue
 			}
-			im = lanes.Impl{Method: im.Method, Impl: lanes.Hop{Name: im.Impl.Name}}
+			im = lanes.Impl{Method: im.Method}
 		} else {
 			if live >= maxImpls {
 				continue
@@ -891,34 +901,6 @@ func deadMethods(impls []lanes.Impl) map[string]bool {
 func isInferredPool(u lanes.Use) bool {
 	return u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun]
 }
-
-// deadLast keeps the calls of interface methods that reach no pool only as
-// their names (the fact says the function calls through them, nothing
-// more), after the others, so that they never crowd out a call still to
-// resolve. Another package reading the fact drops them (liveDispatch):
-// they do not travel up the call graph.
-func (c *checker) deadLast(uses []lanes.Use) []lanes.Use {
-	var live, dead []lanes.Use
-	for _, u := range uses {
-		if u.IsDispatch() && c.dead[u.Resource.Key] {
-			dead = append(dead, lanes.Use{Resource: lanes.Resource{Key: u.Resource.Key, Name: u.Resource.Name}})
-		} else {
-			live = append(live, u)
-		}
-	}
-	return append(live, dead...)
-}
-
-// liveDispatch drops, from another package's fact, the calls of interface
-// methods that package found to reach no pool (deadLast: a name alone).
-func liveDispatch(dispatch []lanes.Use) []lanes.Use {
-	if !slices.ContainsFunc(dispatch, isDeadMark) {
-		return dispatch
-	}
-	return slices.DeleteFunc(slices.Clone(dispatch), isDeadMark)
-}
-
-func isDeadMark(u lanes.Use) bool { return u.IsDispatch() && u.Resource.Pkg == "" }
 
 // liveUses drops the calls of interface methods that reach no pool.
 func (c *checker) liveUses(uses []lanes.Use) []lanes.Use {

@@ -416,7 +416,7 @@ func (c *checker) calleeUses(fn *ssa.Function) []lanes.Use {
 	}
 	var fact lanes.Reaches
 	if c.pass.ImportObjectFact(obj, &fact) {
-		return append(slices.Clip(fact.Uses), liveDispatch(fact.Dispatch)...)
+		return append(slices.Clip(fact.Uses), fact.Dispatch...)
 	}
 	return nil
 }
@@ -466,9 +466,13 @@ func (c *checker) exportReaches(funcs []*ssa.Function) {
 		for _, key := range sortedKeys(c.reach[fn]) {
 			all = append(all, c.reach[fn][key].use)
 		}
+		// Calls of interface methods that can never reach a pool are left
+		// out: they would travel up every call graph above for nothing.
 		fact := &lanes.Reaches{}
-		fact.Uses, fact.Dispatch = splitDispatch(c.deadLast(all))
-		c.pass.ExportObjectFact(obj, fact)
+		fact.Uses, fact.Dispatch = splitDispatch(c.liveUses(all))
+		if len(fact.Uses)+len(fact.Dispatch) > 0 {
+			c.pass.ExportObjectFact(obj, fact)
+		}
 	}
 }
 

@@ -127,3 +127,24 @@ func LaneName(typeName string) string {
 	}
 	return b.String()
 }
+
+// TestSupportPackages are libraries for writing tests: assertion helpers and
+// mocks. Their interfaces (testify's TestingT, gomock's Matcher) are
+// implemented by *testing.T and test doubles, never by code on a lane's
+// path, though the packages import net/http for their HTTP assertions.
+var TestSupportPackages = []string{
+	"github.com/stretchr/testify",
+	"github.com/golang/mock",
+	"go.uber.org/mock",
+}
+
+// IsTestSupport reports whether an import path is in one of the
+// TestSupportPackages or below one.
+func IsTestSupport(path string) bool {
+	for _, p := range TestSupportPackages {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}

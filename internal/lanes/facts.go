@@ -166,7 +166,7 @@ type Summary struct {
 	// those before it declare, with what each reaches: where a call through
 	// the interface is resolved, the implementing package may not be
 	// visible.
-	Impls []Impl
+	Impls ImplList
 	// Pending are inferred conflicts this package saw whole but left to a
 	// package that imports it (one that creates the pool, or main): the
 	// summaries they come from may not be visible there.

@@ -9,8 +9,8 @@ import (
 // resource), every package's facts file carries those of all the packages
 // it can see, and their strings repeat: the hops of one function's paths
 // share their packages and files. So a Reaches fact is encoded with each
-// string once, as a table, and the uses refer to it; so is each of the
-// implementations a Summary carries.
+// string once, as a table, and the uses refer to it; so are the
+// implementations a Summary carries, all with one table.
 
 // GobEncode encodes the fact with a table of its strings.
 func (f *Reaches) GobEncode() ([]byte, error) {
@@ -28,23 +28,39 @@ func (f *Reaches) GobDecode(data []byte) error {
 	return r.end()
 }
 
-// GobEncode encodes the implementation with a table of its strings.
-func (im Impl) GobEncode() ([]byte, error) {
+// ImplList is a Summary's implementations, encoded with one table of
+// strings for all of them: they repeat their interface methods, packages
+// and files, and a summary carries thousands.
+type ImplList []Impl
+
+// GobEncode encodes the implementations with a table of their strings.
+func (l ImplList) GobEncode() ([]byte, error) {
 	var w wire
-	w.str(im.Method)
-	w.hop(im.Impl)
-	w.uses(im.Uses)
-	w.uses(im.Dispatch)
+	w.uint(uint64(len(l)))
+	for _, im := range l {
+		w.str(im.Method)
+		w.hop(im.Impl)
+		w.uses(im.Uses)
+		w.uses(im.Dispatch)
+	}
 	return w.bytes(), nil
 }
 
 // GobDecode decodes what GobEncode encodes.
-func (im *Impl) GobDecode(data []byte) error {
+func (l *ImplList) GobDecode(data []byte) error {
 	r := newReader(data)
-	im.Method = r.str()
-	im.Impl = r.hop()
-	im.Uses = r.uses()
-	im.Dispatch = r.uses()
+	n := r.uint()
+	if n > uint64(len(r.data)) { // each implementation takes bytes: a corrupt count
+		return errShort
+	}
+	out := make(ImplList, 0, n)
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		im := Impl{Method: r.str(), Impl: r.hop()}
+		im.Uses = r.uses()
+		im.Dispatch = r.uses()
+		out = append(out, im)
+	}
+	*l = out
 	return r.end()
 }
 

@@ -172,20 +172,9 @@ func (c *checker) learnSubprocesses(funcs []*ssa.Function) {
 }
 
 func (c *checker) directSubprocess(fn *ssa.Function) []string {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			var common *ssa.CallCommon
-			switch instr := instr.(type) {
-			case *ssa.Call:
-				common = instr.Common()
-			case *ssa.Defer:
-				common = instr.Common()
-			default:
-				continue
-			}
-			if path := c.subprocessCall(common); path != nil {
-				return path
-			}
+	for common := range ssautil.WaitedCalls(fn) {
+		if path := c.subprocessCall(common); path != nil {
+			return path
 		}
 	}
 	return nil

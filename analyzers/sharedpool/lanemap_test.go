@@ -2,14 +2,13 @@ package sharedpool_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
 
 	"github.com/bhlint/bhlint/analyzers/sharedpool"
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 // TestLaneMap computes the map of the analyzer's test packages, as the
@@ -48,21 +47,5 @@ func TestLaneMap(t *testing.T) {
 // loadTestdata loads test packages of testdata/src as LaneMap needs them.
 func loadTestdata(t *testing.T, patterns ...string) []*packages.Package {
 	t.Helper()
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: sharedpool.LoadMode,
-		Dir:  testdata,
-		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("test packages do not load")
-	}
-	return pkgs
+	return testpkgs.Load(t, sharedpool.LoadMode, patterns...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // waitsOnNetwork marks a function that may wait on the network with no
@@ -187,20 +188,9 @@ func (c *checker) waitsIn(fn *ssa.Function) string {
 	if c.setsDeadline(fn) {
 		return ""
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			var common *ssa.CallCommon
-			switch instr := instr.(type) {
-			case *ssa.Call:
-				common = instr.Common()
-			case *ssa.Defer:
-				common = instr.Common()
-			default:
-				continue
-			}
-			if via := c.callWaits(common); via != "" {
-				return via
-			}
+	for common := range ssautil.WaitedCalls(fn) {
+		if via := c.callWaits(common); via != "" {
+			return via
 		}
 	}
 	return ""

@@ -21,6 +21,7 @@ import (
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Analyzer exports a MayNetwork fact for every function that may do network
@@ -158,20 +159,9 @@ func (r *Result) usesNetwork() bool {
 // directReach returns the path of the first call in fn that reaches the
 // network. Calls in a goroutine do not make fn wait, so they do not count.
 func (r *Result) directReach(fn *ssa.Function) []string {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			var call *ssa.CallCommon
-			switch instr := instr.(type) {
-			case *ssa.Call:
-				call = instr.Common()
-			case *ssa.Defer:
-				call = instr.Common()
-			default:
-				continue
-			}
-			if path := r.CallReaches(call); path != nil {
-				return path
-			}
+	for call := range ssautil.WaitedCalls(fn) {
+		if path := r.CallReaches(call); path != nil {
+			return path
 		}
 	}
 	return nil

@@ -1,8 +1,6 @@
 package reach_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,28 +9,14 @@ import (
 
 	"github.com/bhlint/bhlint/internal/lanes"
 	"github.com/bhlint/bhlint/internal/reach"
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 // load computes the dependencies of the test packages as `bhlint lanes`
 // does.
 func load(t *testing.T, patterns ...string) map[string]lanes.Dependency {
 	t.Helper()
-	testdata, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  testdata,
-		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("test packages do not load")
-	}
+	pkgs := testpkgs.Load(t, packages.LoadAllSyntax, patterns...)
 	deps, err := reach.Dependencies(pkgs)
 	if err != nil {
 		t.Fatal(err)

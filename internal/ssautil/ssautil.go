@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -88,3 +89,26 @@ func IsNil(v ssa.Value) bool {
 
 // IsError reports whether t is the built-in error type.
 func IsError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+
+// WaitedCalls yields the calls fn waits for, in block order: its calls and
+// its deferred calls, not the calls it starts in a goroutine.
+func WaitedCalls(fn *ssa.Function) iter.Seq[*ssa.CallCommon] {
+	return func(yield func(*ssa.CallCommon) bool) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var common *ssa.CallCommon
+				switch instr := instr.(type) {
+				case *ssa.Call:
+					common = instr.Common()
+				case *ssa.Defer:
+					common = instr.Common()
+				default:
+					continue
+				}
+				if !yield(common) {
+					return
+				}
+			}
+		}
+	}
+}

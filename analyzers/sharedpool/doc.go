@@ -35,7 +35,8 @@ inferred:
 
   - interactive: request handlers registered with net/http (Handle,
     HandleFunc, http.Server{Handler}, ListenAndServe), chi, gorilla/mux,
-    echo, gin or httprouter, and the methods of a gRPC service
+    echo, gin, httprouter or pocketbase's router (GET/POST/.../Route/Any,
+    BindFunc on a route group), and the methods of a gRPC service
     implementation handed to a generated RegisterXxxServer (or to
     RegisterService);
   - background: functions started with go (or errgroup.Go,
@@ -131,7 +132,9 @@ package that sees the implementations (every named type of the packages it
 imports, directly or not): the call reaches the pools of every visible
 implementation if each reaches one; if one reaches none (a cache in front
 of the database, an in-memory store), which one runs decides, and the call
-counts for nothing, and is no longer carried from there on. Calls through
+counts for nothing, and is no longer carried from there on. A pool that
+is only compared with nil (if s.db == nil, an IsReady check) is not used:
+asking whether a pool is open takes no connection. Calls through
 an interface literal (v.(interface{ Save(string) error })), whose
 implementations no package can look up, and through the interfaces of
 test-support libraries (testify's TestingT, gomock's matchers: *testing.T

@@ -340,13 +340,13 @@ func (c *checker) usesOf(fn *ssa.Function) map[string]localUse {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.UnOp:
-				if instr.Op == token.MUL {
+				if instr.Op == token.MUL && !onlyNilCompared(instr) {
 					if r, ok := c.loadedResource(instr.X); ok {
 						add(lanes.Use{Resource: r}, instr.Pos())
 					}
 				}
 			case *ssa.Field:
-				if v := fieldOf(instr.X.Type(), instr.Field); v != nil {
+				if v := fieldOf(instr.X.Type(), instr.Field); v != nil && !onlyNilCompared(instr) {
 					if r, ok := c.resourceOf(v, instr.X.Type()); ok {
 						add(lanes.Use{Resource: r}, instr.Pos())
 					}
@@ -363,6 +363,19 @@ func (c *checker) usesOf(fn *ssa.Function) map[string]localUse {
 		}
 	}
 	return uses
+}
+
+// onlyNilCompared reports whether a loaded pool is only compared with nil
+// (if s.db == nil): asking whether a pool is open takes no connection.
+func onlyNilCompared(v ssa.Value) bool {
+	refs := ssautil.Referrers(v)
+	for _, ref := range refs {
+		cmp, ok := ref.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !(ssautil.IsNil(cmp.X) || ssautil.IsNil(cmp.Y)) {
+			return false
+		}
+	}
+	return len(refs) > 0
 }
 
 func (c *checker) callUses(instr ssa.CallInstruction, add func(lanes.Use, token.Pos)) {

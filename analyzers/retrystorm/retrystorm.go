@@ -61,7 +61,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// Both questions are answered from the syntax, so that a package with
 	// neither a possible retry loop nor a possible wait never builds SSA.
 	// Loops are only ever reported, so they are not looked at when go vet
-	// runs this package only for its facts.
+	// runs this package only for its facts; nor are the waits of functions
+	// no other package can call (a loop here would ask for them): in a
+	// generated API client, an SDK's serializers reached through middleware
+	// function values, that is most of the package.
 	hasLoop := !lazyssa.FactsOnly() && mayRetry(pass)
 	pauses := pkgscope.Reaches(pass.Pkg, catalog.PausePackages) && mayPause(pass)
 	if !hasLoop && !pauses {
@@ -77,11 +80,13 @@ func run(pass *analysis.Pass) (any, error) {
 	c.fields = fieldFuncs(funcs)
 	if pauses {
 		for _, fn := range funcs {
+			obj, ok := fn.Object().(*types.Func)
+			if !ok || fn.Parent() != nil || (lazyssa.FactsOnly() && !obj.Exported()) {
+				continue
+			}
 			guard.At(fn.Pos(), func() {
-				if f := c.sleepsOf(fn); f != nil && fn.Parent() == nil {
-					if obj, ok := fn.Object().(*types.Func); ok {
-						pass.ExportObjectFact(obj, f)
-					}
+				if f := c.sleepsOf(fn); f != nil {
+					pass.ExportObjectFact(obj, f)
 				}
 			})
 		}

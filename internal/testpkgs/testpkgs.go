@@ -1,13 +1,17 @@
-// Package testpkgs loads the GOPATH-style packages of a test's testdata/src
-// directory (the layout analysistest uses) with go/packages, for tests that
-// need the packages themselves rather than an analysistest run.
+// Package testpkgs holds test helpers: loading the GOPATH-style packages of
+// a test's testdata/src directory (the layout analysistest uses) with
+// go/packages, for tests that need the packages themselves, and reading the
+// facts an analysistest run exported.
 package testpkgs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -32,4 +36,34 @@ func Load(t testing.TB, mode packages.LoadMode, patterns ...string) []*packages.
 		t.Fatal("test packages do not load")
 	}
 	return pkgs
+}
+
+// Quiet drops analysistest's expectation errors, for a run whose
+// diagnostics are not the point (a facts-only run reports none).
+type Quiet struct{}
+
+// Errorf discards the error.
+func (Quiet) Errorf(string, ...any) {}
+
+// Facts lists the facts each root package of an analysistest run exported,
+// as "object: fact" text, sorted; a pass's error is listed as "error: ...".
+func Facts(results []*analysistest.Result) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range results {
+		path := r.Pass.Pkg.Path()
+		if r.Err != nil {
+			out[path] = append(out[path], "error: "+r.Err.Error())
+		}
+		for obj, facts := range r.Facts {
+			for _, f := range facts {
+				name := "package"
+				if obj != nil {
+					name = obj.String()
+				}
+				out[path] = append(out[path], fmt.Sprintf("%s: %v", name, f))
+			}
+		}
+		slices.Sort(out[path])
+	}
+	return out
 }

@@ -195,12 +195,7 @@ func (c *checker) stdlibPath(path string) bool {
 }
 
 func libraryPath(path string) bool {
-	for _, lib := range append(catalog.LanePackages, catalog.RuntimePath) {
-		if path == lib || strings.HasPrefix(path, lib+"/") {
-			return true
-		}
-	}
-	return false
+	return catalog.InPackages(path, append(catalog.LanePackages, catalog.RuntimePath))
 }
 
 // splitDispatch separates the unresolved interface calls from the uses.

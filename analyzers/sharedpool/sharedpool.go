@@ -161,11 +161,8 @@ func run(pass *analysis.Pass) (any, error) {
 // isLibrary reports whether the package is the standard library, a pool or
 // client library of the catalogue, or the bulkhead runtime.
 func (c *checker) isLibrary() bool {
-	path := c.pass.Pkg.Path()
-	for _, lib := range append(catalog.LanePackages, catalog.RuntimePath) {
-		if path == lib || strings.HasPrefix(path, lib+"/") {
-			return true
-		}
+	if libraryPath(c.pass.Pkg.Path()) {
+		return true
 	}
 	if len(c.pass.Files) == 0 {
 		return false

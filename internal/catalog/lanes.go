@@ -140,9 +140,13 @@ var TestSupportPackages = []string{
 
 // IsTestSupport reports whether an import path is in one of the
 // TestSupportPackages or below one.
-func IsTestSupport(path string) bool {
-	for _, p := range TestSupportPackages {
-		if path == p || strings.HasPrefix(path, p+"/") {
+func IsTestSupport(path string) bool { return InPackages(path, TestSupportPackages) }
+
+// InPackages reports whether an import path is one of roots or a package
+// below one of them.
+func InPackages(path string, roots []string) bool {
+	for _, root := range roots {
+		if path == root || strings.HasPrefix(path, root+"/") {
 			return true
 		}
 	}

@@ -397,10 +397,5 @@ func inFramework(fn *ssa.Function) bool {
 	} else if fn.Object().Pkg() != nil {
 		path = fn.Object().Pkg().Path()
 	}
-	for _, p := range frameworkPackages {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
-		}
-	}
-	return false
+	return catalog.InPackages(path, frameworkPackages)
 }

@@ -101,11 +101,8 @@ func run(pass *analysis.Pass) (res any, err error) {
 // isLibrary: the standard library, the catalogue's client and pool
 // libraries and the bulkhead runtime are where calls end, not callers.
 func isLibrary(pass *analysis.Pass) bool {
-	path := pass.Pkg.Path()
-	for _, lib := range append(catalog.LanePackages, catalog.RuntimePath) {
-		if path == lib || strings.HasPrefix(path, lib+"/") {
-			return true
-		}
+	if catalog.InPackages(pass.Pkg.Path(), append(catalog.LanePackages, catalog.RuntimePath)) {
+		return true
 	}
 	if len(pass.Files) == 0 {
 		return false

@@ -487,7 +487,7 @@ func (c *checker) findImpls() []lanes.Impl {
 // none if the implementations disagree (one reaches no pool: which one
 // runs decides, and bhlint does not guess).
 func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
-	if depth == 0 {
+	if depth == 0 || c.dead.Has(d.Resource.Key) {
 		return nil
 	}
 	impls := map[string]lanes.Impl{}
@@ -651,14 +651,17 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 		}
 		first := group[0]
 		r := first.Resource
-		what := fmt.Sprintf("%s, %s created once,", r.Name, article(r.Noun)+" "+r.Noun)
+		what := fmt.Sprintf("%s, %s created once, serves", r.Name, article(r.Noun)+" "+r.Noun)
 		if len(group) > 1 {
-			what = fmt.Sprintf("%ss %s (one of them, whichever implementation runs)", r.Noun, strings.Join(names, ", "))
+			// Pools of one type made in one place: the fields of one
+			// value, or the alternative implementations of one
+			// interface. Each is shared, whichever of them runs.
+			what = fmt.Sprintf("%ss %s each serve", r.Noun, joinAnd(names))
 		}
 		interactive, background := pickClaim(first, string(entrypoints.Interactive)), pickClaim(first, string(entrypoints.Background))
 		d := analysis.Diagnostic{
 			Pos: pos,
-			Message: fmt.Sprintf("%s: %s serves both interactive and background work, and no lanes are declared: interactive by %s (%s); background by %s (%s); a slow background batch holds the connections requests wait for: give the background work its own %s, and declare the lanes with //bhlint:lane NAME",
+			Message: fmt.Sprintf("%s: %s both interactive and background work, and no lanes are declared: interactive by %s (%s); background by %s (%s); a slow background batch holds the connections requests wait for: give the background work its own %s, and declare the lanes with //bhlint:lane NAME",
 				Code, what, interactive.Path, interactive.Via, background.Path, background.Via, r.Noun),
 		}
 		for _, cl := range []lanes.Claim{background, interactive} {
@@ -826,8 +829,8 @@ func reportedBefore(deps []*lanes.Summary) map[string]bool {
 // gatherImpls joins this package's implementations with those its
 // dependencies carry, finds the interface methods whose calls can never
 // reach a pool (deadMethods), and keeps, to resolve calls here and to
-// carry on, one marker for each of those and the other implementations
-// whole, without their calls of such methods.
+// carry on, those methods in the dead set and the other implementations
+// whole, without their calls of dead methods.
 func (c *checker) gatherImpls(deps []*lanes.Summary) {
 	type key struct{ method, impl string }
 	seen := map[key]bool{}
@@ -842,53 +845,44 @@ func (c *checker) gatherImpls(deps []*lanes.Summary) {
 	for _, im := range c.ownImpls {
 		add(im)
 	}
+	c.dead = lanes.DeadSet{}
 	for _, d := range deps {
+		c.dead.Union(d.Dead)
 		for _, im := range d.Impls {
 			add(im)
 		}
 	}
-	c.dead = deadMethods(all)
+	deadMethods(all, c.dead)
 	c.allImpls, c.carriedImpls = nil, map[string][]lanes.Impl{}
 	live := 0
 	for _, im := range all {
-		if c.dead[im.Method] {
-			// One marker, the method alone, is enough, always carried:
-			// the facts leave out the calls of the method.
-			if len(c.carriedImpls[im.Method]) > 0 {
-				continue
-			}
-			im = lanes.Impl{Method: im.Method}
-		} else {
-			if live >= maxImpls {
-				continue
-			}
-			live++
-			im.Dispatch = c.liveUses(im.Dispatch)
+		if c.dead.Has(im.Method) || live >= maxImpls {
+			continue
 		}
+		live++
+		im.Dispatch = c.liveUses(im.Dispatch)
 		c.allImpls = append(c.allImpls, im)
 		c.carriedImpls[im.Method] = append(c.carriedImpls[im.Method], im)
 	}
 }
 
-// deadMethods returns the dispatch keys of the interface methods that have
-// an implementation reaching no pool, directly or through calls of such
-// methods: resolveDispatch resolves their calls to nothing wherever that
-// implementation is known, so facts need not carry them.
-func deadMethods(impls []lanes.Impl) map[string]bool {
-	dead := map[string]bool{}
+// deadMethods adds to dead the dispatch keys of the interface methods that
+// have an implementation reaching no pool, directly or through calls of
+// such methods: resolveDispatch resolves their calls to nothing, so facts
+// need not carry them.
+func deadMethods(impls []lanes.Impl, dead lanes.DeadSet) {
 	for changed := true; changed; {
 		changed = false
 		for _, im := range impls {
-			if dead[im.Method] || slices.ContainsFunc(im.Uses, isInferredPool) {
+			if dead.Has(im.Method) || slices.ContainsFunc(im.Uses, isInferredPool) {
 				continue
 			}
-			if !slices.ContainsFunc(im.Dispatch, func(d lanes.Use) bool { return !dead[d.Resource.Key] }) {
-				dead[im.Method] = true
+			if !slices.ContainsFunc(im.Dispatch, func(d lanes.Use) bool { return !dead.Has(d.Resource.Key) }) {
+				dead.Add(im.Method)
 				changed = true
 			}
 		}
 	}
-	return dead
 }
 
 // isInferredPool reports whether a use counts between inferred classes: a
@@ -904,7 +898,7 @@ func (c *checker) liveUses(uses []lanes.Use) []lanes.Use {
 	}
 	var out []lanes.Use
 	for _, u := range uses {
-		if !u.IsDispatch() || !c.dead[u.Resource.Key] {
+		if !u.IsDispatch() || !c.dead.Has(u.Resource.Key) {
 			out = append(out, u)
 		}
 	}
@@ -947,7 +941,7 @@ func (c *checker) inferredView(deps []*lanes.Summary, own *lanes.Summary) []*lan
 			return
 		}
 		one := func(u lanes.Use, dispatch bool) {
-			if !dispatch && !isInferredPool(u) || dispatch && c.dead[u.Resource.Key] {
+			if !dispatch && !isInferredPool(u) || dispatch && c.dead.Has(u.Resource.Key) {
 				return
 			}
 			k := slot{pkg, e.Lane, u.Resource.Key}

@@ -82,7 +82,7 @@ type checker struct {
 	ownImpls     []lanes.Impl
 	allImpls     []lanes.Impl            // this package's and those carried, to carry on
 	carriedImpls map[string][]lanes.Impl // the same by dispatch key
-	dead         map[string]bool         // dispatch keys that resolve to no pool (deadMethods)
+	dead         lanes.DeadSet           // interface methods whose calls resolve to no pool (deadMethods)
 }
 
 // localUse is a resource a function reaches, with the position in the
@@ -882,7 +882,7 @@ func (c *checker) checkShared() {
 			}
 		}
 	}
-	own.Impls = c.allImpls
+	own.Impls, own.Dead = c.allImpls, c.dead
 	for _, e := range c.entries {
 		e.entry.Dispatch = c.liveUses(e.entry.Dispatch)
 		own.Entries = append(own.Entries, e.entry)
@@ -897,7 +897,7 @@ func (c *checker) checkShared() {
 		seen[own.Pkg] = true
 	}
 	if len(seen) == 0 {
-		if len(own.Links) > 0 || len(own.Impls) > 0 || carriesAny(deps) {
+		if len(own.Links) > 0 || len(own.Impls) > 0 || len(own.Dead) > 0 || carriesAny(deps) {
 			own.Declared = declaredIn(deps, own)
 			if !own.Declared {
 				own.Carried = carryOn(c.inferredView(deps, own), own.Pkg)
@@ -1149,6 +1149,14 @@ func article(noun string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// joinAnd lists names as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -165,8 +165,12 @@ type Summary struct {
 	// Impls are the implementations of interface methods this package and
 	// those before it declare, with what each reaches: where a call through
 	// the interface is resolved, the implementing package may not be
-	// visible.
+	// visible. The methods of Dead are left out.
 	Impls ImplList
+	// Dead are the interface methods known here, or in a package before,
+	// to have an implementation that reaches no pool: their calls resolve
+	// to nothing.
+	Dead DeadSet
 	// Pending are inferred conflicts this package saw whole but left to a
 	// package that imports it (one that creates the pool, or main): the
 	// summaries they come from may not be visible there.

@@ -82,6 +82,9 @@ func (w *wire) bytes() []byte {
 
 func (w *wire) uint(n uint64) { w.body = binary.AppendUvarint(w.body, n) }
 
+// fixed writes eight bytes: a hash, which a varint would make longer.
+func (w *wire) fixed(n uint64) { w.body = binary.LittleEndian.AppendUint64(w.body, n) }
+
 func (w *wire) str(s string) {
 	if w.index == nil {
 		w.index = map[string]uint64{}
@@ -163,6 +166,18 @@ func (r *reader) uint() uint64 {
 		return 0
 	}
 	r.data = r.data[size:]
+	return n
+}
+
+func (r *reader) fixed() uint64 {
+	if r.err == nil && len(r.data) < 8 {
+		r.err = errShort
+	}
+	if r.err != nil {
+		return 0
+	}
+	n := binary.LittleEndian.Uint64(r.data)
+	r.data = r.data[8:]
 	return n
 }
 

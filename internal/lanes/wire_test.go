@@ -48,7 +48,9 @@ func TestReachesWire(t *testing.T) {
 	sum := &Summary{Pkg: "example.com/shop", Impls: []Impl{
 		{Method: DispatchPrefix + "(example.com/shop.Repo).Get", Impl: hop, Uses: in.Uses[:2], Dispatch: in.Dispatch},
 		{Method: DispatchPrefix + "(example.com/shop.Cache).Get", Impl: Hop{Name: "(*shop.mem).Get"}},
-	}}
+	}, Dead: DeadSet{}}
+	sum.Dead.Add(DispatchPrefix + "(example.com/shop.Audit).Log")
+	sum.Dead.Add(DispatchPrefix + "(example.com/shop.Clock).Now")
 	gob.Register(new(Summary))
 	buf.Reset()
 	if err := gob.NewEncoder(&buf).Encode([]gobFact{{sum}}); err != nil {
@@ -59,6 +61,16 @@ func TestReachesWire(t *testing.T) {
 	}
 	if got := out[0].Fact.(*Summary); !reflect.DeepEqual(got, sum) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, sum)
+	}
+	if d := out[0].Fact.(*Summary).Dead; !d.Has(DispatchPrefix+"(example.com/shop.Clock).Now") || d.Has(DispatchPrefix+"(example.com/shop.Repo).Get") {
+		t.Errorf("dead set after a round trip: %v", d)
+	}
+	data, _ = sum.Dead.GobEncode()
+	for n := range data {
+		var d DeadSet
+		if err := d.GobDecode(data[:n]); err == nil {
+			t.Errorf("%d of %d bytes of a dead set decode with no error", n, len(data))
+		}
 	}
 	var empty Reaches
 	data, _ = empty.GobEncode()

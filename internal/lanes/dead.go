@@ -1,9 +1,6 @@
 package lanes
 
-import (
-	"hash/fnv"
-	"slices"
-)
+import "slices"
 
 // DeadSet is a set of interface methods, by dispatch key (Use.Resource.Key
 // of a call through the interface), whose calls reach no pool. Every
@@ -16,11 +13,17 @@ import (
 // be taken for dead (about one chance in 10^11 for 10^4 methods).
 type DeadSet map[uint64]bool
 
-// deadKey is the hash a DeadSet keeps for a dispatch key.
+// deadKey is the hash a DeadSet keeps for a dispatch key: 64-bit FNV-1a,
+// written out because it is asked for every call a fact carries, and
+// hash/fnv's interface value and []byte copy would allocate each time.
 func deadKey(key string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(key))
-	return h.Sum64()
+	const offset64, prime64 = 14695981039346656037, 1099511628211
+	h := uint64(offset64)
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= prime64
+	}
+	return h
 }
 
 // Add puts the method with this dispatch key in the set, and reports

@@ -3,6 +3,7 @@ package lanes
 import (
 	"bytes"
 	"encoding/gob"
+	"hash/fnv"
 	"reflect"
 	"testing"
 
@@ -76,5 +77,18 @@ func TestReachesWire(t *testing.T) {
 	data, _ = empty.GobEncode()
 	if err := new(Reaches).GobDecode(data); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestDeadKeyIsFNV1a checks the written-out hash against hash/fnv's: the
+// dead sets of facts written by one build are read by the same build only,
+// but a wrong hash would still make distinct keys collide more often.
+func TestDeadKeyIsFNV1a(t *testing.T) {
+	for _, key := range []string{"", DispatchPrefix + "(example.com/shop.Repo).Get", "ü"} {
+		h := fnv.New64a()
+		h.Write([]byte(key))
+		if got, want := deadKey(key), h.Sum64(); got != want {
+			t.Errorf("deadKey(%q) = %x, want %x", key, got, want)
+		}
 	}
 }

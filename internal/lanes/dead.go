@@ -26,16 +26,8 @@ func deadKey(key string) uint64 {
 	return h
 }
 
-// Add puts the method with this dispatch key in the set, and reports
-// whether it was not there.
-func (s DeadSet) Add(key string) bool {
-	k := deadKey(key)
-	if s[k] {
-		return false
-	}
-	s[k] = true
-	return true
-}
+// Add puts the method with this dispatch key in the set.
+func (s DeadSet) Add(key string) { s[deadKey(key)] = true }
 
 // Has reports whether the method with this dispatch key is in the set.
 func (s DeadSet) Has(key string) bool { return s[deadKey(key)] }

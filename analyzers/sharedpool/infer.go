@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
-	"golang.org/x/tools/go/types/objectpath"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
@@ -157,11 +156,11 @@ func (c *checker) dispatchOf(m *types.Func) (lanes.Resource, bool) {
 		return d, d.Key != ""
 	}
 	var d lanes.Resource
-	if pkg := m.Pkg(); pkg != nil && mayDispatchTo(pkg) && !c.stdlibPath(pkg.Path()) {
+	if pkg := m.Pkg(); pkg != nil && c.mayDispatchTo(pkg) && !c.stdlibPath(pkg.Path()) {
 		// A method without an object path (of an interface literal, as in
 		// x.(interface{ Name() string })) can never be looked up where its
 		// implementations are: the call is not carried.
-		if path, err := objectpath.For(m); err == nil {
+		if path, err := c.paths.For(m); err == nil {
 			d = lanes.Resource{Key: lanes.DispatchPrefix + catalog.Key(m), Name: netio.Name(m), Pkg: pkg.Path(), Obj: string(path)}
 		}
 	}
@@ -173,8 +172,14 @@ func (c *checker) dispatchOf(m *types.Func) (lanes.Resource, bool) {
 // may lead to a pool: not when pkg is a pool library's (its interfaces are
 // the pool's own), a test-support package's (assertion helpers, mocks), or
 // one that cannot reach a pool library at all.
-func mayDispatchTo(pkg *types.Package) bool {
-	return !libraryPath(pkg.Path()) && !catalog.IsTestSupport(pkg.Path()) && pkgscope.Reaches(pkg, catalog.LanePackages)
+// The answer is kept per package: it walks pkg's imports.
+func (c *checker) mayDispatchTo(pkg *types.Package) bool {
+	may, ok := c.dispatchable[pkg]
+	if !ok {
+		may = !libraryPath(pkg.Path()) && !catalog.IsTestSupport(pkg.Path()) && pkgscope.Reaches(pkg, catalog.LanePackages)
+		c.dispatchable[pkg] = may
+	}
+	return may
 }
 
 // stdlibPath reports whether an import path is the standard library's: a
@@ -420,7 +425,7 @@ func (c *checker) findImpls() []lanes.Impl {
 		for _, imp := range p.Imports() {
 			visit(imp)
 		}
-		if c.stdlibPath(p.Path()) || !mayDispatchTo(p) {
+		if c.stdlibPath(p.Path()) || !c.mayDispatchTo(p) {
 			return
 		}
 		for _, n := range p.Scope().Names() {
@@ -466,7 +471,7 @@ func (c *checker) findImpls() []lanes.Impl {
 					}
 				}
 				hop := lanes.Hop{Name: netio.Name(f), Pkg: f.Pkg().Path()}
-				if p, err := objectpath.For(f); err == nil {
+				if p, err := c.paths.For(f); err == nil {
 					hop.Obj = string(p)
 				}
 				if p := c.pass.Fset.Position(f.Pos()); p.IsValid() {
@@ -501,7 +506,7 @@ func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
 	for _, impl := range c.implementations(d.Resource) {
 		uses, dispatch := c.methodReach(impl)
 		hop := lanes.Hop{Name: netio.Name(impl), Pkg: impl.Pkg().Path()}
-		if p, err := objectpath.For(impl); err == nil {
+		if p, err := c.paths.For(impl); err == nil {
 			hop.Obj = string(p)
 		}
 		addImpl(lanes.Impl{Method: d.Resource.Key, Impl: hop, Uses: uses, Dispatch: dispatch})

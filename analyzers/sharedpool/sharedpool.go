@@ -66,17 +66,22 @@ type checker struct {
 	runArgs map[ssa.Value]bool // function values handed to a lane executor
 
 	runners   map[*ssa.Function]int // this package's executor wrappers → func param
+	known     map[*types.Func]int   // other packages' runners (catalogue, facts) → func param, -1 for none
+	paths     objectpath.Encoder    // one for the pass: objectpath.For scans a package's scope per call
 	resources map[*types.Var]cachedResource
 	hops      map[*ssa.Function]lanes.Hop
 
+	rounds ssautil.Rounds // computeReach's, for who reads whose uses
+
 	// lane inference (infer.go)
-	funcByObj   map[*types.Func]*ssa.Function
-	dispatches  map[*types.Func]lanes.Resource
-	impls       map[string][]*types.Func
-	methodIndex map[string][]types.Type
-	creations   map[string]token.Pos
-	stdlib      map[string]bool
-	links       []lanes.Link
+	funcByObj    map[*types.Func]*ssa.Function
+	dispatches   map[*types.Func]lanes.Resource
+	dispatchable map[*types.Package]bool // mayDispatchTo's answers
+	impls        map[string][]*types.Func
+	methodIndex  map[string][]types.Type
+	creations    map[string]token.Pos
+	stdlib       map[string]bool
+	links        []lanes.Link
 
 	deps         []*lanes.Summary // the summaries of the packages before this one
 	ownImpls     []lanes.Impl
@@ -110,14 +115,16 @@ func run(pass *analysis.Pass) (any, error) {
 		runArgs: map[ssa.Value]bool{},
 
 		runners:   map[*ssa.Function]int{},
+		known:     map[*types.Func]int{},
 		resources: map[*types.Var]cachedResource{},
 		hops:      map[*ssa.Function]lanes.Hop{},
 
-		funcByObj:  map[*types.Func]*ssa.Function{},
-		dispatches: map[*types.Func]lanes.Resource{},
-		impls:      map[string][]*types.Func{},
-		creations:  map[string]token.Pos{},
-		stdlib:     map[string]bool{},
+		funcByObj:    map[*types.Func]*ssa.Function{},
+		dispatches:   map[*types.Func]lanes.Resource{},
+		dispatchable: map[*types.Package]bool{},
+		impls:        map[string][]*types.Func{},
+		creations:    map[string]token.Pos{},
+		stdlib:       map[string]bool{},
 	}
 	if strings.HasSuffix(pass.Pkg.Path(), ".test") {
 		return nil, nil // a generated test main
@@ -126,11 +133,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if c.isLibrary() {
 		return nil, nil // the pools' own code: their internals are not lane resources
 	}
-	for _, pf := range c.pass.AllPackageFacts() {
-		if s, ok := pf.Fact.(*lanes.Summary); ok && pf.Package != c.pass.Pkg {
-			c.deps = append(c.deps, s)
-		}
-	}
+	c.deps = depSummaries(pass.Pkg, pass.AllPackageFacts())
 	if pkgscope.Reaches(pass.Pkg, catalog.LanePackages) {
 		builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 		funcs := builder.SrcFuncs()
@@ -156,6 +159,24 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.checkShared()
 	return nil, nil
+}
+
+// depSummaries are the summaries of the packages before pkg, in the order
+// of their import paths. The driver hands package facts over in no set
+// order, and the order decides which implementations are carried on when
+// there are more than maxImpls: without it, the facts this package writes,
+// and so the findings of the packages above it, would change from run to
+// run.
+func depSummaries(pkg *types.Package, facts []analysis.PackageFact) []*lanes.Summary {
+	facts = slices.Clone(facts)
+	slices.SortFunc(facts, func(a, b analysis.PackageFact) int { return strings.Compare(a.Package.Path(), b.Package.Path()) })
+	var out []*lanes.Summary
+	for _, pf := range facts {
+		if s, ok := pf.Fact.(*lanes.Summary); ok && pf.Package != pkg {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // isLibrary reports whether the package is the standard library, a pool or
@@ -234,7 +255,7 @@ func (c *checker) computeResource(v *types.Var, owner types.Type) (lanes.Resourc
 		r.Name = v.Pkg().Name() + "." + v.Name()
 		r.Key = v.Pkg().Path() + "." + v.Name()
 	}
-	if path, err := objectpath.For(v); err == nil {
+	if path, err := c.paths.For(v); err == nil {
 		r.Obj = string(path)
 	}
 	if v.Pkg() == c.pass.Pkg {
@@ -308,17 +329,21 @@ func (c *checker) computeReach(funcs []*ssa.Function) {
 	for _, fn := range funcs {
 		c.markRunArgs(fn)
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range funcs {
-			var uses map[string]localUse
-			guard.At(fn.Pos(), func() { uses = c.usesOf(fn) })
-			if len(uses) != len(c.reach[fn]) {
-				c.reach[fn] = uses
-				changed = true
-			}
+	// To a fixed point: a function's uses grow with its callees'.
+	c.rounds.Run(funcs, func(fn *ssa.Function) {
+		var uses map[string]localUse
+		guard.At(fn.Pos(), func() { uses = c.usesOf(fn) })
+		if len(uses) != len(c.reach[fn]) {
+			c.reach[fn] = uses
+			c.rounds.Changed(fn)
 		}
-	}
+	}, nil)
+}
+
+// readReach is c.reach[fn] for usesOf, noted as read.
+func (c *checker) readReach(fn *ssa.Function) map[string]localUse {
+	c.rounds.Read(fn)
+	return c.reach[fn]
 }
 
 // usesOf computes fn's uses from its instructions and its callees' current
@@ -350,7 +375,7 @@ func (c *checker) usesOf(fn *ssa.Function) map[string]localUse {
 				}
 			case *ssa.MakeClosure:
 				if anon, ok := instr.Fn.(*ssa.Function); ok && !c.runArgs[instr] {
-					for _, u := range c.reach[anon] {
+					for _, u := range c.readReach(anon) {
 						add(u.use, u.pos)
 					}
 				}
@@ -415,7 +440,7 @@ func (c *checker) calleeUses(fn *ssa.Function) []lanes.Use {
 	fn = origin(fn)
 	if c.local[fn] {
 		var out []lanes.Use
-		for _, u := range c.reach[fn] {
+		for _, u := range c.readReach(fn) {
 			out = append(out, u.use)
 		}
 		return out
@@ -458,7 +483,7 @@ func (c *checker) computeHop(fn *ssa.Function) lanes.Hop {
 	}
 	if obj.Pkg() != nil {
 		hop.Pkg = obj.Pkg().Path()
-		if p, err := objectpath.For(obj); err == nil {
+		if p, err := c.paths.For(obj); err == nil {
 			hop.Obj = string(p)
 		}
 	}
@@ -495,23 +520,40 @@ func (c *checker) runnerIndex(common *ssa.CallCommon) int {
 	if callee == nil {
 		return -1
 	}
-	obj, ok := origin(callee).Object().(*types.Func)
+	i, ok := c.runners[origin(callee)]
 	if !ok {
-		return -1
+		obj, isFunc := origin(callee).Object().(*types.Func)
+		if !isFunc {
+			return -1
+		}
+		i = c.knownRunner(obj)
 	}
-	i, ok := catalog.LaneRunners[catalog.Key(obj)]
-	if !ok {
-		i, ok = c.runners[origin(callee)]
-	}
-	if !ok && obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
-		var fact runsInLane
-		ok = c.pass.ImportObjectFact(obj, &fact)
-		i = fact.Param
-	}
-	if ok && i < len(common.Args) {
+	if i >= 0 && i < len(common.Args) {
 		return i
 	}
 	return -1
+}
+
+// knownRunner is the func parameter a function of another package (the
+// catalogue's executors, functions with a runsInLane fact) runs in its
+// lane, or -1. It is asked for every static call in every round of
+// computeReach, so the answer is kept.
+func (c *checker) knownRunner(obj *types.Func) int {
+	if i, ok := c.known[obj]; ok {
+		return i
+	}
+	i, ok := catalog.LaneRunners[catalog.Key(obj)]
+	if !ok && obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
+		var fact runsInLane
+		if c.pass.ImportObjectFact(obj, &fact) {
+			i, ok = fact.Param, true
+		}
+	}
+	if !ok {
+		i = -1
+	}
+	c.known[obj] = i
+	return i
 }
 
 // learnRunners finds the functions that hand a func parameter to an

@@ -40,6 +40,8 @@ type netWaits struct {
 	deadlines map[*ssa.Function]bool   // functions whose body sets a deadline
 	builders  map[*types.TypeName]bool // types a function that sets a deadline builds
 	bodies    map[token.Pos]*ast.BlockStmt
+
+	rounds ssautil.Rounds // learnNetworkWaits', for who reads whose wait
 }
 
 // learnNetworkWaits exports waitsOnNetwork for this package. It needs SSA,
@@ -60,27 +62,27 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	funcs := builder.SrcFuncs()
 	impls := c.localImplementations(builder.Package().Prog)
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range funcs {
-			if _, done := c.net.funcs[fn]; done {
-				continue
-			}
-			if via := c.waitsIn(fn); via != "" {
-				c.net.funcs[fn] = via
-				changed = true
-			}
+	// To a fixed point: a function found waiting is done; one not found may
+	// be found when a function or interface method it calls is.
+	c.net.rounds.Run(funcs, func(fn *ssa.Function) {
+		if _, done := c.net.funcs[fn]; done {
+			return
 		}
+		if via := c.waitsIn(fn); via != "" {
+			c.net.funcs[fn] = via
+			c.net.rounds.Changed(fn)
+		}
+	}, func() {
 		for _, im := range impls {
 			if _, done := c.net.ifaces[im.method]; done {
 				continue
 			}
 			if via := c.funcWaits(im.impl); via != "" {
 				c.net.ifaces[im.method] = netio.Name(im.method)
-				changed = true
+				c.net.rounds.Changed(im.method)
 			}
 		}
-	}
+	})
 	for fn := range c.net.funcs {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
 			c.pass.ExportObjectFact(obj, &waitsOnNetwork{})
@@ -170,6 +172,7 @@ func (c *checker) funcWaits(fn *ssa.Function) string {
 	if o := fn.Origin(); o != nil {
 		fn = o
 	}
+	c.net.rounds.Read(fn)
 	if via, ok := c.net.funcs[fn]; ok {
 		return via
 	}
@@ -208,6 +211,7 @@ func (c *checker) callWaits(common *ssa.CallCommon) string {
 	}
 	if common.IsInvoke() {
 		m := common.Method
+		c.net.rounds.Read(m)
 		if via, ok := c.net.ifaces[m]; ok {
 			return via
 		}

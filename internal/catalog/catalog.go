@@ -127,6 +127,11 @@ func TypeKey(t types.Type) string {
 			return obj.Pkg().Path() + "." + obj.Name()
 		}
 	}
+	// A plain named type directly: the type printer, asked for nearly every
+	// value a pass looks at, showed in profiles.
+	if named, ok := t.(*types.Named); ok && named.TypeParams().Len() == 0 && named.Obj().Pkg() != nil {
+		return named.Obj().Pkg().Path() + "." + named.Obj().Name()
+	}
 	return types.TypeString(t, nil)
 }
 
@@ -228,7 +233,33 @@ func ReceiverKey(fn *types.Func) string {
 // origin, with the receiver's type parameters left out, so
 // "(*…/lanedb.DB).Conn" names the method whatever the runtime calls its
 // type parameter.
-func Key(fn *types.Func) string { return withoutTypeParams(fn.Origin().FullName()) }
+//
+// It is computed for nearly every call every pass looks at, so the common
+// shapes (a function, a method of a named type or a pointer to one) are
+// put together directly; FullName formats the receiver through the
+// general type printer, which dominated some passes' profiles.
+func Key(fn *types.Func) string {
+	fn = fn.Origin()
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		if fn.Pkg() == nil {
+			return fn.Name()
+		}
+		return fn.Pkg().Path() + "." + fn.Name()
+	}
+	t, star := recv.Type(), ""
+	if p, ok := t.(*types.Pointer); ok {
+		t, star = p.Elem(), "*"
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
+		return "(" + star + n.Obj().Pkg().Path() + "." + n.Obj().Name() + ")." + fn.Name()
+	}
+	return slowKey(fn)
+}
+
+// slowKey is Key for every other receiver (an interface literal's method,
+// an alias): the full name, type parameters left out.
+func slowKey(fn *types.Func) string { return withoutTypeParams(fn.Origin().FullName()) }
 
 // withoutTypeParams drops bracketed type parameters from the receiver part
 // of a full name: "(*p.DB).Conn" → "(*p.DB).Conn".

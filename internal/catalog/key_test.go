@@ -1,6 +1,13 @@
 package catalog
 
-import "testing"
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+)
 
 func TestWithoutTypeParams(t *testing.T) {
 	for in, want := range map[string]string{
@@ -14,4 +21,128 @@ func TestWithoutTypeParams(t *testing.T) {
 			t.Errorf("withoutTypeParams(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// The direct Key must name every function as the full name does, for
+// methods of generic, aliased, embedded and interface types alike.
+func TestKeyIsTheFullName(t *testing.T) {
+	const src = `package p
+
+type List[T any] struct{ items []T }
+
+func (l *List[T]) Push(v T) { l.items = append(l.items, v) }
+func (l List[T]) Len() int  { return len(l.items) }
+
+type Store interface{ Get(key string) (string, error) }
+
+type Base struct{}
+
+func (Base) Close() error { return nil }
+
+type Wrapped struct{ Base }
+
+type Alias = Base
+
+func (a *Alias) Reset() {}
+
+func Open[K comparable, V any](m map[K]V) *List[V] { return nil }
+
+func Plain() {}
+
+var Literal interface{ Name() string }
+`
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := types.Config{Importer: importer.Default()}
+	pkg, err := conf.Check("example.com/p", fset, []*ast.File{file}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var funcs []*types.Func
+	for _, p := range []*types.Package{pkg, mustImport(t, "net/http"), mustImport(t, "database/sql")} {
+		funcs = append(funcs, allFuncs(p)...)
+	}
+	if len(funcs) < 100 {
+		t.Fatalf("only %d functions to compare", len(funcs))
+	}
+	for _, fn := range funcs {
+		if got, want := Key(fn), slowKey(fn); got != want {
+			t.Errorf("Key(%s) = %q, want %q", fn, got, want)
+		}
+	}
+	for _, typ := range allTypes(funcs) {
+		if got, want := TypeKey(typ), slowTypeKey(typ); got != want {
+			t.Errorf("TypeKey(%s) = %q, want %q", typ, got, want)
+		}
+	}
+	if got := Key(sqlxMethod("Get")); got != "(*github.com/jmoiron/sqlx.DB).Get" {
+		t.Errorf("Key of a pointer method = %q", got)
+	}
+}
+
+func mustImport(t *testing.T, path string) *types.Package {
+	t.Helper()
+	pkg, err := importer.Default().Import(path)
+	if err != nil {
+		t.Fatalf("importing %s: %v", path, err)
+	}
+	return pkg
+}
+
+// allFuncs are a package's functions and the methods of its types (their
+// own, promoted and interface methods).
+func allFuncs(pkg *types.Package) []*types.Func {
+	var out []*types.Func
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			out = append(out, obj)
+		case *types.TypeName:
+			for _, t := range []types.Type{obj.Type(), types.NewPointer(obj.Type())} {
+				mset := types.NewMethodSet(t)
+				for i := range mset.Len() {
+					out = append(out, mset.At(i).Obj().(*types.Func))
+				}
+			}
+		case *types.Var:
+			mset := types.NewMethodSet(obj.Type())
+			for i := range mset.Len() {
+				out = append(out, mset.At(i).Obj().(*types.Func))
+			}
+		}
+	}
+	return out
+}
+
+// slowTypeKey is TypeKey as the type printer alone makes it.
+func slowTypeKey(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		return "*" + slowTypeKey(p.Elem())
+	}
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.TypeArgs().Len() > 0 {
+		obj := named.Origin().Obj()
+		return obj.Pkg().Path() + "." + obj.Name()
+	}
+	return types.TypeString(t, nil)
+}
+
+// allTypes are the receiver, parameter and result types of funcs.
+func allTypes(funcs []*types.Func) []types.Type {
+	var out []types.Type
+	for _, fn := range funcs {
+		sig := fn.Signature()
+		if sig.Recv() != nil {
+			out = append(out, sig.Recv().Type())
+		}
+		for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
+			for v := range tuple.Variables() {
+				out = append(out, v.Type())
+			}
+		}
+	}
+	return out
 }

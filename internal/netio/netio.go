@@ -53,6 +53,8 @@ type Result struct {
 	pass  *analysis.Pass
 	local map[*ssa.Function][]string
 	extra *catalog.Table // network calls the project's .bhlint.yml adds
+
+	rounds ssautil.Rounds // run's, for who reads whose path
 }
 
 // isNetworkCall asks the shared catalogue and the project's additions.
@@ -93,6 +95,7 @@ func (r *Result) FuncReaches(fn *ssa.Function) []string {
 			return nil
 		}
 	}
+	r.rounds.Read(fn)
 	if path, ok := r.local[fn]; ok {
 		return prepend(displayName(fn), path)
 	}
@@ -112,20 +115,17 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
-	// Propagate to a fixed point: each round may add callers of functions
-	// found in the previous one (recursion, calls to later declarations).
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range funcs {
-			if _, done := res.local[fn]; done {
-				continue
-			}
-			if path := res.directReach(fn); path != nil {
-				res.local[fn] = path
-				changed = true
-			}
+	// Propagate to a fixed point: a round may add callers of functions
+	// found in the one before (recursion, calls to later declarations).
+	res.rounds.Run(funcs, func(fn *ssa.Function) {
+		if _, done := res.local[fn]; done {
+			return
 		}
-	}
+		if path := res.directReach(fn); path != nil {
+			res.local[fn] = path
+			res.rounds.Changed(fn)
+		}
+	}, nil)
 	for fn, path := range res.local {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
 			pass.ExportObjectFact(obj, &MayNetwork{Path: path})

@@ -65,6 +65,7 @@ type grpcChecker struct {
 	ctors    map[*ssa.Function]*ShedError
 	visiting map[*ssa.Function]bool
 	globals  map[*ssa.Global]string
+	stores   map[*ssa.Global][]ssa.Value // initStores'
 	carries  map[*types.TypeName]*CarriesShed
 	reported map[token.Pos]bool
 }
@@ -231,7 +232,7 @@ func (g *grpcChecker) codeSheds(fn *ssa.Function, v ssa.Value, site token.Pos) [
 	if code := shedCode(v, map[ssa.Value]bool{}); code != "" {
 		return []shed{{site: site, code: "gRPC " + code, param: -1}}
 	}
-	if status := shedStatus(v, map[ssa.Value]bool{}); status != "" && types.TypeString(v.Type(), nil) != catalog.GRPCCodeType {
+	if status := shedStatus(v, map[ssa.Value]bool{}); status != "" && catalog.TypeKey(v.Type()) != catalog.GRPCCodeType {
 		return []shed{{site: site, code: "HTTP " + status, param: -1}}
 	}
 	return nil
@@ -245,7 +246,7 @@ func shedCode(v ssa.Value, seen map[ssa.Value]bool) string {
 	seen[v] = true
 	switch v := v.(type) {
 	case *ssa.Const:
-		if types.TypeString(v.Type(), nil) == catalog.GRPCCodeType && v.Value != nil {
+		if catalog.TypeKey(v.Type()) == catalog.GRPCCodeType && v.Value != nil {
 			if code := catalog.GRPCShedCodes[v.Int64()]; code != "" {
 				return code
 			}
@@ -309,18 +310,33 @@ func (g *grpcChecker) sentinel(glob *ssa.Global) string {
 	if init == nil {
 		return ""
 	}
-	for _, b := range init.Blocks {
-		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && st.Addr == glob {
-				for _, s := range g.shedsOf(init, st.Val, map[ssa.Value]bool{}) {
-					if s.code != "" {
-						g.globals[glob] = s.code
+	for _, val := range g.initStores(init)[glob] {
+		for _, s := range g.shedsOf(init, val, map[ssa.Value]bool{}) {
+			if s.code != "" {
+				g.globals[glob] = s.code
+			}
+		}
+	}
+	return g.globals[glob]
+}
+
+// initStores are the values init stores in each global of the package, in
+// order, found in one pass: a generated package has hundreds of globals and
+// an init as long, and one pass per global was quadratic.
+func (g *grpcChecker) initStores(init *ssa.Function) map[*ssa.Global][]ssa.Value {
+	if g.stores == nil {
+		g.stores = map[*ssa.Global][]ssa.Value{}
+		for _, b := range init.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if glob, ok := st.Addr.(*ssa.Global); ok {
+						g.stores[glob] = append(g.stores[glob], st.Val)
 					}
 				}
 			}
 		}
 	}
-	return g.globals[glob]
+	return g.stores
 }
 
 // ctor returns fn's ShedError fact: fn takes no context (a method serving a
@@ -510,7 +526,7 @@ func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
 func returnsHealth(fn *ssa.Function) bool {
 	res := fn.Signature.Results()
 	for i := range res.Len() {
-		if types.TypeString(res.At(i).Type(), nil) == catalog.GRPCHealthResult {
+		if catalog.TypeKey(res.At(i).Type()) == catalog.GRPCHealthResult {
 			return true
 		}
 	}

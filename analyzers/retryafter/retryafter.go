@@ -119,14 +119,14 @@ type checker struct {
 func isHandler(fn *ssa.Function) bool {
 	params := fn.Signature.Params()
 	return params.Len() == 2 && isResponseWriter(params.At(0).Type()) &&
-		types.TypeString(params.At(1).Type(), nil) == "*net/http.Request"
+		catalog.TypeKey(params.At(1).Type()) == "*net/http.Request"
 }
 
 func isResponseWriter(t types.Type) bool {
-	return types.TypeString(t, nil) == "net/http.ResponseWriter"
+	return catalog.TypeKey(t) == "net/http.ResponseWriter"
 }
 
-func isHeader(t types.Type) bool { return types.TypeString(t, nil) == "net/http.Header" }
+func isHeader(t types.Type) bool { return catalog.TypeKey(t) == "net/http.Header" }
 
 // isProbe reports whether fn serves a health, liveness or readiness probe,
 // by its name, its receiver's, its enclosing function's, or the route it is

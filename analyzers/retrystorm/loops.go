@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -373,7 +374,7 @@ func isStatusCheck(cond ssa.Value, call *ssa.Call) bool {
 			continue
 		}
 		fa, ok := load.X.(*ssa.FieldAddr)
-		if !ok || types.TypeString(fa.X.Type(), nil) != "*net/http.Response" {
+		if !ok || catalog.TypeKey(fa.X.Type()) != "*net/http.Response" {
 			continue
 		}
 		if fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct).Field(fa.Field).Name() != "StatusCode" {

@@ -294,7 +294,7 @@ func waitsItself(common *ssa.CallCommon) bool {
 	return false
 }
 
-func isContext(t types.Type) bool { return types.TypeString(t, nil) == "context.Context" }
+func isContext(t types.Type) bool { return catalog.TypeKey(t) == "context.Context" }
 
 // ---- calls that reach a peer ----
 
@@ -349,7 +349,7 @@ func isGRPCClientMethod(fn *types.Func) bool {
 	}
 	last := sig.Params().At(sig.Params().Len() - 1).Type()
 	s, ok := last.(*types.Slice)
-	return ok && types.TypeString(s.Elem(), nil) == catalog.GRPCCallOption
+	return ok && catalog.TypeKey(s.Elem()) == catalog.GRPCCallOption
 }
 
 // isGRPCStreamRecv: Recv on a gRPC stream, client or server side.

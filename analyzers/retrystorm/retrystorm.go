@@ -279,7 +279,7 @@ type checker struct {
 
 func origin(fn *ssa.Function) *ssa.Function { return ssautil.Origin(fn) }
 
-func isDuration(t types.Type) bool { return types.TypeString(t, nil) == "time.Duration" }
+func isDuration(t types.Type) bool { return catalog.TypeKey(t) == "time.Duration" }
 
 func isInteger(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)

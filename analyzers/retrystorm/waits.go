@@ -202,7 +202,7 @@ func timerWait(ch ssa.Value, dur durationOf) (pause, []int) {
 	if !ok {
 		return noPause, nil
 	}
-	if s := types.TypeString(fa.X.Type(), nil); s != "*time.Timer" && s != "*time.Ticker" {
+	if s := catalog.TypeKey(fa.X.Type()); s != "*time.Timer" && s != "*time.Ticker" {
 		return noPause, nil
 	}
 	if call, ok := fa.X.(*ssa.Call); ok {

@@ -80,7 +80,7 @@ func TestTriageMatchesAndFigures(t *testing.T) {
 	if !strings.Contains(md, "| svc | example.com/svc@v1.0.0 | net/http | 3 | yes | 3 | 1 | 0 | 1 | 1 | 100% (1/1) | 50% (1/2) |") {
 		t.Errorf("service row wrong:\n%s", md)
 	}
-	if !strings.Contains(md, "| svc | 2.00 | 1.00 | 0.00 | 0.50× | 0.67× | 100 | 160 | 1.60× | met | **missed** |") {
+	if !strings.Contains(md, "| svc | 2.00 | 1.00 | 0.00 | 0.50× | – | 0.67× | 100 | 160 | 1.60× | met | **missed** |") {
 		t.Errorf("speed row wrong:\n%s", md)
 	}
 	if !strings.HasSuffix(md, "## Notes\nhand-written\n") {
@@ -88,6 +88,25 @@ func TestTriageMatchesAndFigures(t *testing.T) {
 	}
 	if !strings.Contains(md, "d.go:1") {
 		t.Errorf("the missed recall instance is not listed:\n%s", md)
+	}
+}
+
+// TestPairedRounds: each round pairs go vet's run with bhlint's right after it; the column gives
+// the median of the pairs' ratios and their range, which the best-of figures (here equal walls,
+// 1.00×) do not show. A round bhlint has no timing for pairs with nothing.
+func TestPairedRounds(t *testing.T) {
+	services, results := corpus(t, "", "")
+	res := filepath.Join(results, "svc")
+	write(t, filepath.Join(res, "vet.rounds"), "2.00 3.00 100\n3.00 4.00 100\n2.50 3.50 100\n2.00 3.00 100\n")
+	write(t, filepath.Join(res, "bhlint.rounds"), "2.20 3.00 150\n2.70 3.50 150\n2.00 3.00 150\n")
+	_, _, md := runReport(t, services, results)
+	if !strings.Contains(md, "| 0.50× | 0.90 (0.80–1.10, 3 rounds) | 0.67× |") {
+		t.Errorf("paired column wrong (want the median 0.90 of 1.10, 0.90, 0.80):\n%s", md)
+	}
+	write(t, filepath.Join(res, "bhlint.rounds"), "2.20 3.00 150\n2.70 3.50 150\n")
+	_, _, md = runReport(t, services, results)
+	if !strings.Contains(md, "| 0.50× | 1.00 (0.90–1.10, 2 rounds) | 0.67× |") {
+		t.Errorf("paired column wrong for an even count (want the mean of the middle two):\n%s", md)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 //	root.txt                  the module root of the work copy (finding paths are made relative to it)
 //	bhlint.json, .err, .rc    bhlint -format=json's output, stderr and exit status
 //	TOOL.time                 "wall cpu rssMB" for TOOL in bhlint, vet, staticcheck (bench_figures)
+//	TOOL.rounds               the same, one line per round, in the order the rounds ran
 //	TOOL.out, TOOL.rc         go vet's and staticcheck's output and exit status
 type results struct {
 	Findings    []finding
@@ -22,7 +23,8 @@ type results struct {
 	NotAnalysed []string // "package: reason"
 	Errors      []string // analyzer errors, panics, a failed run
 	Times       map[string]figures
-	Reports     map[string]int // go vet's and staticcheck's findings, by tool
+	Rounds      map[string][]figures // by tool, round by round
+	Reports     map[string]int       // go vet's and staticcheck's findings, by tool
 }
 
 type finding struct {
@@ -71,7 +73,7 @@ var crashRE = regexp.MustCompile(`(?m)^(panic: |fatal error: |.*internal error)`
 var toolFinding = regexp.MustCompile(`(?m)^[^\s#][^:]*\.go:\d+:\d+: `)
 
 func readResults(dir string) (*results, error) {
-	r := &results{Times: map[string]figures{}, Reports: map[string]int{}}
+	r := &results{Times: map[string]figures{}, Rounds: map[string][]figures{}, Reports: map[string]int{}}
 	rootBytes, err := os.ReadFile(filepath.Join(dir, "root.txt"))
 	if err != nil {
 		return nil, err
@@ -84,6 +86,7 @@ func readResults(dir string) (*results, error) {
 		if f, ok := readFigures(filepath.Join(dir, tool+".time")); ok {
 			r.Times[tool] = f
 		}
+		r.Rounds[tool] = readRounds(filepath.Join(dir, tool+".rounds"))
 		if out, err := os.ReadFile(filepath.Join(dir, tool+".out")); err == nil {
 			r.Reports[tool] = len(toolFinding.FindAll(out, -1))
 		}
@@ -138,6 +141,24 @@ func readFigures(path string) (figures, bool) {
 		return figures{}, false
 	}
 	return f, true
+}
+
+// readRounds reads a TOOL.rounds file; a line that is not three figures
+// ends it (a round that left no timing is not a round to pair).
+func readRounds(path string) []figures {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []figures
+	for line := range strings.Lines(string(data)) {
+		var f figures
+		if _, err := fmt.Sscan(line, &f.Wall, &f.CPU, &f.RSS); err != nil {
+			break
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func readInt(path string) int {

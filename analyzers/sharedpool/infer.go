@@ -315,7 +315,7 @@ func (c *checker) stmtsAt(addr ssa.Value) []lanes.Resource {
 	var out []lanes.Resource
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
-		if !slices.Contains(catalog.StmtTypes, types.TypeString(f.Type(), nil)) {
+		if !slices.Contains(catalog.StmtTypes, catalog.TypeKey(f.Type())) {
 			continue
 		}
 		if r, ok := c.resourceOf(f, named); ok && r.Lane == "" {

@@ -22,6 +22,7 @@ import (
 	"github.com/bhlint/bhlint/internal/lanes"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/objpath"
 	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -67,7 +68,7 @@ type checker struct {
 
 	runners   map[*ssa.Function]int // this package's executor wrappers → func param
 	known     map[*types.Func]int   // other packages' runners (catalogue, facts) → func param, -1 for none
-	paths     objectpath.Encoder    // one for the pass: objectpath.For scans a package's scope per call
+	paths     objpath.Paths         // one for the pass: objectpath.For scans a package's scope per call
 	resources map[*types.Var]cachedResource
 	hops      map[*ssa.Function]lanes.Hop
 

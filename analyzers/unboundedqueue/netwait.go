@@ -188,11 +188,13 @@ func (c *checker) funcWaits(fn *ssa.Function) string {
 // wait, nor does a function literal it hands to something that runs it
 // later (time.AfterFunc, a function that starts a goroutine per call).
 func (c *checker) waitsIn(fn *ssa.Function) string {
-	if c.setsDeadline(fn) {
-		return ""
-	}
 	for common := range ssautil.WaitedCalls(fn) {
 		if via := c.callWaits(common); via != "" {
+			// Asked only now: it walks the body, and most functions
+			// wait on nothing.
+			if c.setsDeadline(fn) {
+				return ""
+			}
 			return via
 		}
 	}
@@ -248,7 +250,8 @@ func (c *checker) runsLater(callee *ssa.Function) bool {
 	if !ok {
 		return false
 	}
-	return obj.FullName() == "time.AfterFunc" || catalog.GoroutineStarters.Has(obj) || c.startsPerCall(obj) != ""
+	afterFunc := obj.Name() == "AfterFunc" && obj.Pkg() != nil && obj.Pkg().Path() == "time"
+	return afterFunc || catalog.GoroutineStarters.Has(obj) || c.startsPerCall(obj) != ""
 }
 
 // funcsOf are the functions an argument is made of: a function or a

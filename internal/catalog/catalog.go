@@ -116,10 +116,18 @@ var HeldKinds = []HeldKind{
 
 // TypeKey names a type as HeldKinds and the other type tables do: the
 // pointer and the package path, without type arguments, so
-// *lanedb.Tx[Tax] and *lanedb.Tx[Fraud] are both "*…/lanedb.Tx".
+// *lanedb.Tx[Tax] and *lanedb.Tx[Fraud] are both "*…/lanedb.Tx". Every
+// table holds named types and pointers to them only, so a type literal (a
+// func, struct, slice, map, channel or interface literal, a tuple, a type
+// parameter) has no key: "". The passes ask for the key of nearly every
+// value's type, and printing a signature or a struct only to compare it
+// with a name showed in profiles.
 func TypeKey(t types.Type) string {
 	if p, ok := t.(*types.Pointer); ok {
-		return "*" + TypeKey(p.Elem())
+		if k := TypeKey(p.Elem()); k != "" {
+			return "*" + k
+		}
+		return ""
 	}
 	if named, ok := types.Unalias(t).(*types.Named); ok && named.TypeArgs().Len() > 0 {
 		obj := named.Origin().Obj()
@@ -129,8 +137,14 @@ func TypeKey(t types.Type) string {
 	}
 	// A plain named type directly: the type printer, asked for nearly every
 	// value a pass looks at, showed in profiles.
-	if named, ok := t.(*types.Named); ok && named.TypeParams().Len() == 0 && named.Obj().Pkg() != nil {
-		return named.Obj().Pkg().Path() + "." + named.Obj().Name()
+	switch t := t.(type) {
+	case *types.Named:
+		if t.TypeParams().Len() == 0 && t.Obj().Pkg() != nil {
+			return t.Obj().Pkg().Path() + "." + t.Obj().Name()
+		}
+	case *types.Alias, *types.Basic:
+	default:
+		return ""
 	}
 	return types.TypeString(t, nil)
 }

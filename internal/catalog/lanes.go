@@ -75,7 +75,7 @@ var PoolMakers = map[string]string{
 // ResourceNoun returns what kind of shared resource t is, or "" if it is
 // none. A lane-typed runtime pool counts, an executor does not.
 func ResourceNoun(t types.Type) string {
-	if noun, ok := ResourceTypes[types.TypeString(t, nil)]; ok {
+	if noun, ok := ResourceTypes[TypeKey(t)]; ok { // none of the types is generic: TypeKey is the printer's form
 		return noun
 	}
 	if _, kind, ok := LaneTyped(t); ok && kind != "executor" {

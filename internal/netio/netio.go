@@ -180,12 +180,26 @@ func prepend(name string, path []string) []string {
 func Name(fn *types.Func) string {
 	sig := fn.Signature()
 	if recv := sig.Recv(); recv != nil {
-		return "(" + types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }) + ")." + fn.Name()
+		return "(" + recvName(recv.Type()) + ")." + fn.Name()
 	}
 	if fn.Pkg() == nil {
 		return fn.Name()
 	}
 	return fn.Pkg().Name() + "." + fn.Name()
+}
+
+// recvName is a receiver type as the type printer writes it with package
+// names: directly for a named type or a pointer to one (the printer showed
+// in profiles: every call a pass looks at may be named).
+func recvName(t types.Type) string {
+	star := ""
+	if p, ok := t.(*types.Pointer); ok {
+		t, star = p.Elem(), "*"
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.TypeArgs().Len() == 0 && n.TypeParams().Len() == 0 {
+		return star + n.Obj().Pkg().Name() + "." + n.Obj().Name()
+	}
+	return star + types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }
 
 // displayName names an SSA function, including function literals.

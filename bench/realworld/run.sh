@@ -210,7 +210,7 @@ for name in "${services[@]}"; do
 	echo "$built_at" >"$results/$name/built.txt"
 done
 
-header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint built at $built_at, HEAD at the end $(git rev-parse --short HEAD 2>/dev/null || echo unknown); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s; go vet and bhlint ran $rounds times each, interleaved, and each figure is the best of those rounds (staticcheck once)."
+header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint built at $built_at, HEAD at the end $(git rev-parse --short HEAD 2>/dev/null || echo unknown); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s; go vet and bhlint ran $rounds times each, interleaved, and each figure is the best of those rounds (staticcheck once); the by-round column pairs each bhlint run with the go vet run just before it."
 if [ -n "$report_only" ]; then
 	have=()
 	for n in "${services[@]}"; do

@@ -1,12 +1,10 @@
 package catalog
 
 import (
-	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"testing"
+
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 func TestWithoutTypeParams(t *testing.T) {
@@ -51,18 +49,8 @@ func Plain() {}
 
 var Literal interface{ Name() string }
 `
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf := types.Config{Importer: importer.Default()}
-	pkg, err := conf.Check("example.com/p", fset, []*ast.File{file}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var funcs []*types.Func
-	for _, p := range []*types.Package{pkg, mustImport(t, "net/http"), mustImport(t, "database/sql")} {
+	for _, p := range testpkgs.Types(t, src, "net/http", "database/sql") {
 		funcs = append(funcs, allFuncs(p)...)
 	}
 	if len(funcs) < 100 {
@@ -91,15 +79,6 @@ var Literal interface{ Name() string }
 	if got := Key(sqlxMethod("Get")); got != "(*github.com/jmoiron/sqlx.DB).Get" {
 		t.Errorf("Key of a pointer method = %q", got)
 	}
-}
-
-func mustImport(t *testing.T, path string) *types.Package {
-	t.Helper()
-	pkg, err := importer.Default().Import(path)
-	if err != nil {
-		t.Fatalf("importing %s: %v", path, err)
-	}
-	return pkg
 }
 
 // allFuncs are a package's functions and the methods of its types (their

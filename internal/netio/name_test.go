@@ -1,12 +1,10 @@
 package netio
 
 import (
-	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"testing"
+
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 // Name writes a receiver directly for named types; it must write what the
@@ -29,23 +27,7 @@ func (a *Alias) Reset() {}
 
 type Store interface{ Get(key string) (string, error) }
 `
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("example.com/p", fset, []*ast.File{file}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs := []*types.Package{pkg}
-	for _, path := range []string{"net/http", "database/sql", "sync/atomic"} {
-		imp, err := importer.Default().Import(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pkgs = append(pkgs, imp)
-	}
+	pkgs := testpkgs.Types(t, src, "net/http", "database/sql", "sync/atomic")
 	checked := 0
 	for _, p := range pkgs {
 		for _, name := range p.Scope().Names() {

@@ -1,14 +1,12 @@
 package objpath
 
 import (
-	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"testing"
 
 	"golang.org/x/tools/go/types/objectpath"
+
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 // Every interface method, of a package type-checked from source (embedded,
@@ -37,24 +35,8 @@ func (impl) Get(key string) (string, error) { return "", nil }
 
 var Anonymous interface{ Name() string }
 `
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conf := types.Config{Importer: importer.Default()}
-	pkg, err := conf.Check("example.com/p", fset, []*ast.File{file}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs := []*types.Package{pkg}
-	for _, path := range []string{"net/http", "database/sql/driver", "io", "context"} {
-		imp, err := importer.Default().Import(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pkgs = append(pkgs, imp)
-	}
+	pkgs := testpkgs.Types(t, src, "net/http", "database/sql/driver", "io", "context")
+	pkg := pkgs[0]
 	var p Paths
 	var enc objectpath.Encoder
 	checked := 0

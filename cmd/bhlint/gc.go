@@ -34,16 +34,18 @@ const (
 )
 
 // tuneVetTool prepares a vet-tool process: the GC settings above, unless the
-// user chose their own with GOGC or GOMEMLIMIT; and, when go vet runs the
-// tool on a dependency only for its facts (VetxOnly in the *.cfg file, whose
-// diagnostics unitchecker discards), tells the passes so through lazyssa, so
-// that they skip work that could only report.
+// user chose their own with GOGC or GOMEMLIMIT; huge pages for the heap where
+// the kernel gives them only on request (preferHugePages); and, when go vet
+// runs the tool on a dependency only for its facts (VetxOnly in the *.cfg
+// file, whose diagnostics unitchecker discards), tells the passes so through
+// lazyssa, so that they skip work that could only report.
 func tuneVetTool(args []string) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(vetGCPercent)
 		debug.SetMemoryLimit(vetMemoryLimit)
 		followLiveHeap(vetMemoryLimit, vetLiveFactor)
 	}
+	preferHugePages()
 	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
 		var cfg struct{ VetxOnly bool }
 		if data, err := os.ReadFile(args[len(args)-1]); err == nil && json.Unmarshal(data, &cfg) == nil {

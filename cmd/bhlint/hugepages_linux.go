@@ -15,8 +15,8 @@ import (
 // page at a time; on a virtual machine a fault can cost over 10 µs, and the
 // faults took a quarter of the CPU time of a mid-size package on the corpus
 // machine (bench/realworld/NOTES.md). Where the kernel gives huge pages only
-// to memory that asks for them (transparent_hugepage "madvise", Debian's and
-// Ubuntu's default), the Go runtime does not ask for its heap. So the
+// to memory that asks for them (transparent_hugepage "madvise", the setting
+// of many distributions' kernels), the Go runtime does not ask for its heap. So the
 // process asks: it has the runtime map a region of heap with one large
 // allocation, advises the region MADV_HUGEPAGE, and frees it at once; the
 // runtime's page allocator hands out the lowest free addresses first, so the

@@ -16,12 +16,13 @@ import (
 // faults took a quarter of the CPU time of a mid-size package on the corpus
 // machine (bench/realworld/NOTES.md). Where the kernel gives huge pages only
 // to memory that asks for them (transparent_hugepage "madvise", the setting
-// of many distributions' kernels), the Go runtime does not ask for its heap. So the
-// process asks: it has the runtime map a region of heap with one large
-// allocation, advises the region MADV_HUGEPAGE, and frees it at once; the
-// runtime's page allocator hands out the lowest free addresses first, so the
-// heap the analysis builds grows into the advised region, 2 MiB per fault.
-// Untouched, the region costs address space only (FreeOSMemory returns it).
+// of many distributions' kernels), the Go runtime does not ask for its heap.
+// So the process asks: it has the runtime map a region of heap with one
+// large allocation, advises the region MADV_HUGEPAGE, and frees it at once;
+// the runtime's page allocator hands out the lowest free addresses first, so
+// the heap the analysis builds grows into the advised region, 2 MiB per
+// fault. Untouched, the region costs address space only (FreeOSMemory
+// returns it).
 //
 // It is skipped where it cannot help or could hurt: huge pages "always" or
 // "never", GODEBUG=disablethp=1 (the Go runtime's own switch for turning
@@ -37,13 +38,9 @@ const (
 )
 
 // preferHugePages advises huge pages for the next hugeRegion bytes of heap
-// when hugePagesHelp says so; it reports whether it did.
+// when this machine's settings call for it; it reports whether it did.
 func preferHugePages() bool {
-	mode, _ := os.ReadFile(thpSettings)
-	commit, _ := os.ReadFile(overcommit)
-	var as syscall.Rlimit
-	limited := syscall.Getrlimit(syscall.RLIMIT_AS, &as) != nil || as.Cur != ^uint64(0)
-	if !hugePagesHelp(string(mode), string(commit), os.Getenv("GODEBUG"), limited) {
+	if !hugePagesHelpHere() {
 		return false
 	}
 	region := make([]byte, hugeRegion)
@@ -52,9 +49,17 @@ func preferHugePages() bool {
 	hi := (start + hugeRegion) &^ (hugePage - 1)
 	err := syscall.Madvise(region[lo-start:hi-start], madvHuge) // whole huge pages only
 	runtime.KeepAlive(region)
-	region = nil
-	debug.FreeOSMemory()
+	debug.FreeOSMemory() // frees region, now unreachable, and returns its pages
 	return err == nil
+}
+
+// hugePagesHelpHere is hugePagesHelp for this machine and process.
+func hugePagesHelpHere() bool {
+	mode, _ := os.ReadFile(thpSettings)
+	commit, _ := os.ReadFile(overcommit)
+	var as syscall.Rlimit
+	limited := syscall.Getrlimit(syscall.RLIMIT_AS, &as) != nil || as.Cur != ^uint64(0)
+	return hugePagesHelp(string(mode), string(commit), os.Getenv("GODEBUG"), limited)
 }
 
 // hugePagesHelp decides from the kernel's transparent_hugepage mode, its

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -35,12 +34,9 @@ func TestHugePagesHelp(t *testing.T) {
 // TestHeapGrowsIntoHugePages checks on this machine that heap allocated after
 // preferHugePages lies in a mapping the kernel marks for huge pages.
 func TestHeapGrowsIntoHugePages(t *testing.T) {
-	mode, _ := os.ReadFile(thpSettings)
-	commit, _ := os.ReadFile(overcommit)
-	var as syscall.Rlimit
-	limited := syscall.Getrlimit(syscall.RLIMIT_AS, &as) != nil || as.Cur != ^uint64(0)
-	if !hugePagesHelp(string(mode), string(commit), os.Getenv("GODEBUG"), limited) {
-		t.Skipf("huge pages are not advised on this machine (%s: %q); run on Linux with transparent_hugepage in madvise mode to test", thpSettings, strings.TrimSpace(string(mode)))
+	if !hugePagesHelpHere() {
+		mode, _ := os.ReadFile(thpSettings)
+		t.Skipf("this machine's settings do not call for huge pages (%s: %q; or vm.overcommit_memory=2, ulimit -v, GODEBUG=disablethp=1); run on Linux with transparent_hugepage in madvise mode to test", thpSettings, strings.TrimSpace(string(mode)))
 	}
 	if !preferHugePages() {
 		t.Fatal("preferHugePages did not advise the heap")

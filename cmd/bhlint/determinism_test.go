@@ -57,10 +57,9 @@ func TestVetToolIsDeterministic(t *testing.T) {
 }
 
 type vetUnit struct {
-	ImportPath  string
-	VetxOutput  string
-	VetxOnly    bool
-	PackageVetx map[string]string
+	ImportPath string
+	VetxOutput string
+	VetxOnly   bool
 }
 
 func readUnit(t *testing.T, cfg string) vetUnit {

@@ -14,10 +14,12 @@
 // caller's own errors (bulkhead.CallerError, an HTTP 4xx) do not; see
 // bulkhead.DependencyFailure.
 //
-// failsafe-go expresses all of this, with two adjustments. It opens at a
-// failure rate at or above its threshold, so the threshold it is given is
-// the next number above FailureRate. And it takes a permit back only with a
-// result: a call that is not a failure (a caller's error, a call its caller
+// failsafe-go expresses all of this, with two adjustments. It compares a
+// failure rate rounded to two decimals (50.5% reads as 0.50, so 51
+// failures of 101 calls would not open a "more than half" breaker), so the
+// breaker decides when to open itself, from failsafe-go's exact counts of
+// the window: failures > FailureRate × calls. And it takes a permit back
+// only with a result: a call that is not a failure (a caller's error, a call its caller
 // cancelled) is recorded as a success, and so counts towards closing a
 // half-open breaker; for the same reason the executor asks for a permit
 // only once the lane has given the work a slot.
@@ -65,6 +67,12 @@ type Breaker struct {
 	cb        circuitbreaker.CircuitBreaker[any]
 	isFailure func(error) bool
 
+	failureRate float64
+	minCalls    uint
+	// deciding makes recording a call and opening on the window's counts
+	// one step, so a stale count never opens a breaker that was just reset.
+	deciding sync.Mutex
+
 	mu      sync.Mutex
 	lane    string
 	changed func(from, to bulkhead.BreakerState)
@@ -76,11 +84,12 @@ func New(cfg Config) (*Breaker, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Breaker{isFailure: cfg.IsFailure}
-	// failsafe-go opens at a rate greater than or equal to its threshold;
-	// the defaults say "more than half", so the threshold is the next float above.
+	b := &Breaker{isFailure: cfg.IsFailure, failureRate: cfg.FailureRate, minCalls: uint(cfg.MinCalls)}
+	// failsafe-go keeps the window's counts and the open and half-open
+	// states; its own threshold is one it can never reach (it would compare
+	// a rounded rate), and Done opens the breaker on the exact counts.
 	b.cb = circuitbreaker.NewBuilder[any]().
-		WithFailureRateThreshold(math.Nextafter(cfg.FailureRate, 1), uint(cfg.MinCalls), cfg.Window).
+		WithFailureThresholdPeriod(math.MaxUint32, cfg.Window).
 		WithSuccessThreshold(uint(cfg.Probes)).
 		WithDelay(cfg.OpenFor).
 		OnStateChanged(b.report).
@@ -127,11 +136,23 @@ func (b *Breaker) Permit() bool { return b.cb.TryAcquirePermit() }
 // Done implements bulkhead.Breaker. failsafe-go takes the permit back with
 // the result; it has no other way to return one.
 func (b *Breaker) Done(failure bool) {
+	b.deciding.Lock()
+	defer b.deciding.Unlock()
 	if failure {
 		b.cb.RecordFailure()
 	} else {
 		b.cb.RecordSuccess()
 	}
+	if b.cb.IsClosed() && b.tripped(b.cb.Metrics()) {
+		b.cb.Open()
+	}
+}
+
+// tripped: more than FailureRate of at least MinCalls calls failed,
+// compared without rounding.
+func (b *Breaker) tripped(window circuitbreaker.Metrics) bool {
+	calls := window.Executions()
+	return calls >= b.minCalls && float64(window.Failures()) > b.failureRate*float64(calls)
 }
 
 // IsFailure implements bulkhead.Breaker.

@@ -97,6 +97,31 @@ func TestOpensWhenMoreThanHalfOfTwentyFail(t *testing.T) {
 	}
 }
 
+// The rate is compared exactly at any number of calls: failsafe-go rounds
+// its rate to two decimals, and 51 failures of 101 (50.5%) read as 0.50.
+func TestMoreThanHalfIsExactAboveOneHundredCalls(t *testing.T) {
+	for _, tc := range []struct {
+		rate       float64
+		ok, failed int
+		open       bool
+	}{
+		{0, 50, 50, false},
+		{0, 50, 51, true},
+		{0, 100, 100, false},
+		{0, 100, 101, true},
+		{0, 1000, 1001, true},
+		{0.505, 99, 101, false}, // exactly 50.5%: not more than it
+		{0.505, 98, 101, true},
+	} {
+		e, b := newLane(t, lanebreaker.Config{FailureRate: tc.rate})
+		calls(e, tc.ok, nil) // successes first, so the window reaches MinCalls below the rate
+		calls(e, tc.failed, errVendor)
+		if got := b.State() == bulkhead.BreakerOpen; got != tc.open {
+			t.Errorf("FailureRate %v, %d failures of %d calls: open %v; want %v", tc.rate, tc.failed, tc.ok+tc.failed, got, tc.open)
+		}
+	}
+}
+
 func TestNeedsTwentyCalls(t *testing.T) {
 	e, b := newLane(t, lanebreaker.Config{})
 	calls(e, 19, errVendor)

@@ -1,0 +1,147 @@
+package jobclaim
+
+import "strings"
+
+// statements are the queue's SQL with its table names filled in. Every
+// statement that changes a job's state changes its tenant's counts in the
+// same statement, so the counts table never disagrees with the jobs table
+// after a commit.
+type statements struct {
+	schema, drop, enqueue, slots, counts string
+	claimFIFO, claimTenant, claimSlot    string
+	fairCandidates, cappedCandidates     string
+	complete, extend, release, reap      string
+}
+
+// Job states in NAME_jobs.state.
+const (
+	stateQueued  = "0"
+	stateRunning = "1"
+	stateDead    = "2"
+)
+
+func newStatements(name string) statements {
+	r := strings.NewReplacer("JOBS", name+"_jobs", "TENANTS", name+"_tenants", "SLOTS", name+"_slots",
+		"QUEUED", stateQueued, "RUNNING", stateRunning, "DEAD", stateDead)
+	s := statements{
+		schema: `
+create table if not exists JOBS (
+	id bigserial primary key,
+	tenant text not null,
+	payload bytea,
+	state smallint not null default QUEUED,
+	attempt int not null default 0,
+	enqueued_at timestamptz not null default now(),
+	claimed_by text,
+	lease_until timestamptz,
+	slot int
+);
+create index if not exists JOBS_queued on JOBS (tenant, id) where state = QUEUED;
+create index if not exists JOBS_fifo on JOBS (id) where state = QUEUED;
+create index if not exists JOBS_leases on JOBS (lease_until) where state = RUNNING;
+create table if not exists TENANTS (
+	tenant text primary key,
+	running int not null default 0,
+	queued int not null default 0
+);
+create table if not exists SLOTS (
+	tenant text not null,
+	slot int not null,
+	job bigint,
+	primary key (tenant, slot)
+);`,
+		drop: `drop table if exists JOBS, TENANTS, SLOTS`,
+		enqueue: `
+with j as (
+	insert into JOBS (tenant, payload)
+	select tenant, payload from unnest($1::text[], $2::bytea[]) with ordinality as n(tenant, payload, i) order by i
+	returning tenant
+)
+insert into TENANTS as t (tenant, queued)
+select tenant, count(*) from j group by tenant
+on conflict (tenant) do update set queued = t.queued + excluded.queued`,
+		slots: `
+insert into SLOTS (tenant, slot)
+select t, g from unnest($1::text[]) t, generate_series(1, $2::int) g
+on conflict do nothing`,
+		counts: `select tenant, running, queued from TENANTS`,
+		// The candidates: one index probe per tenant with queued jobs for
+		// its oldest, never a count of job rows.
+		fairCandidates: `
+select r.tenant from TENANTS r
+cross join lateral (select id from JOBS where tenant = r.tenant and state = QUEUED order by id limit 1) h
+where r.queued > 0
+order by r.running, h.id
+limit $1`,
+		cappedCandidates: `
+select r.tenant from TENANTS r
+cross join lateral (select id from JOBS where tenant = r.tenant and state = QUEUED order by id limit 1) h
+where r.queued > 0 and r.running < $2
+order by h.id
+limit $1`,
+		complete: `
+with d as (delete from JOBS where id = $1 and attempt = $2 and state = RUNNING returning tenant, slot),
+s as (update SLOTS x set job = null from d where x.tenant = d.tenant and x.slot = d.slot),
+t as (update TENANTS x set running = x.running - 1 from d where x.tenant = d.tenant)
+select count(*) from d`,
+		extend: `
+with u as (
+	update JOBS set lease_until = now() + make_interval(secs => $3)
+	where id = $1 and attempt = $2 and state = RUNNING
+	returning 1
+)
+select count(*) from u`,
+	}
+	s.claimFIFO = claim("", `select id, null::int as slot from JOBS where state = QUEUED order by id limit 1 for update skip locked`, "")
+	s.claimTenant = claim("", `select id, null::int as slot from JOBS where tenant = $3 and state = QUEUED order by id limit 1 for update skip locked`, "")
+	// HardCap: a free slot row of the tenant, locked and skipped if another
+	// claim holds it, then a job; the slot row is the authority, so the
+	// tenant never runs more than its slots.
+	s.claimSlot = claim(
+		`s as (select slot from SLOTS where tenant = $3 and job is null order by slot limit 1 for update skip locked),`,
+		`select id, (select slot from s) as slot from JOBS where tenant = $3 and state = QUEUED and exists (select 1 from s) order by id limit 1 for update skip locked`,
+		`, s2 as (update SLOTS x set job = u.id from u where x.tenant = u.tenant and x.slot = u.slot)`)
+	s.release = requeue(`select id, slot from JOBS where id = $1 and attempt = $2 and state = RUNNING for update`, "$3") +
+		"\nselect count(*) from r"
+	s.reap = requeue(`select id, slot from JOBS where state = RUNNING and lease_until < now() order by id limit 1000 for update skip locked`, "$1") +
+		"\nselect count(*) filter (where state = QUEUED), count(*) filter (where state = DEAD) from r"
+	for _, p := range []*string{&s.schema, &s.drop, &s.enqueue, &s.slots, &s.counts, &s.claimFIFO, &s.claimTenant, &s.claimSlot,
+		&s.fairCandidates, &s.cappedCandidates, &s.complete, &s.extend, &s.release, &s.reap} {
+		*p = r.Replace(*p)
+	}
+	return s
+}
+
+// claim is the statement that marks the job pick selects as running and
+// counts it for its tenant: $1 the worker, $2 the lease in seconds; before
+// and after are more common table expressions.
+func claim(before, pick, after string) string {
+	return `
+with ` + before + `
+j as (` + pick + `),
+u as (
+	update JOBS x set state = RUNNING, attempt = x.attempt + 1, claimed_by = $1,
+		lease_until = now() + make_interval(secs => $2), slot = j.slot
+	from j where x.id = j.id
+	returning x.id, x.tenant, x.payload, x.attempt, x.enqueued_at, x.slot
+),
+t as (update TENANTS x set running = x.running + 1, queued = x.queued - 1 from u where x.tenant = u.tenant)` + after + `
+select id, tenant, payload, attempt, enqueued_at from u`
+}
+
+// requeue puts the running jobs pick selects back in the queue (dead once
+// their attempts reached maxAttempts), frees their slots and moves them
+// from running to queued in their tenants' counts.
+func requeue(pick, maxAttempts string) string {
+	return `
+with e as (` + pick + `),
+r as (
+	update JOBS x set state = case when x.attempt >= ` + maxAttempts + ` then DEAD else QUEUED end,
+		claimed_by = null, lease_until = null, slot = null
+	from e where x.id = e.id
+	returning x.tenant, x.state, e.slot
+),
+s as (update SLOTS x set job = null from r where x.tenant = r.tenant and x.slot = r.slot),
+g as (select tenant, count(*) as n, count(*) filter (where state = QUEUED) as q from r group by tenant),
+t as (update TENANTS x set running = x.running - g.n, queued = x.queued + g.q from g where x.tenant = g.tenant)`
+}

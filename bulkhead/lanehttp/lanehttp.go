@@ -67,15 +67,26 @@ type Config struct {
 	// CheckRedirect is http.Client.CheckRedirect. Redirected requests share
 	// the first request's slot.
 	CheckRedirect func(req *http.Request, via []*http.Request) error
+	// Endpoint, when set, chooses the endpoint each request is sent to: its
+	// scheme and host replace the request URL's (shuffleshard's
+	// Sharder.Endpoint keeps each tenant on its own few endpoints). An
+	// error fails the request before anything is sent.
+	Endpoint func(*http.Request) (*url.URL, error)
+	// OnEndpointError, when set with Endpoint, is told when a request to
+	// the chosen endpoint got no response (refused, reset, timed out)
+	// while its caller still waited, so the chooser can skip it.
+	OnEndpointError func(endpoint *url.URL, err error)
 }
 
 // Client is lane L's outbound HTTP client.
 type Client[L bulkhead.Lane] struct {
-	hc       *http.Client
-	tr       *http.Transport
-	lane     string
-	resource string
-	pcfg     lanepool.Config
+	hc              *http.Client
+	tr              *http.Transport
+	lane            string
+	resource        string
+	pcfg            lanepool.Config
+	endpoint        func(*http.Request) (*url.URL, error)
+	onEndpointError func(*url.URL, error)
 
 	mu    sync.Mutex
 	hosts map[string]*gate.Gate
@@ -132,6 +143,7 @@ func New[L bulkhead.Lane](cfg Config) (*Client[L], error) {
 		hc:   &http.Client{Transport: tr, Timeout: cfg.Timeout, CheckRedirect: cfg.CheckRedirect},
 		tr:   tr,
 		lane: spec.Name, resource: resource, pcfg: pcfg,
+		endpoint: cfg.Endpoint, onEndpointError: cfg.OnEndpointError,
 		hosts: map[string]*gate.Gate{},
 	}, nil
 }
@@ -185,6 +197,14 @@ func (c *Client[L]) Do(req *http.Request) (*http.Response, error) {
 	if req.URL == nil {
 		return nil, fmt.Errorf("%s: request without a URL", c.resource)
 	}
+	var endpoint *url.URL
+	if c.endpoint != nil {
+		var err error
+		if endpoint, err = c.endpoint(req); err != nil {
+			return nil, fmt.Errorf("%s: choosing an endpoint: %w", c.resource, err)
+		}
+		req = toEndpoint(req, endpoint)
+	}
 	t, _, err := c.host(req.URL).Acquire(req.Context(), 1)
 	if err != nil {
 		return nil, err
@@ -192,10 +212,26 @@ func (c *Client[L]) Do(req *http.Request) (*http.Response, error) {
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		t.Release()
+		if endpoint != nil && c.onEndpointError != nil && req.Context().Err() == nil {
+			c.onEndpointError(endpoint, err)
+		}
 		return nil, err
 	}
 	resp.Body = &body{rc: resp.Body, t: t}
 	return resp, nil
+}
+
+// toEndpoint is req sent to endpoint's scheme and host; a Host header the
+// caller set apart from the URL is kept.
+func toEndpoint(req *http.Request, endpoint *url.URL) *http.Request {
+	r := req.WithContext(req.Context()) // a shallow copy: the caller's request is not changed
+	u := *req.URL
+	u.Scheme, u.Host = endpoint.Scheme, endpoint.Host
+	r.URL = &u
+	if req.Host == req.URL.Host {
+		r.Host = ""
+	}
+	return r
 }
 
 // Get sends a GET of url in the lane, with ctx as the request's context.

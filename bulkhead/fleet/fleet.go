@@ -282,7 +282,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
+if redis.call('ZCARD', KEYS[1]) + tonumber(ARGV[4]) < tonumber(ARGV[1]) then
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[3])
   redis.call('PEXPIRE', KEYS[1], ttl * 2)
   return 1
@@ -377,12 +377,16 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
 	useRedis := !l.fallback || probe
 	l.seq++
 	id := l.prefix + strconv.FormatUint(l.seq, 36)
+	// Leases taken from the local limit while Redis was unreachable are
+	// work in flight that Redis does not list: they count against the
+	// fleet limit until they are given back.
+	localHeld := l.localHeld
 	l.mu.Unlock()
 	if useRedis {
 		sent := time.Now()
 		var n int
 		err := l.call(ctx, func(ctx context.Context) (err error) {
-			n, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id).Int()
+			n, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id, localHeld).Int()
 			return err
 		}, func(err error) {
 			if err == nil && n == 1 { // granted after the caller gave up: give it back

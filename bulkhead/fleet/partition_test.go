@@ -265,3 +265,45 @@ func TestOneProbeAtATime(t *testing.T) {
 	}
 	proxy.Cut()
 }
+
+// TestLocalLeasesCountWhenRedisIsBack: limit 2, this process holds a lease
+// from the local fallback when Redis answers again. That lease is work in
+// flight Redis does not list: it counts against the fleet limit, so the
+// process gets one Redis lease, not two (three in flight against 2).
+func TestLocalLeasesCountWhenRedisIsBack(t *testing.T) {
+	key, _ := setup(t)
+	proxy, rdb := viaProxy(t, redis.Options{MaxRetries: -1})
+	var logs testsvc.SyncBuffer
+	warm(t, rdb)
+	l := mustNew(t, rdb, Config{Key: key, Limit: 2, LocalLimit: 1, LeaseTTL: 10 * time.Second,
+		RedisTimeout: 300 * time.Millisecond, RetryRedisEvery: time.Millisecond, Logger: quietLogger(&logs)})
+	proxy.Cut()
+	local, err := l.Acquire(context.Background())
+	if err != nil || !local.Local() {
+		t.Fatalf("Redis down: %v, want a local lease", err)
+	}
+	proxy.Heal()
+	var got []*Lease
+	testsvc.WaitFor(t, "the limiter to be back on Redis", func() bool {
+		lease, err := l.Acquire(context.Background())
+		if err == nil && !lease.Local() {
+			got = append(got, lease)
+		} else if err == nil {
+			lease.Release()
+		}
+		return len(got) > 0
+	})
+	if lease, err := l.Acquire(context.Background()); err == nil {
+		got = append(got, lease)
+		t.Errorf("a second Redis lease (local %v) with a local lease still held: %d in flight against a fleet limit of 2", lease.Local(), 1+len(got))
+	}
+	local.Release()
+	for _, lease := range got {
+		lease.Release()
+	}
+	lease, err := l.Acquire(context.Background())
+	if err != nil || lease.Local() {
+		t.Fatalf("the local lease given back: %v, want a Redis lease", err)
+	}
+	lease.Release()
+}

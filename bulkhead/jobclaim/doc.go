@@ -18,10 +18,15 @@
 //   - [SoftCap]: the oldest job of a tenant running fewer than Cap jobs. The
 //     count is read without a lock, so workers claiming at the same instant
 //     may overshoot it; a capped tenant waits even when workers are idle.
-//   - [FairShare]: the oldest job of the tenant running the fewest jobs
-//     (ties: the tenant whose oldest job is oldest). Work-conserving: a
-//     tenant alone gets every worker; a newcomer starts within about one job
-//     time, because the next worker to free up takes its job.
+//   - [FairShare]: the oldest job of the tenant running the fewest jobs;
+//     among tenants running as few, the one whose last job started longest
+//     ago (a tenant never served first), then the one whose oldest job is
+//     oldest. Work-conserving: a tenant alone gets every worker; a newcomer
+//     starts within about one job time, because the next worker to free up
+//     takes its job. The middle tie-break matters with many tenants: with
+//     100 tenants and 6 workers most tenants run nothing, and ordering those
+//     by their oldest job alone would be FIFO among them, so a newcomer
+//     would wait behind every job the others queued before it.
 //   - [HardCap]: as SoftCap, but a claim also takes one of the tenant's Cap
 //     rows in the slots table, locked with SKIP LOCKED and held by the job
 //     until it completes: never more than Cap jobs of one tenant run.

@@ -271,3 +271,29 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFairShareTakesTurns: with every tenant running nothing (each job
+// completes before the next claim), fair share takes tenants in turn, the
+// one served longest ago first, instead of draining the oldest tenant's
+// backlog as FIFO does.
+func TestFairShareTakesTurns(t *testing.T) {
+	ctx := context.Background()
+	q := newQueue(t, jobclaim.Config{Rule: jobclaim.FairShare})
+	for _, tenant := range []string{"A", "B", "C"} {
+		enqueue(t, q, tenant, 3)
+	}
+	var order []string
+	for range 9 {
+		j, err := q.Claim(ctx, "w")
+		if err != nil {
+			t.Fatal(err)
+		}
+		order = append(order, j.Tenant)
+		if err := q.Complete(ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := fmt.Sprint(order); got != "[A B C A B C A B C]" {
+		t.Errorf("claim order %s, want [A B C A B C A B C]", got)
+	}
+}

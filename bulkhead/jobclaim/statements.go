@@ -42,7 +42,8 @@ create index if not exists JOBS_leases on JOBS (lease_until) where state = RUNNI
 create table if not exists TENANTS (
 	tenant text primary key,
 	running int not null default 0,
-	queued int not null default 0
+	queued int not null default 0,
+	last_claim timestamptz
 );
 create table if not exists SLOTS (
 	tenant text not null,
@@ -71,7 +72,7 @@ on conflict do nothing`,
 select r.tenant from TENANTS r
 cross join lateral (select id from JOBS where tenant = r.tenant and state = QUEUED order by id limit 1) h
 where r.queued > 0
-order by r.running, h.id
+order by r.running, r.last_claim nulls first, h.id
 limit $1`,
 		cappedCandidates: `
 select r.tenant from TENANTS r
@@ -125,7 +126,10 @@ u as (
 	from j where x.id = j.id
 	returning x.id, x.tenant, x.payload, x.attempt, x.enqueued_at, x.slot
 ),
-t as (update TENANTS x set running = x.running + 1, queued = x.queued - 1 from u where x.tenant = u.tenant)` + after + `
+t as (
+	update TENANTS x set running = x.running + 1, queued = x.queued - 1, last_claim = clock_timestamp()
+	from u where x.tenant = u.tenant
+)` + after + `
 select id, tenant, payload, attempt, enqueued_at from u`
 }
 

@@ -32,6 +32,8 @@ type options struct {
 	only     map[string]bool // -enable: run only these (of those .bhlint.yml leaves on)
 	fix      bool
 	diff     bool
+	version  bool
+	gate     gateFlags
 	packages []string
 	vetArgs  []string         // passed on to go vet: see passthrough.go
 	loading  func(pkg string) // with vetArgs -v: each package go vet loads, as it does (the LSP server's progress)
@@ -45,6 +47,10 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stderr, "bhlint:", err)
 		return exitError
+	}
+	if opts.version {
+		printVersion(stdout)
+		return exitClean
 	}
 	if opts.explain != "" {
 		return explain(opts.explain, stdout, stderr)
@@ -63,7 +69,16 @@ func report(opts *options, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, runErr)
 		return exitError
 	}
+	if opts.gate.writeBaseline != "" {
+		return recordBaseline(opts.gate.writeBaseline, findings, sum, runErr, stderr)
+	}
+	findings, err := opts.gate.narrow(findings, sum, opts.runs)
+	if err != nil {
+		fmt.Fprintln(stderr, "bhlint:", err)
+		return exitError
+	}
 	relativize(findings)
+	relativize(sum.held())
 	sum.relativize()
 	if err := write(opts.format, findings, sum, stdout); err != nil {
 		fmt.Fprintln(stderr, "bhlint:", err)
@@ -92,12 +107,14 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("bhlint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	opts := &options{disabled: map[string]bool{}, only: map[string]bool{}}
-	fs.StringVar(&opts.format, "format", "text", "output format: text, json or sarif")
+	fs.StringVar(&opts.format, "format", "text", "output format: text, json, sarif or github (GitHub Actions annotations)")
 	fs.StringVar(&opts.explain, "explain", "", "print the documentation of an analyzer or diagnostic code, and exit")
 	disable := fs.String("disable", "", "comma-separated analyzers not to run")
 	enable := fs.String("enable", "", "comma-separated analyzers to run, and no others (analyzers off in .bhlint.yml stay off)")
 	fs.BoolVar(&opts.fix, "fix", false, "apply the suggested fixes analyzers offer (through go fix), instead of reporting")
 	fs.BoolVar(&opts.diff, "diff", false, "with -fix: print the fixes as a unified diff instead of applying them")
+	fs.BoolVar(&opts.version, "version", false, "print bhlint's version and exit")
+	opts.gate.addFlags(fs)
 	dir := fs.String("C", "", "change to `dir` before doing anything else, as go -C does")
 	passOn := addPassThroughFlags(fs)
 	fs.Usage = func() { printUsage(fs, stderr) }
@@ -107,8 +124,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if opts.diff && !opts.fix {
 		return nil, errors.New("-diff needs -fix (bhlint -fix -diff ./... previews the fixes)")
 	}
-	if !slices.Contains([]string{"text", "json", "sarif"}, opts.format) {
-		return nil, fmt.Errorf("unknown -format %q (want text, json or sarif)", opts.format)
+	if !slices.Contains([]string{"text", "json", "sarif", "github"}, opts.format) {
+		return nil, fmt.Errorf("unknown -format %q (want text, json, sarif or github)", opts.format)
+	}
+	if err := opts.gate.check(opts.fix && opts.diff); err != nil {
+		return nil, err
 	}
 	for flagName, list := range map[string]string{"disable": *disable, "enable": *enable} {
 		for _, name := range splitList(list) {
@@ -360,6 +380,7 @@ func parseVetJSON(data []byte) ([]finding, *runSummary, error) {
 					sum.Errors = append(sum.Errors, fmt.Sprintf("%s: %s: %s", pkg, name, errMsg))
 				}
 				for _, f := range fs {
+					f.Package, _, _ = strings.Cut(pkg, " ")
 					switch f.category {
 					case recordCategory:
 						sum.recordAnalysed(pkg)

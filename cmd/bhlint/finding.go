@@ -14,12 +14,16 @@ import (
 type finding struct {
 	Analyzer string     `json:"analyzer"`
 	Code     string     `json:"code"`
+	Package  string     `json:"package"` // import path ("p_test" for an external test package)
 	Message  string     `json:"message"` // without the leading code
 	Location location   `json:"location"`
 	Related  []location `json:"related,omitempty"`
 	Fixes    []fix      `json:"suggested_fixes,omitempty"`
 
 	category string // the diagnostic's Category: tells notices and run records from findings
+	// fingerprint: findingKey hashed, for SARIF; baselineState: "new" or
+	// "unchanged" under -baseline.
+	fingerprint, baselineState string
 }
 
 // fix is a suggested fix as unitchecker's JSON gives it: byte offsets.
@@ -129,6 +133,8 @@ func write(format string, fs []finding, sum *runSummary, w io.Writer) error {
 			fs = []finding{}
 		}
 		return enc.Encode(jsonOutput{Findings: fs, Summary: sum.forJSON()})
+	case "github":
+		return writeGitHub(fs, w)
 	default:
 		for _, f := range fs {
 			if _, err := fmt.Fprintf(w, "%s: %s: %s (%s)\n", f.Location, f.Code, f.Message, f.Analyzer); err != nil {

@@ -26,6 +26,9 @@ func main() {
 		switch os.Args[1] {
 		case "help":
 			os.Exit(runCLI([]string{"-h"}, os.Stdout, os.Stdout))
+		case "version":
+			printVersion(os.Stdout)
+			os.Exit(exitClean)
 		case "lsp":
 			if len(os.Args) > 2 {
 				os.Exit(lspArgs(os.Args[2:], os.Stdout, os.Stderr))

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bhlint/bhlint/internal/suite"
@@ -62,6 +64,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -92,7 +95,17 @@ type sarifResult struct {
 	Locations        []sarifLocation `json:"locations"`
 	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
 	Fixes            []sarifFix      `json:"fixes,omitempty"`
+	// PartialFingerprints: findingKey hashed (see fingerprintName), the
+	// same across line moves; BaselineState: new, unchanged or absent,
+	// with -baseline.
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	BaselineState       string            `json:"baselineState,omitempty"`
 }
+
+// fingerprintName versions the fingerprint: a change to findingKey or its
+// hash gets a new name, so that code-scanning services do not match old
+// fingerprints against new ones.
+const fingerprintName = "bhlintFindingKey/v1"
 
 type sarifLocation struct {
 	ID               *int          `json:"id,omitempty"`
@@ -137,7 +150,7 @@ const srcRoot = "%SRCROOT%"
 func writeSARIF(fs []finding, sum *runSummary, w io.Writer) error {
 	rules, index := sarifRules()
 	run := sarifRun{
-		Tool:        sarifTool{Driver: sarifDriver{Name: "bhlint", InformationURI: "https://github.com/bhlint/bhlint", Rules: rules}},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "bhlint", Version: toolVersion().String(), InformationURI: "https://github.com/bhlint/bhlint", Rules: rules}},
 		Invocations: []sarifInvocation{sarifInvocationOf(sum)},
 		Results:     []sarifResult{},
 	}
@@ -145,8 +158,11 @@ func writeSARIF(fs []finding, sum *runSummary, w io.Writer) error {
 		root := url.URL{Scheme: "file", Path: filepath.ToSlash(wd) + "/"}
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: root.String()}}
 	}
-	for _, f := range fs {
+	for _, f := range append(slices.Clip(fs), sum.held()...) {
 		run.Results = append(run.Results, sarifResultOf(f, index))
+	}
+	if sum.Baseline != nil {
+		run.Results = append(run.Results, sarifAbsentResults(sum.Baseline.Stale, index)...)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -205,11 +221,15 @@ func sarifRules() ([]sarifRule, map[string]int) {
 
 func sarifResultOf(f finding, index map[string]int) sarifResult {
 	r := sarifResult{
-		RuleID:    f.Code,
-		RuleIndex: index[f.Code],
-		Level:     "error",
-		Message:   sarifText{f.Code + ": " + f.Message},
-		Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalOf(f.Location)}},
+		RuleID:        f.Code,
+		RuleIndex:     index[f.Code],
+		Level:         "error",
+		Message:       sarifText{f.Code + ": " + f.Message},
+		Locations:     []sarifLocation{{PhysicalLocation: sarifPhysicalOf(f.Location)}},
+		BaselineState: f.baselineState,
+	}
+	if f.fingerprint != "" {
+		r.PartialFingerprints = map[string]string{fingerprintName: f.fingerprint}
 	}
 	for i, rel := range f.Related {
 		id := i + 1
@@ -221,6 +241,25 @@ func sarifResultOf(f finding, index map[string]int) sarifResult {
 		r.Fixes = append(r.Fixes, sarifFixOf(fx))
 	}
 	return r
+}
+
+// sarifAbsentResults are the baseline's stale entries: findings recorded in
+// the baseline that this run no longer finds, one result each, with the
+// fingerprints they had, and no location (the code is gone).
+func sarifAbsentResults(stale []baselineEntry, index map[string]int) []sarifResult {
+	var out []sarifResult
+	for _, e := range stale {
+		for ordinal := e.recorded - e.Count; ordinal < e.recorded; ordinal++ {
+			out = append(out, sarifResult{
+				RuleID: e.Code, RuleIndex: index[e.Code], Level: "note",
+				Message:             sarifText{fmt.Sprintf("%s: %s (in %s %s; recorded in the baseline, no longer found)", e.Code, e.Message, e.Package, orPackageLevel(e.Function))},
+				Locations:           []sarifLocation{},
+				PartialFingerprints: map[string]string{fingerprintName: e.fingerprint(ordinal)},
+				BaselineState:       "absent",
+			})
+		}
+	}
+	return out
 }
 
 func sarifPhysicalOf(l location) sarifPhysical {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,5 +177,120 @@ func TestSARIFSaysWhatTheRunChecked(t *testing.T) {
 			}
 			validateSARIF(t, file)
 		})
+	}
+}
+
+// hooksSource has two unboundedqueue findings, in Notify and (*Hub).Notify;
+// extra goes above them (moving them down) and more below.
+func hooksSource(extra, more string) string {
+	return "package sub\n" + extra + `
+func Notify(hooks []string, send func(string)) {
+	for _, h := range hooks {
+		go send(h)
+	}
+}
+
+type Hub struct{}
+
+func (h *Hub) Notify(hooks []string, send func(string)) {
+	for _, hook := range hooks {
+		go send(hook)
+	}
+}
+` + more
+}
+
+type sarifGateResult struct {
+	RuleID              string
+	BaselineState       string
+	PartialFingerprints map[string]string
+	Message             struct{ Text string }
+	Locations           []struct {
+		PhysicalLocation struct{ Region struct{ StartLine int } }
+	}
+}
+
+// runSARIF runs bhlint -format=sarif in the working directory, checks the
+// log against the schema, and returns its results.
+func runSARIF(t *testing.T, wantCode int, args ...string) []sarifGateResult {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	if code := runCLI(append([]string{"-format=sarif"}, args...), &stdout, &stderr); code != wantCode {
+		t.Fatalf("bhlint -format=sarif %v: exit %d, want %d\n%s", args, code, wantCode, stderr.String())
+	}
+	file := filepath.Join(t.TempDir(), "run.sarif")
+	if err := os.WriteFile(file, []byte(stdout.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, file)
+	var log struct {
+		Runs []struct {
+			Tool    struct{ Driver struct{ Version string } }
+			Results []sarifGateResult
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout.String()), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Runs[0].Tool.Driver.Version == "" {
+		t.Errorf("the tool driver has no version")
+	}
+	return log.Runs[0].Results
+}
+
+// TestSARIFFingerprintsAndBaselineState: every result has a fingerprint that
+// a move of the code does not change; under -baseline each result says
+// whether it is new or unchanged, and a finding the baseline holds but the
+// run no longer finds is an absent result with the fingerprint it had.
+func TestSARIFFingerprintsAndBaselineState(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("go.mod", []byte("module example.com/fp\n\ngo 1.26\n"), 0o644)
+	os.Mkdir("sub", 0o755)
+	source := func(extra, more string) {
+		if err := os.WriteFile(filepath.Join("sub", "hooks.go"), []byte(hooksSource(extra, more)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fingerprints := func(rs []sarifGateResult) []string {
+		var out []string
+		for _, r := range rs {
+			fp := r.PartialFingerprints[fingerprintName]
+			if fp == "" {
+				t.Errorf("result %q has no %s fingerprint", r.Message.Text, fingerprintName)
+			}
+			out = append(out, fp)
+		}
+		return out
+	}
+
+	source("", "")
+	before := fingerprints(runSARIF(t, exitFindings, "./..."))
+	if len(before) != 2 || before[0] == before[1] {
+		t.Fatalf("fingerprints %q, want two different ones", before)
+	}
+	source("\n// three lines\n// added above\n", "")
+	moved := runSARIF(t, exitFindings, "./...")
+	if got := fingerprints(moved); !slices.Equal(got, before) || moved[0].Locations[0].PhysicalLocation.Region.StartLine != 8 {
+		t.Errorf("after a 3-line move: fingerprints %q (line %d), want %q", got, moved[0].Locations[0].PhysicalLocation.Region.StartLine, before)
+	}
+
+	var stderr strings.Builder
+	if code := runCLI([]string{"-write-baseline=baseline.json", "./..."}, io.Discard, &stderr); code != exitClean {
+		t.Fatalf("-write-baseline: exit %d\n%s", code, stderr.String())
+	}
+	// Hub.Notify fixed; Broadcast, the same shape as Notify, added.
+	os.WriteFile(filepath.Join("sub", "hooks.go"), []byte(strings.Replace(hooksSource("", "\nfunc Broadcast(hooks []string, send func(string)) {\n\tfor _, h := range hooks {\n\t\tgo send(h)\n\t}\n}\n"), "go send(hook)", "send(hook)", 1)), 0o644)
+	results := runSARIF(t, exitFindings, "-baseline=baseline.json", "./...")
+	var states []string
+	for _, r := range results {
+		states = append(states, r.BaselineState)
+	}
+	if !slices.Equal(states, []string{"new", "unchanged", "absent"}) {
+		t.Fatalf("baseline states %q, want new (Broadcast), unchanged (Notify), absent (Hub.Notify)", states)
+	}
+	got := fingerprints(results)
+	if got[1] != before[0] || got[2] != before[1] || got[0] == before[0] {
+		t.Errorf("fingerprints %q: want Notify's %s kept, Hub.Notify's %s on the absent result, and a new one for Broadcast", got, before[0], before[1])
 	}
 }

@@ -25,8 +25,35 @@ type runSummary struct {
 	NotAnalysed []unanalysed `json:"packages_not_analysed"`
 	Skipped     []skipNotice `json:"functions_skipped"`
 	Errors      []string     `json:"analyzer_errors"`
+	// Baseline and NewCode: what -baseline and -new-from-* kept back.
+	Baseline *baselineSummary `json:"baseline,omitempty"`
+	NewCode  *newCodeSummary  `json:"new_code,omitempty"`
 
 	analysed map[string]bool // package paths, from the run records
+}
+
+// baselineSummary is what a baseline held back, and its entries nothing
+// matched any more: the code was fixed, and the entry can go.
+type baselineSummary struct {
+	File     string          `json:"file"`
+	HeldBack int             `json:"findings_held_back"`
+	Stale    []baselineEntry `json:"stale_entries"`
+
+	heldFindings []finding // for SARIF's baselineState "unchanged"
+}
+
+// newCodeSummary is what -new-from-rev and -new-from-merge-base left out.
+type newCodeSummary struct {
+	Since     string `json:"since"`
+	Unchanged int    `json:"findings_on_unchanged_lines"`
+}
+
+// held are the findings the baseline held back, if any.
+func (s *runSummary) held() []finding {
+	if s.Baseline == nil {
+		return nil
+	}
+	return s.Baseline.heldFindings
 }
 
 // unanalysed is a package the run was asked for and did not analyse.
@@ -100,6 +127,7 @@ func (s *runSummary) print(w io.Writer, findings int) {
 	} else {
 		fmt.Fprintln(w)
 	}
+	s.printGate(w)
 	if len(s.NotAnalysed) > 0 {
 		fmt.Fprintf(w, "bhlint: %s not analysed:\n", plural(len(s.NotAnalysed), "package"))
 		for _, u := range s.NotAnalysed {
@@ -112,6 +140,31 @@ func (s *runSummary) print(w io.Writer, findings int) {
 			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(e, "\n", "\n    "))
 		}
 	}
+}
+
+// printGate says what -baseline and -new-from-* kept back, and names the
+// stale baseline entries so that the file can shrink.
+func (s *runSummary) printGate(w io.Writer) {
+	if b := s.Baseline; b != nil {
+		fmt.Fprintf(w, "bhlint: the baseline %s held back %s\n", b.File, plural(b.HeldBack, "finding"))
+		if len(b.Stale) > 0 {
+			fmt.Fprintf(w, "bhlint: notice: %s in %s no longer match anything (fixed? remove them, or write the file again with -write-baseline):\n",
+				plural(len(b.Stale), "baseline entry"), b.File)
+			for _, e := range b.Stale {
+				fmt.Fprintf(w, "  %s %s: %s: %s (%d)\n", e.Package, orPackageLevel(e.Function), e.Code, e.Message, e.Count)
+			}
+		}
+	}
+	if n := s.NewCode; n != nil {
+		fmt.Fprintf(w, "bhlint: %s on lines unchanged since %s not shown\n", plural(n.Unchanged, "finding"), n.Since)
+	}
+}
+
+func orPackageLevel(function string) string {
+	if function == "" {
+		return "(package level)"
+	}
+	return function
 }
 
 func (s *runSummary) skippedFunctions() int {
@@ -128,6 +181,8 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	case strings.HasSuffix(noun, "is"):
 		return fmt.Sprintf("%d %ses", n, strings.TrimSuffix(noun, "is"))
+	case strings.HasSuffix(noun, "ry"):
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -174,8 +174,6 @@ func analyzerNames() []string {
 	return names
 }
 
-func knownAnalyzer(name string) bool { return slices.Contains(analyzerNames(), name) }
-
 // explain prints an analyzer's documentation, found by name or code in any
 // case; on a miss it lists what it knows.
 func explain(what string, stdout, stderr io.Writer) int {
@@ -311,10 +309,8 @@ func projectConfig(dir string) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bhlint: %v", err)
 	}
-	for name := range cfg.Analyzers {
-		if !knownAnalyzer(name) {
-			return nil, fmt.Errorf("bhlint: %s: analyzers: unknown analyzer %q (known: %s)", cfg.Path, name, strings.Join(analyzerNames(), ", "))
-		}
+	if err := cfg.CheckAnalyzers(analyzerNames()); err != nil {
+		return nil, fmt.Errorf("bhlint: %v", err)
 	}
 	return cfg, nil
 }

@@ -10,8 +10,8 @@ func TestConfigErrorsNameFileAndKey(t *testing.T) {
 	bin := buildBhlint(t)
 	for _, tc := range []struct{ config, want string }{
 		{"catalog:\n  network_calls: [\"net/http.Get\"]\n", `.bhlint.yml: line 2: unknown key "network_calls"`},
-		{"analyzers:\n  heldcon: false\n", `.bhlint.yml: analyzers: unknown analyzer "heldcon"`},
-		{"lanes:\n  - package: x\n    lane: Tax\n", `.bhlint.yml: lanes[0]: lane "Tax"`},
+		{"analyzers:\n  heldcon: false\n", `.bhlint.yml: line 2: analyzers: unknown analyzer "heldcon"`},
+		{"lanes:\n  - package: x\n    lane: Tax\n", `.bhlint.yml: line 2: lanes[0]: lane "Tax"`},
 	} {
 		dir := t.TempDir()
 		write(t, dir, "go.mod", "module example.com/cfg\n\ngo 1.26\n")

@@ -60,6 +60,10 @@ type Config struct {
 	Path string `yaml:"-"`
 	// Hash identifies the content, so caches keyed on it notice changes.
 	Hash string `yaml:"-"`
+
+	// lines: where each key and list item is, by its path as errors name
+	// it ("analyzers.heldconn", "catalog.network-calls[0]").
+	lines map[string]int
 }
 
 // Catalog extends internal/catalog's tables.
@@ -87,7 +91,7 @@ type Lanes struct {
 // mapping form (lanes: {infer: false, declare: […]}).
 func (l *Lanes) UnmarshalYAML(node *yaml.Node) error {
 	if node.Kind != yaml.MappingNode {
-		return node.Decode(&l.Declare)
+		return decodeLanes(node, &l.Declare)
 	}
 	for i := 0; i+1 < len(node.Content); i += 2 {
 		key, val := node.Content[i], node.Content[i+1]
@@ -99,7 +103,7 @@ func (l *Lanes) UnmarshalYAML(node *yaml.Node) error {
 			}
 			l.Infer = &on
 		case "declare":
-			if err := val.Decode(&l.Declare); err != nil {
+			if err := decodeLanes(val, &l.Declare); err != nil {
 				return err
 			}
 		default:
@@ -118,6 +122,47 @@ type LaneDecl struct {
 	Package string `yaml:"package"`
 	Func    string `yaml:"func"` // optional: one function or method name in the package
 	Lane    string `yaml:"lane"`
+
+	Line int `yaml:"-"` // where the entry starts in the file, for errors
+}
+
+// decodeLanes decodes a list of lane declarations, rejecting unknown keys
+// in each: yaml's KnownFields does not reach a custom unmarshaler's
+// Decode, and a misspelt func: would widen the lane to every exported
+// function of the package.
+func decodeLanes(node *yaml.Node, out *[]LaneDecl) error {
+	if node.Kind != yaml.SequenceNode {
+		return fmt.Errorf("line %d: lanes: want a list of {package, func, lane} entries, or a mapping of infer and declare", node.Line)
+	}
+	for i, item := range node.Content {
+		decl, err := decodeLane(item)
+		if err != nil {
+			return fmt.Errorf("line %d: lanes[%d]: %v", decl.Line, i, err)
+		}
+		*out = append(*out, decl)
+	}
+	return nil
+}
+
+func decodeLane(node *yaml.Node) (LaneDecl, error) {
+	decl := LaneDecl{Line: node.Line}
+	if node.Kind != yaml.MappingNode {
+		return decl, errors.New("want a mapping with package, lane and optionally func")
+	}
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		key, val := node.Content[i], node.Content[i+1]
+		field := map[string]*string{"package": &decl.Package, "func": &decl.Func, "lane": &decl.Lane}[key.Value]
+		if field == nil {
+			decl.Line = key.Line
+			return decl, fmt.Errorf("unknown key %q (known: package, func, lane)", key.Value)
+		}
+		if val.Kind != yaml.ScalarNode {
+			decl.Line = val.Line
+			return decl, fmt.Errorf("%s: want a single name", key.Value)
+		}
+		*field = val.Value
+	}
+	return decl, nil
 }
 
 // Enabled reports whether the analyzer is on.
@@ -135,14 +180,14 @@ var (
 
 // Parse parses the content of a configuration file; name is used in errors.
 func Parse(name string, data []byte) (*Config, error) {
-	cfg := &Config{Path: name}
+	cfg := &Config{Path: name, lines: keyLines(data)}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %s", name, describeYAMLError(err))
 	}
 	if err := cfg.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s%w", name, cfg.lineOf(err), err)
 	}
 	sum := sha256.Sum256(data)
 	cfg.Hash = hex.EncodeToString(sum[:8])
@@ -161,6 +206,56 @@ func describeYAMLError(err error) string {
 	}
 	return msg
 }
+
+// keyLines maps the path of every key and list item to its line. Data
+// that does not parse gives none: the decoder reports that error.
+func keyLines(data []byte) map[string]int {
+	lines := map[string]int{}
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) != nil || len(root.Content) == 0 {
+		return lines
+	}
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				p := joinPath(path, n.Content[i].Value)
+				lines[p] = n.Content[i].Line
+				walk(n.Content[i+1], p)
+			}
+		case yaml.SequenceNode:
+			for i, item := range n.Content {
+				p := fmt.Sprintf("%s[%d]", path, i)
+				lines[p] = item.Line
+				walk(item, p)
+			}
+		}
+	}
+	walk(root.Content[0], "")
+	return lines
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// lineOf is "line N: " for a validation error that starts with the path of
+// what it is about, "" when that path has no line.
+func (c *Config) lineOf(err error) string {
+	path, _, _ := strings.Cut(err.Error(), ": ")
+	if n, ok := c.lines[path]; ok {
+		return fmt.Sprintf("line %d: ", n)
+	}
+	return ""
+}
+
+// Line is where a key (by its path: "analyzers.heldconn") is in the file,
+// 0 when the file does not have it.
+func (c *Config) Line(path string) int { return c.lines[path] }
 
 func (c *Config) validate() error {
 	for i, key := range c.Catalog.NetworkCalls {
@@ -190,10 +285,10 @@ func (c *Config) validate() error {
 	}
 	for i, l := range c.Lanes.Declare {
 		if l.Package == "" {
-			return fmt.Errorf("lanes[%d]: package is required", i)
+			return fmt.Errorf("line %d: lanes[%d]: package is required", l.Line, i)
 		}
 		if !lanePattern.MatchString(l.Lane) {
-			return fmt.Errorf("lanes[%d]: lane %q must be one lower-case name such as card_auth", i, l.Lane)
+			return fmt.Errorf("line %d: lanes[%d]: lane %q must be one lower-case name such as card_auth", l.Line, i, l.Lane)
 		}
 	}
 	return nil

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,9 +60,9 @@ func TestParseErrorsNameFileAndKey(t *testing.T) {
 		{"catalog:\n  network_calls: [x.Y]\n", `unknown key "network_calls"`},
 		{"analyzers:\n  heldconn: maybe\n", `.bhlint.yml: line 2`},
 		{"catalog:\n  network-calls: [\"not a function\"]\n", `catalog.network-calls[0]: "not a function" is not a function name`},
-		{"money:\n  words: [\"two words\"]\n", `money.words[0]`},
+		{"money:\n  words: [\"two words\"]\n", `.bhlint.yml: line 2: money.words[0]`},
 		{"lanes:\n  - package: example.com/x\n    lane: Card-Auth\n", `lanes[0]: lane "Card-Auth"`},
-		{"lanes:\n  - lane: tax\n", `lanes[0]: package is required`},
+		{"lanes:\n  - lane: tax\n", `.bhlint.yml: line 2: lanes[0]: package is required`},
 		{"[1, 2", `.bhlint.yml:`},
 		{"lanes:\n  infer: maybe\n", `line 2: lanes.infer: "maybe" is not true or false`},
 		{"lanes:\n  infere: false\n", `unknown key "infere" in lanes`},
@@ -142,7 +144,7 @@ func TestCheckAnalyzers(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = cfg.CheckAnalyzers([]string{"heldconn", "sharedpool"})
-	if err == nil || !strings.Contains(err.Error(), `x/.bhlint.yml: analyzers: unknown analyzer "heldcon" (known: heldconn, sharedpool)`) {
+	if err == nil || !strings.Contains(err.Error(), `x/.bhlint.yml: line 2: analyzers: unknown analyzer "heldcon" (known: heldconn, sharedpool)`) {
 		t.Errorf("CheckAnalyzers: %v; want the file and the unknown name", err)
 	}
 }
@@ -154,5 +156,54 @@ func writeFile(t *testing.T, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// everyKey is a configuration that uses every key of the schema, each on a
+// line of its own, in both forms of lanes.
+var everyKey = []string{
+	"analyzers:",
+	"  heldconn: true",
+	"catalog:",
+	"  network-calls: [example.com/rpc.Dial]",
+	"  pool-acquires: [example.com/db.Get]",
+	"money:",
+	"  words: [premium]",
+	"  weak-words: [cost]",
+	"  not-money: [score]",
+	"  types: [example.com/money.Amount]",
+	"lanes:",
+	"  infer: true",
+	"  declare:",
+	"    - package: example.com/legacy/tax",
+	"      func: Foo",
+	"      lane: tax",
+}
+
+// TestEveryMisspeltKeyIsAnError: a typo in any key of the schema, however
+// deep, is an error naming the file, the line and the misspelt key; the
+// README promises it, and a misspelt func: used to widen a lane to every
+// exported function of its package in silence.
+func TestEveryMisspeltKeyIsAnError(t *testing.T) {
+	if _, err := Parse(".bhlint.yml", []byte(strings.Join(everyKey, "\n"))); err != nil {
+		t.Fatalf("the valid configuration: %v", err)
+	}
+	listForm := []string{"lanes:", "  - package: example.com/legacy/tax", "    func: Foo", "    lane: tax"}
+	for _, cfg := range [][]string{everyKey, listForm} {
+		for i, line := range cfg {
+			key := strings.TrimLeft(line, " -")
+			key, _, _ = strings.Cut(key, ":")
+			if cfg[0] == "analyzers:" && i == 1 {
+				continue // analyzer names are checked against the suite: TestCheckAnalyzers
+			}
+			typo := key[1:] + key[:1] // "func" -> "uncf"
+			lines := slices.Clone(cfg)
+			lines[i] = strings.Replace(line, key+":", typo+":", 1)
+			_, err := Parse("svc/.bhlint.yml", []byte(strings.Join(lines, "\n")))
+			want := fmt.Sprintf("svc/.bhlint.yml: line %d: ", i+1)
+			if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("%q", typo)) {
+				t.Errorf("%q misspelt as %q on line %d: err = %v; want it to start %q and name the key", key, typo, i+1, err, want)
+			}
+		}
 	}
 }

@@ -124,5 +124,9 @@ func (c *Config) CheckAnalyzers(known []string) error {
 		return nil
 	}
 	slices.Sort(unknown)
-	return fmt.Errorf("%s: analyzers: unknown analyzer %q (known: %s)", c.Path, unknown[0], strings.Join(known, ", "))
+	where := ""
+	if line := c.Line("analyzers." + unknown[0]); line > 0 {
+		where = fmt.Sprintf("line %d: ", line)
+	}
+	return fmt.Errorf("%s: %sanalyzers: unknown analyzer %q (known: %s)", c.Path, where, unknown[0], strings.Join(known, ", "))
 }

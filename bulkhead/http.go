@@ -14,6 +14,7 @@ const (
 	ProblemTypeSaturated   = "urn:bhlint:problem:bulkhead-saturated"
 	ProblemTypeCircuitOpen = "urn:bhlint:problem:circuit-open"
 	ProblemTypeRetryStorm  = "urn:bhlint:problem:retry-storm"
+	ProblemTypeTenantQuota = "urn:bhlint:problem:tenant-quota"
 	// CodeRetryStorm is the code of a response to a client that retries too often.
 	CodeRetryStorm = "ERR_RETRY_STORM_BLOCKED"
 )
@@ -43,6 +44,10 @@ type MiddlewareConfig struct {
 	Default Runner
 	// Critical, if set, marks requests that may use a lane's reserved slots.
 	Critical func(*http.Request) bool
+	// Tenant, if set, names the tenant a request is served for (an API key,
+	// an account header); the handler's context carries it (see
+	// [TenantOf]), and per-tenant quotas (package tenant) key on it.
+	Tenant func(*http.Request) string
 	// RetryGuard, if set, blocks clients that retry rejected requests too often.
 	RetryGuard *RetryGuard
 	// OnReject, if set, may answer a rejection itself, for example by
@@ -92,6 +97,11 @@ func (m *Middleware) Wrap(next http.Handler) http.Handler {
 		}
 		if m.cfg.Critical != nil && m.cfg.Critical(r) {
 			r = r.WithContext(WithCritical(r.Context()))
+		}
+		if m.cfg.Tenant != nil {
+			if t := m.cfg.Tenant(r); t != "" {
+				r = r.WithContext(WithTenant(r.Context(), t))
+			}
 		}
 		serveInLane(w, r, lane, next, &m.cfg)
 	})
@@ -149,15 +159,24 @@ type Problem struct {
 	Code   string `json:"code"`
 	Lane   string `json:"lane,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Tenant and Quota name the tenant and the quota that refused the
+	// request, for rejections by a tenant's quota.
+	Tenant string `json:"tenant,omitempty"`
+	Quota  string `json:"quota,omitempty"`
 	// RetryAfter is the Retry-After header's value, in seconds.
 	RetryAfter int `json:"retry_after"`
 }
 
 // WriteRejection answers a rejection with the lane's policy: status 503 or
 // 429, a Retry-After header, and an application/problem+json body whose code
-// is ERR_<LANE>_BULKHEAD_SATURATED.
+// is ERR_<LANE>_BULKHEAD_SATURATED. A rejection by a tenant's quota is a 429
+// whose body names the tenant and the quota.
 func WriteRejection(w http.ResponseWriter, rej *Rejection) {
 	secs := retryAfterSeconds(rej.RetryAfter)
+	if rej.Reason.IsTenant() {
+		writeTenantRejection(w, rej, secs)
+		return
+	}
 	typ, title := ProblemTypeSaturated, "The service has no capacity for this kind of request right now"
 	if rej.Reason == ReasonBreakerOpen {
 		typ, title = ProblemTypeCircuitOpen, "The service is not calling a dependency that keeps failing right now"
@@ -170,6 +189,21 @@ func WriteRejection(w http.ResponseWriter, rej *Rejection) {
 		Code:       rej.Code,
 		Lane:       rej.Lane,
 		Reason:     rej.Reason.String(),
+		RetryAfter: secs,
+	})
+}
+
+func writeTenantRejection(w http.ResponseWriter, rej *Rejection, secs int) {
+	WriteProblem(w, secs, Problem{
+		Type:       ProblemTypeTenantQuota,
+		Title:      "This tenant is over its quota for this kind of request",
+		Status:     rej.Status,
+		Detail:     fmt.Sprintf("The %s lane refused the request without starting it: tenant %q is over its %s. Retry after %d seconds.", rej.Lane, rej.Tenant, rej.Quota, secs),
+		Code:       rej.Code,
+		Lane:       rej.Lane,
+		Reason:     rej.Reason.String(),
+		Tenant:     rej.Tenant,
+		Quota:      rej.Quota,
 		RetryAfter: secs,
 	})
 }

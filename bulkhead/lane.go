@@ -200,3 +200,9 @@ func validName(s string) bool {
 	}
 	return true
 }
+
+// TenantCode is the lane's diagnostic code for a rejection by a tenant's
+// quota, ERR_<LANE>_TENANT_QUOTA_EXCEEDED.
+func (s LaneSpec) TenantCode() string {
+	return "ERR_" + strings.ToUpper(s.Name) + "_TENANT_QUOTA_EXCEEDED"
+}

@@ -27,10 +27,29 @@ const (
 	// ReasonBreakerOpen: the lane's circuit breaker is open: its dependency
 	// failed too often lately, so the lane does not call it (see [Breaker]).
 	ReasonBreakerOpen
+	// ReasonTenantConcurrency: the caller's tenant already runs as many calls
+	// in the lane as its concurrency quota allows (package tenant).
+	ReasonTenantConcurrency
+	// ReasonTenantRate: the caller's tenant has used up its token bucket;
+	// RetryAfter is when the next token comes (package tenant).
+	ReasonTenantRate
+	// ReasonTenantShare: the lane is contended and the caller's tenant runs
+	// more than its fair share of it (package tenant).
+	ReasonTenantShare
 )
 
-// Reasons lists every Reason, for metrics that want all label values up front.
+// Reasons lists every Reason a lane's executor gives, for metrics that want
+// all label values up front. The tenant reasons are in [TenantReasons].
 var Reasons = [5]Reason{ReasonQueueFull, ReasonWaitTimeout, ReasonDeadline, ReasonSaturated, ReasonBreakerOpen}
+
+// TenantReasons lists the reasons of per-tenant quotas (package tenant).
+var TenantReasons = [3]Reason{ReasonTenantConcurrency, ReasonTenantRate, ReasonTenantShare}
+
+// IsTenant reports whether the rejection came from a tenant's quota, not
+// from the lane's own capacity.
+func (r Reason) IsTenant() bool {
+	return r == ReasonTenantConcurrency || r == ReasonTenantRate || r == ReasonTenantShare
+}
 
 // String is the reason's metric label value.
 func (r Reason) String() string {
@@ -45,6 +64,12 @@ func (r Reason) String() string {
 		return "saturated"
 	case ReasonBreakerOpen:
 		return "breaker_open"
+	case ReasonTenantConcurrency:
+		return "tenant_concurrency"
+	case ReasonTenantRate:
+		return "tenant_rate"
+	case ReasonTenantShare:
+		return "tenant_fair_share"
 	}
 	return fmt.Sprintf("Reason(%d)", uint8(r))
 }
@@ -66,8 +91,14 @@ type Rejection struct {
 	// Status is the HTTP status of the lane's policy: 503 or 429.
 	Status int
 	// Code is the lane's diagnostic code, ERR_<LANE>_BULKHEAD_SATURATED, or
-	// ERR_<LANE>_CIRCUIT_OPEN for ReasonBreakerOpen.
+	// ERR_<LANE>_CIRCUIT_OPEN for ReasonBreakerOpen, or
+	// ERR_<LANE>_TENANT_QUOTA_EXCEEDED for the tenant reasons.
 	Code string
+	// Tenant is the tenant whose quota refused the work (tenant reasons only).
+	Tenant string
+	// Quota names the quota that refused it, with its terms, such as
+	// "rate of 50 a second, burst 100" (tenant reasons only).
+	Quota string
 
 	limit, queueCap int
 }
@@ -92,6 +123,8 @@ func (r *Rejection) why() string {
 		return fmt.Sprintf("all %d slots are busy and the lane is saturated, so it fails fast instead of queueing", r.limit)
 	case ReasonBreakerOpen:
 		return "the lane's circuit breaker is open because its dependency failed too often lately"
+	case ReasonTenantConcurrency, ReasonTenantRate, ReasonTenantShare:
+		return fmt.Sprintf("tenant %q is over its %s", r.Tenant, r.Quota)
 	}
 	return r.Reason.String()
 }

@@ -279,16 +279,40 @@ func applyFixes(opts *options, stdout, stderr io.Writer) int {
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err = cmd.Run()
 	switch {
-	case opts.diff && err != nil:
-		return exitFindings // go fix -diff fails when the diff is not empty
+	case opts.diff && err != nil: // go fix -diff fails when the diff is not empty
+		return max(reportUnfixable(opts, stderr), exitFindings)
 	case opts.diff:
-		return exitClean
+		return reportUnfixable(opts, stderr)
 	case err != nil:
 		fmt.Fprintln(stderr, "bhlint: go fix:", err)
 		return exitError
 	}
 	// Findings no fix resolved are still findings: report them, and fail.
 	return report(opts, stdout, stderr)
+}
+
+// reportUnfixable is the rest of -fix -diff: the findings no suggested fix
+// resolves, which the diff does not show, listed on stderr. The run is
+// cached from go fix's, so it costs little.
+func reportUnfixable(opts *options, stderr io.Writer) int {
+	findings, sum, runErr := analyze("", opts)
+	if runErr != nil {
+		fmt.Fprintln(stderr, runErr)
+		return exitError
+	}
+	relativize(findings)
+	var left []finding
+	for _, f := range findings {
+		if len(f.Fixes) == 0 {
+			left = append(left, f)
+		}
+	}
+	fmt.Fprintf(stderr, "bhlint: -fix -diff: %s with a suggested fix (the diff above), %s with none, left for you to fix:\n",
+		plural(len(findings)-len(left), "finding"), plural(len(left), "finding"))
+	if err := write("text", left, sum, stderr); err != nil {
+		fmt.Fprintln(stderr, "bhlint:", err)
+	}
+	return exitStatus(left, sum, nil)
 }
 
 // runs reports whether the -enable and -disable flags leave an analyzer on.

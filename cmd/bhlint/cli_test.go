@@ -47,9 +47,9 @@ func TestExplainAnyCase(t *testing.T) {
 	}
 }
 
-// TestFixLeavesFindings: -fix applies what it can and exits 1 when
-// findings no fix resolves remain, printing them; -diff without -fix is a
-// usage error.
+// TestFixLeavesFindings: -fix -diff shows the fixes and names the findings
+// they leave; -fix applies what it can and exits 1 when findings no fix
+// resolves remain, printing them; -diff without -fix is a usage error.
 func TestFixLeavesFindings(t *testing.T) {
 	t.Parallel()
 	bin := buildBhlint(t)
@@ -57,7 +57,12 @@ func TestFixLeavesFindings(t *testing.T) {
 	write(t, dir, "go.mod", "module example.com/fixleft\n\ngo 1.26\n")
 	write(t, dir, "shed.go", shedWithoutRetryAfter)
 	write(t, dir, "quote.go", strings.Replace(heldAcrossCall, "package hooked", "package shed", 1))
-	out, stderr, code := run(t, dir, bin, "-fix", "./...")
+	out, stderr, code := run(t, dir, bin, "-fix", "-diff", "./...")
+	if code != 1 || !strings.Contains(out, `Retry-After`) ||
+		!strings.Contains(stderr, "1 finding with a suggested fix (the diff above), 1 finding with none, left for you to fix:\nquote.go:15:15: ERR_CONN_HELD_ACROSS_NETWORK_CALL") {
+		t.Errorf("-fix -diff: exit %d, stdout:\n%s\nstderr:\n%s\nwant the diff, and the heldconn finding named as left", code, out, stderr)
+	}
+	out, stderr, code = run(t, dir, bin, "-fix", "./...")
 	if code != 1 || !strings.Contains(out, "quote.go:15:15: ERR_CONN_HELD_ACROSS_NETWORK_CALL") || strings.Contains(out, "ERR_MISSING_RETRY_AFTER") {
 		t.Errorf("-fix: exit %d, output:\n%s%s\nwant exit 1 and only the heldconn finding, which has no fix", code, out, stderr)
 	}

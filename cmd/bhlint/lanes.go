@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +23,7 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: text, json or dot (Graphviz)")
 	dir := fs.String("C", "", "change to `dir` before doing anything else, as go -C does")
+	tags := fs.String("tags", "", "comma-separated build tags, as for go build")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: bhlint lanes [flags] [packages]   (default ./...)\n\n%s\nflags:\n", lanesHelp)
 		fs.PrintDefaults()
@@ -49,7 +51,13 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: sharedpool.LoadMode | packages.NeedModule}, patterns...)
+	buildFlags := lanesBuildFlags(*tags)
+	key := lanesKey(*format, buildFlags, patterns)
+	if out, ok := cachedLanes(key); ok {
+		_, err := stdout.Write(out)
+		return exitStatusOfWrite(err, stderr)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: sharedpool.LoadMode | packages.NeedModule, BuildFlags: buildFlags}, patterns...)
 	if err != nil {
 		fmt.Fprintf(stderr, "bhlint lanes: %v\n", err)
 		return exitError
@@ -66,13 +74,28 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 		m.Dependencies = deps
 		err = errors.Join(err, derr)
 		m.Relative(dirOf)
-		if werr := write(m, stdout); werr != nil {
+		var out bytes.Buffer
+		if werr := write(m, &out); werr != nil {
 			fmt.Fprintf(stderr, "bhlint lanes: %v\n", werr)
 			return exitError
+		}
+		if err == nil {
+			keepLanes(key, out.Bytes())
+		}
+		if _, werr := stdout.Write(out.Bytes()); werr != nil {
+			return exitStatusOfWrite(werr, stderr)
 		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "bhlint lanes: some packages could not be analysed:\n%v\n", err)
+		return exitError
+	}
+	return exitClean
+}
+
+func exitStatusOfWrite(err error, stderr io.Writer) int {
+	if err != nil {
+		fmt.Fprintf(stderr, "bhlint lanes: %v\n", err)
 		return exitError
 	}
 	return exitClean

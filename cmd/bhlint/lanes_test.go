@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -98,5 +99,67 @@ func TestLanesBadFormat(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := runLanes([]string{"-format=svg"}, &stdout, &stderr); code != exitError || !strings.Contains(stderr.String(), `unknown -format "svg"`) {
 		t.Errorf("exit %d, stderr %q; want exit %d and an unknown-format error", code, stderr.String(), exitError)
+	}
+}
+
+// TestLanesCache: a lane map is kept under a key of what it depends on and
+// served from there while nothing changed (the stored map stands in for
+// the analysis: a marker put in its place is what the next run prints); an
+// edited file, another format or other build tags is another key; -tags
+// reaches the load (a tagged file that imports a missing package fails it).
+func TestLanesCache(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("BHLINT_LANES_CACHE", cache)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFiles(t, map[string]string{
+		"go.mod":          "module example.com/lanecache\n\ngo 1.26\n",
+		"tax/tax.go":      "package tax\n\n//bhlint:lane tax\nfunc Estimate() int { return 1 }\n",
+		"tax/extra.go":    "//go:build extra\n\npackage tax\n\nimport _ \"example.com/lanecache/missing\"\n",
+		"tax/notdata.txt": "not a Go file",
+	})
+	lanes := func(args ...string) (string, int) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		code := runLanes(args, &stdout, &stderr)
+		return stdout.String() + stderr.String(), code
+	}
+	first, code := lanes("./...")
+	entries, _ := os.ReadDir(cache)
+	if code != exitClean || len(entries) != 1 {
+		t.Fatalf("first run: exit %d, %d cache entries, want 0 and 1\n%s", code, len(entries), first)
+	}
+	marker := "served from the cache\n"
+	if err := os.WriteFile(filepath.Join(cache, entries[0].Name()), []byte(marker), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := lanes("./..."); out != marker {
+		t.Errorf("unchanged code: printed %q, want the stored map %q", out, marker)
+	}
+	for what, change := range map[string]func() (string, int){
+		"edited file": func() (string, int) {
+			writeFiles(t, map[string]string{"tax/tax.go": "package tax\n\n//bhlint:lane tax\nfunc Estimate() int { return 2 }\n"})
+			return lanes("./...")
+		},
+		"another format": func() (string, int) { return lanes("-format=json", "./...") },
+	} {
+		if out, code := change(); code != exitClean || out == marker {
+			t.Errorf("%s: exit %d, printed %q; want a map computed again", what, code, out)
+		}
+	}
+	if out, code := lanes("-tags=extra", "./..."); code != exitError || !strings.Contains(out, "could not be loaded") {
+		t.Errorf("-tags=extra: exit %d, output:\n%s\nwant the tagged file's missing import to fail the load", code, out)
+	}
+}
+
+func writeFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -82,7 +82,7 @@ func Open[L bulkhead.Lane](driverName, dsn string, cfg lanepool.Config) (*DB[L],
 			return nil, fmt.Errorf("%s: %w", resource, err)
 		}
 	}
-	d := newDB[L](sql.OpenDB(&connector{inner: c}), spec, resource, cfg)
+	d := newDB[L](newConnector(c, cfg), spec, resource, cfg)
 	d.dial = c
 	return d, nil
 }
@@ -95,25 +95,38 @@ type dsnConnector struct {
 func (c dsnConnector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
 func (c dsnConnector) Driver() driver.Driver                        { return c.d }
 
-// connector opens connections so that a caller who gives up never leaves a
-// half-open session behind: the dial goes on without the caller, its
-// connection is closed properly, and the caller's slot is kept until then
-// (see acquireCtx). Aborting a dial half way would leave the server a
-// session, visible in pg_stat_activity, for a moment after the slot was
-// given to someone else.
-type connector struct{ inner driver.Connector }
+// connector opens connections through gate.Dial: a dial whose caller gave
+// up (the acquire timeout, or its context) goes on, and its connection is
+// parked for the next caller database/sql asks a connection for, instead
+// of being thrown away: where connecting takes longer than the acquire
+// timeout, a pool that closed late dials would never get a connection. The
+// caller's slot stays taken while the dial goes on, so the lane never has
+// more sessions than its budget: a parked connection holds no slot, but it
+// is taken before any new dial, as an idle one would be.
+type connector struct {
+	inner  driver.Connector
+	parked chan driver.Conn // cap MaxConns
+
+	mu     sync.Mutex
+	closed bool
+}
+
+func newConnector(inner driver.Connector, cfg lanepool.Config) *connector {
+	return &connector{inner: inner, parked: make(chan driver.Conn, cfg.MaxConns)}
+}
 
 func (c *connector) Driver() driver.Driver { return c.inner.Driver() }
 
-// acquireCtx is the context of one acquire: the caller's, plus the
-// acquire deadline and a record of a dial that outlives the caller.
+// acquireCtx is the context of one acquire: the caller's, plus its ticket,
+// the acquire deadline and whether the caller gave up on a dial.
 type acquireCtx struct {
 	context.Context
+	t        *gate.Ticket
 	deadline time.Time
-	timedOut atomic.Bool
-
-	mu      sync.Mutex
-	pending chan struct{}
+	// gaveUp: the caller gave up on a dial, which now owns the ticket;
+	// err is the acquire's error. Set by Connect, read after db.Conn.
+	gaveUp bool
+	err    error
 }
 
 type acquireKey struct{}
@@ -125,46 +138,59 @@ func (c *acquireCtx) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-type dialResult struct {
-	c   driver.Conn
-	err error
-}
-
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
+	select {
+	case conn := <-c.parked:
+		return conn, nil
+	default:
+	}
 	a, _ := ctx.Value(acquireKey{}).(*acquireCtx)
 	if a == nil {
 		return c.inner.Connect(ctx)
 	}
-	res := make(chan dialResult, 1)
-	go func() {
-		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dialLimit)
-		defer cancel()
-		conn, err := c.inner.Connect(dctx)
-		res <- dialResult{conn, err}
-	}()
-	timer := time.NewTimer(time.Until(a.deadline))
-	defer timer.Stop()
-	var err error
-	select {
-	case r := <-res:
-		return r.c, r.err
-	case <-ctx.Done():
-		err = ctx.Err()
-	case <-timer.C:
-		a.timedOut.Store(true)
-		err = context.DeadlineExceeded
+	conn, gaveUp, err := gate.Dial(ctx, a.t, a.deadline, c.dial, c.park)
+	a.gaveUp, a.err = gaveUp, err
+	return conn, err
+}
+
+// dial opens a connection, for at most dialLimit.
+func (c *connector) dial(ctx context.Context) (driver.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, dialLimit)
+	defer cancel()
+	return c.inner.Connect(ctx)
+}
+
+// park keeps the connection of a dial whose caller gave up for the next
+// caller, or ends it if the pool is closed.
+func (c *connector) park(conn driver.Conn, err error) {
+	if err != nil {
+		return
 	}
-	done := make(chan struct{})
-	a.mu.Lock()
-	a.pending = done
-	a.mu.Unlock()
-	go func() {
-		defer close(done)
-		if r := <-res; r.err == nil {
-			closeAndWait(r.c)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		select {
+		case c.parked <- conn:
+			return
+		default: // cannot happen: each parked connection had a slot of the budget
 		}
-	}()
-	return nil, err
+	}
+	closeAndWait(conn)
+}
+
+// Close is called by sql.DB.Close: it ends the parked connections.
+func (c *connector) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	for {
+		select {
+		case conn := <-c.parked:
+			closeAndWait(conn)
+		default:
+			return nil
+		}
+	}
 }
 
 // closeAndWait ends a connection's session and, for pgx's driver, waits
@@ -185,14 +211,8 @@ func closeAndWait(c driver.Conn) {
 	_ = c.Close()
 }
 
-// dialLimit bounds a dial that goes on after its caller gave up.
+// dialLimit bounds a dial, which goes on after its caller gave up.
 const dialLimit = 10 * time.Second
-
-func (c *acquireCtx) wait() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.pending
-}
 
 // OpenDB is Open for a driver.Connector. The connector's sessions get no
 // application_name from here: set it in the connector's configuration.
@@ -201,7 +221,7 @@ func OpenDB[L bulkhead.Lane](c driver.Connector, cfg lanepool.Config) (*DB[L], e
 	if err != nil {
 		return nil, err
 	}
-	d := newDB[L](sql.OpenDB(&connector{inner: c}), spec, resource, cfg)
+	d := newDB[L](newConnector(c, cfg), spec, resource, cfg)
 	d.dial = c
 	return d, nil
 }
@@ -224,13 +244,14 @@ func typeName[L any]() string {
 	return t.Name()
 }
 
-func newDB[L bulkhead.Lane](db *sql.DB, spec bulkhead.LaneSpec, resource string, cfg lanepool.Config) *DB[L] {
+func newDB[L bulkhead.Lane](c *connector, spec bulkhead.LaneSpec, resource string, cfg lanepool.Config) *DB[L] {
+	db := sql.OpenDB(c)
 	db.SetMaxOpenConns(cfg.MaxConns)
 	db.SetMaxIdleConns(cfg.MaxIdleConns)
 	db.SetConnMaxLifetime(cfg.ConnMaxLifetime)
 	db.SetConnMaxIdleTime(cfg.ConnMaxIdleTime)
 	d := &DB[L]{db: db, g: gate.New(spec.Name, resource, cfg)}
-	d.g.Idle = func() int { return db.Stats().Idle }
+	d.g.Idle = func() int { return db.Stats().Idle + len(c.parked) }
 	d.g.Attach(d)
 	return d
 }
@@ -298,28 +319,30 @@ func (d *DB[L]) conn(ctx context.Context, skip int) (*Conn[L], error) {
 	}
 	// With the gate in front, database/sql never waits for a connection: it
 	// hands out an idle one or dials. The acquire deadline is enforced by the
-	// dial (see connector.Connect), which saves a timer per acquire.
-	actx := &acquireCtx{Context: ctx, deadline: deadline}
+	// dial (see connector.Connect), which saves a timer per acquire that
+	// finds an idle connection.
+	actx := &acquireCtx{Context: ctx, t: t, deadline: deadline}
 	c, err := d.db.Conn(actx)
 	if err != nil {
-		releaseWhenGone(t, actx.wait())
-		return nil, d.g.Fail(reasonFor(ctx, actx.timedOut.Load(), err), time.Since(t.Start()), err)
+		if actx.gaveUp {
+			return nil, actx.err // the dial goes on with the ticket
+		}
+		t.Release()
+		return nil, d.g.Fail(reasonFor(ctx, err), time.Since(t.Start()), err)
 	}
 	t.Grant()
 	return &Conn[L]{Conn: c, t: t}, nil
 }
 
 // reasonFor classifies a failure to get a connection from database/sql
-// after admission.
-func reasonFor(ctx context.Context, timedOut bool, err error) lanepool.Reason {
+// after admission, other than a dial the caller gave up on.
+func reasonFor(ctx context.Context, err error) lanepool.Reason {
 	switch {
 	case ctx.Err() != nil:
 		if ctx.Err() == context.Canceled {
 			return lanepool.ReasonCanceled
 		}
 		return lanepool.ReasonDeadline
-	case timedOut:
-		return lanepool.ReasonTimeout
 	case err == sql.ErrConnDone || strings.Contains(err.Error(), "database is closed"):
 		return lanepool.ReasonClosed
 	}

@@ -48,6 +48,9 @@ const DefaultConnectTimeout = 10 * time.Second
 type Pool[L bulkhead.Lane] struct {
 	p *pgxpool.Pool
 	g *gate.Gate
+	// dialLimit bounds an acquire that may dial: the connect timeout, plus
+	// a moment for pgxpool's own hooks.
+	dialLimit time.Duration
 }
 
 // New opens lane L's pool for the connection string dsn (URL or key=value).
@@ -98,7 +101,7 @@ func NewWithConfig[L bulkhead.Lane](ctx context.Context, pc *pgxpool.Config, cfg
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", resource, err)
 	}
-	pool := &Pool[L]{p: p, g: gate.New(spec.Name, resource, cfg)}
+	pool := &Pool[L]{p: p, g: gate.New(spec.Name, resource, cfg), dialLimit: pc.ConnConfig.ConnectTimeout + time.Second}
 	pool.g.Idle = func() int { return int(p.Stat().IdleConns()) }
 	pool.g.Attach(pool)
 	return pool, nil
@@ -149,6 +152,9 @@ func (p *Pool[L]) acquire(ctx context.Context, skip int) (*Conn[L], error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.p.Stat().IdleConns() == 0 {
+		return p.dial(ctx, t, deadline)
+	}
 	actx, cancel := context.WithDeadline(ctx, deadline)
 	c, err := p.p.Acquire(actx)
 	if err != nil {
@@ -162,6 +168,40 @@ func (p *Pool[L]) acquire(ctx context.Context, skip int) (*Conn[L], error) {
 	cancel()
 	t.Grant()
 	return &Conn[L]{c: c, t: t}, nil
+}
+
+// dial is acquire when no connection is idle, so pgxpool will open one:
+// through gate.Dial, as lanedb does, so that a dial whose caller gave up
+// keeps its slot (Stats.Pending) until it ends, and its connection is then
+// idle in the pool for the next caller.
+func (p *Pool[L]) dial(ctx context.Context, t *gate.Ticket, deadline time.Time) (*Conn[L], error) {
+	c, gaveUp, err := gate.Dial(ctx, t, deadline, p.acquireDialing, p.keepIdle)
+	if gaveUp {
+		return nil, err // the dial goes on with the ticket
+	}
+	if err != nil {
+		reason := lanepool.ReasonConnect
+		if err.Error() == "closed pool" { // puddle.ErrClosedPool, unwrapped
+			reason = lanepool.ReasonClosed
+		}
+		t.Release()
+		return nil, p.g.Fail(reason, time.Since(t.Start()), err)
+	}
+	t.Grant()
+	return &Conn[L]{c: c, t: t}, nil
+}
+
+func (p *Pool[L]) acquireDialing(ctx context.Context) (*pgxpool.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.dialLimit)
+	defer cancel()
+	return p.p.Acquire(ctx)
+}
+
+// keepIdle puts the connection of a dial whose caller gave up into the pool.
+func (p *Pool[L]) keepIdle(c *pgxpool.Conn, err error) {
+	if err == nil {
+		c.Release()
+	}
 }
 
 func reasonFor(ctx, actx context.Context, err error) lanepool.Reason {

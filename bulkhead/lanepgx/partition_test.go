@@ -10,6 +10,8 @@ import (
 	"github.com/bhlint/bhlint/bulkhead/internal/testsvc/pooltest"
 	"github.com/bhlint/bhlint/bulkhead/lanepgx"
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Partitions and hangs: a pool whose PostgreSQL is behind a proxy the test
@@ -68,4 +70,45 @@ func TestConnectFailureIsNotATimeout(t *testing.T) {
 func TestRecoversAfterAHang(t *testing.T) {
 	proxy, p := viaProxy[Tax](t, lanepool.Config{MaxConns: 2, MaxWaiters: 2, AcquireTimeout: 200 * time.Millisecond, LeakThreshold: -1})
 	pooltest.HangThenHeal(t, proxy, p)
+}
+
+// TestSlowDialServesALaterCaller: a 400ms connect and a 100ms acquire
+// timeout. Before the fix the slot of a dial whose caller gave up was given
+// back at once (Stats.Pending 0 while pgxpool went on dialing), and the
+// timeout said all connections stayed in use.
+func TestSlowDialServesALaterCaller(t *testing.T) {
+	dsn, _ := env(t)
+	pc, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc.BeforeConnect = func(ctx context.Context, _ *pgx.ConnConfig) error {
+		select {
+		case <-time.After(400 * time.Millisecond): // a slow network, or a server slow to start sessions
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	p, err := lanepgx.NewWithConfig[Tax](context.Background(), pc, lanepool.Config{MaxConns: 5, MaxWaiters: 5, AcquireTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		testsvc.WaitFor(t, "every slot to be given back", func() bool {
+			s := p.PoolStats()
+			return s.InUse+s.Pending+s.Waiting == 0
+		})
+		p.Close()
+	})
+	pooltest.SlowDial(t, pooltest.Pool{
+		Stats: p.PoolStats,
+		Acquire: func(ctx context.Context) (func(context.Context) error, func(), error) {
+			c, err := p.Acquire(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return c.Ping, c.Release, nil
+		},
+	})
 }

@@ -192,6 +192,10 @@ type AcquireError struct {
 	Budget, Waiters int
 	// Err is the cause for ReasonConnect, ReasonDeadline and ReasonCanceled.
 	Err error
+	// Dialing: a new connection was being opened for the caller when it
+	// gave up, and none was free. The dial goes on without it, and its
+	// connection serves a later caller (see the package documentation).
+	Dialing bool
 }
 
 func (e *AcquireError) Error() string {
@@ -199,10 +203,16 @@ func (e *AcquireError) Error() string {
 	switch e.Reason {
 	case ReasonTimeout:
 		why = fmt.Sprintf("all %d connections stayed in use for the acquire timeout (%s)", e.Budget, e.Waited.Round(time.Millisecond))
+		if e.Dialing {
+			why = fmt.Sprintf("opening a new connection took longer than the acquire timeout (%s); the dial goes on and its connection will serve a later caller", e.Waited.Round(time.Millisecond))
+		}
 	case ReasonWaitersFull:
 		why = fmt.Sprintf("all %d connections are in use and %d callers are waiting already", e.Budget, e.Waiters)
 	case ReasonDeadline:
 		why = "the caller's deadline passed before a connection was free"
+		if e.Dialing {
+			why = "the caller's deadline passed while a new connection was being opened"
+		}
 	case ReasonCanceled:
 		why = "the caller gave up while waiting"
 	case ReasonConnect:

@@ -189,3 +189,41 @@ func TestAdmitGrantReturn(t *testing.T) {
 		t.Errorf("failed %d, want 1", s.Failed)
 	}
 }
+
+// TestDialOutlivesItsCaller: a caller that gives up while its connection is
+// being opened gets an error saying so; the dial goes on holding the slot
+// (pending, not in use), its connection goes to late, and only then is the
+// slot released.
+func TestDialOutlivesItsCaller(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	g := newGate(t, lanepool.Config{MaxConns: 1, AcquireTimeout: time.Hour, LeakThreshold: -1})
+	tk, deadline, err := g.Admit(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	connected := make(chan struct{})
+	kept := make(chan string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the caller gives up before the dial ends
+	_, gaveUp, err := Dial(ctx, tk, deadline, func(context.Context) (string, error) {
+		<-connected
+		return "conn", nil
+	}, func(c string, err error) { kept <- c })
+	var ae *lanepool.AcquireError
+	if !gaveUp || !errors.As(err, &ae) || ae.Reason != lanepool.ReasonCanceled || !ae.Dialing {
+		t.Fatalf("Dial: gaveUp %v, %v; want a canceled acquire that was dialing", gaveUp, err)
+	}
+	if s := g.Stats(); s.Pending != 1 || s.InUse != 0 || s.Failed != 1 {
+		t.Errorf("while the dial goes on: %+v, want its slot pending", s)
+	}
+	close(connected)
+	if c := <-kept; c != "conn" {
+		t.Errorf("late got %q", c)
+	}
+	for !tk.Released() {
+		time.Sleep(time.Millisecond)
+	}
+	if s := g.Stats(); s.Pending != 0 {
+		t.Errorf("after the dial ended: %+v, want the slot released", s)
+	}
+}

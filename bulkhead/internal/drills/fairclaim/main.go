@@ -20,12 +20,12 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/bhlint/bhlint/bulkhead/internal/drills/drillreport"
 	"github.com/bhlint/bhlint/bulkhead/jobclaim"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -61,19 +61,9 @@ func main() {
 	ctx := context.Background()
 	rep, err := drill(ctx, cfg)
 	if err != nil {
-		fmt.Printf("drill: ERROR %v\n", err)
-		os.Exit(2)
+		drillreport.Fail(err)
 	}
-	if err := os.MkdirAll(cfg.out, 0o755); err == nil {
-		if err := os.WriteFile(filepath.Join(cfg.out, "report.txt"), []byte(rep.text+rep.last+"\n"), 0o644); err != nil {
-			log.Print(err)
-		}
-	}
-	fmt.Print(rep.text)
-	fmt.Println(rep.last)
-	if !rep.pass {
-		os.Exit(1)
-	}
+	drillreport.Finish(cfg.out, rep.text, rep.last, rep.pass)
 }
 
 func drill(ctx context.Context, cfg config) (report, error) {

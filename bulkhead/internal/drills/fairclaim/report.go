@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bhlint/bhlint/bulkhead/internal/drills/drillreport"
 	"github.com/bhlint/bhlint/bulkhead/jobclaim"
 )
 
@@ -39,22 +40,15 @@ func makeReport(cfg config, small, large []result) report {
 		fmt.Fprintf(&b, "%s %s %s %s %s / %s\n", pad(r.rule.String(), 11), pad(seconds(r.bFirst), 16), pad(fmt.Sprint(r.bigMax), 19),
 			pad(seconds(r.bDone), 12), millis(r.claimP50), millis(r.claimP99))
 	}
-	checks, pass := verdict(cfg, small, large)
-	fmt.Fprintln(&b, "\nchecks:")
-	for _, c := range checks {
-		fmt.Fprintln(&b, "  "+c)
-	}
-	status := "PASS"
-	if !pass {
-		status = "FAIL"
-	}
-	last := fmt.Sprintf("drill: %s fair claim", status)
+	checks := verdict(cfg, small, large)
+	checks.Write(&b)
+	last := fmt.Sprintf("drill: %s fair claim", checks.Status())
 	for _, r := range small {
 		last += fmt.Sprintf(" | %v: B_first=%s A_max=%d A_done=%s", r.rule, seconds(r.bFirst), r.bigMax, seconds(r.bigDone))
 	}
 	f := byRule(large, jobclaim.FairShare)
 	last += fmt.Sprintf(" | %d jobs fair-share: B_first=%s claim_p50=%s", cfg.scaleJobs, seconds(f.bFirst), millis(f.claimP50))
-	return report{text: b.String(), last: last, pass: pass}
+	return report{text: b.String(), last: last, pass: checks.Pass()}
 }
 
 func byRule(rs []result, rule jobclaim.Rule) result {
@@ -66,16 +60,9 @@ func byRule(rs []result, rule jobclaim.Rule) result {
 	return result{}
 }
 
-func verdict(cfg config, small, large []result) ([]string, bool) {
-	var checks []string
-	pass := true
-	check := func(ok bool, format string, args ...any) {
-		s := "PASS "
-		if !ok {
-			s, pass = "FAIL ", false
-		}
-		checks = append(checks, s+fmt.Sprintf(format, args...))
-	}
+func verdict(cfg config, small, large []result) *drillreport.Checks {
+	checks := &drillreport.Checks{}
+	check := checks.Check
 	fifo, fair, hard := byRule(small, jobclaim.FIFO), byRule(small, jobclaim.FairShare), byRule(small, jobclaim.HardCap)
 	check(fifo.bFirst >= fifoWaitAtLeast, "FIFO: B waits behind A's jobs: first start %s (>= %s)", seconds(fifo.bFirst), seconds(fifoWaitAtLeast))
 	check(fair.bFirst > 0 && fair.bFirst <= fairStartWithin, "fair share: B starts within %s: %s", seconds(fairStartWithin), seconds(fair.bFirst))
@@ -92,5 +79,5 @@ func verdict(cfg config, small, large []result) ([]string, bool) {
 		}
 	}
 	check(twice == 0, "no job ran twice: %d did", twice)
-	return checks, pass
+	return checks
 }

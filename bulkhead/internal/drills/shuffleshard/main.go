@@ -26,14 +26,13 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/bhlint/bhlint/bulkhead/internal/drills/drillreport"
 	"github.com/bhlint/bhlint/bulkhead/lanehttp"
 	"github.com/bhlint/bhlint/bulkhead/shuffleshard"
 )
@@ -66,19 +65,9 @@ func main() {
 	}
 	rep, err := drill(cfg)
 	if err != nil {
-		fmt.Printf("drill: ERROR %v\n", err)
-		os.Exit(2)
+		drillreport.Fail(err)
 	}
-	if err := os.MkdirAll(cfg.out, 0o755); err == nil {
-		if err := os.WriteFile(filepath.Join(cfg.out, "report.txt"), []byte(rep.text+rep.last+"\n"), 0o644); err != nil {
-			log.Print(err)
-		}
-	}
-	fmt.Print(rep.text)
-	fmt.Println(rep.last)
-	if !rep.pass {
-		os.Exit(1)
-	}
+	drillreport.Finish(cfg.out, rep.text, rep.last, rep.pass)
 }
 
 // live is what one live run measured.
@@ -309,30 +298,16 @@ func makeReport(cfg config, shuffled, grouped shuffleshard.Outcome, runs []live)
 		fmt.Fprintf(&b, "%-18s %-16d %-33d %-19d %d/%d\n", r.mode, r.crashed, r.noHealthy, r.unserved, r.served, r.sent)
 	}
 	sh, gr := runs[0], runs[1]
-	var checks []string
-	pass := true
-	check := func(ok bool, format string, args ...any) {
-		s := "PASS "
-		if !ok {
-			s, pass = "FAIL ", false
-		}
-		checks = append(checks, s+fmt.Sprintf(format, args...))
-	}
+	checks := &drillreport.Checks{}
+	check := checks.Check
 	check(shuffled.AllLost == 0, "simulation, shuffle sharding: no other tenant lost all its nodes: %d did", shuffled.AllLost)
 	check(grouped.AllLost > 0, "simulation, plain groups (the contrast): the poison tenant's group lost all: %d tenants", grouped.AllLost)
 	check(sh.crashed == cfg.perTenant, "live: the poison tenant crashed its %d servers: %d", cfg.perTenant, sh.crashed)
 	check(sh.noHealthy == 0, "live, shuffle sharding: every other tenant kept >= 1 healthy endpoint: %d did not", sh.noHealthy)
 	check(sh.unserved == 0 && sh.served == sh.sent, "live, shuffle sharding: every other tenant's requests served: %d/%d", sh.served, sh.sent)
 	check(gr.noHealthy > 0, "live, plain groups (the contrast): tenants of the poison tenant's group lost every endpoint: %d", gr.noHealthy)
-	fmt.Fprintln(&b, "\nchecks:")
-	for _, c := range checks {
-		fmt.Fprintln(&b, "  "+c)
-	}
-	status := "PASS"
-	if !pass {
-		status = "FAIL"
-	}
+	checks.Write(&b)
 	last := fmt.Sprintf("drill: %s shuffle shard | simulation all-lost: shuffle=%d groups=%d of %d | live %d tenants: shuffle no_healthy=%d unserved=%d served=%d/%d | groups no_healthy=%d unserved=%d",
-		status, shuffled.AllLost, grouped.AllLost, cfg.simTenants-1, cfg.tenants, sh.noHealthy, sh.unserved, sh.served, sh.sent, gr.noHealthy, gr.unserved)
-	return report{text: b.String(), last: last, pass: pass}
+		checks.Status(), shuffled.AllLost, grouped.AllLost, cfg.simTenants-1, cfg.tenants, sh.noHealthy, sh.unserved, sh.served, sh.sent, gr.noHealthy, gr.unserved)
+	return report{text: b.String(), last: last, pass: checks.Pass()}
 }

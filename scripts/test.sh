@@ -7,6 +7,9 @@
 #   ./scripts/test.sh           # everything
 #   ./scripts/test.sh --drill   # and the recovery drill, short form
 #   ./scripts/test.sh --drill --realworld   # and the real-world corpus gate (what .ci/run does)
+#   ./scripts/test.sh --quick   # the fast part alone, while you work: no setup, no -race,
+#                               # go test -short, no robustness run; tests whose tools or
+#                               # servers are missing skip, and the summary says so
 #
 # It does the setup those tests need itself (scripts/setup.sh: installs
 # pre-commit, the SARIF validator, builds golangci-lint with the plugin into a
@@ -24,13 +27,19 @@ cd "$(dirname "$0")/.." || exit 2
 
 drill=false
 realworld=false
+quick=false
 for arg in "$@"; do
 	case "$arg" in
 	--drill) drill=true ;;
 	--realworld) realworld=true ;;
-	*) echo "usage: $0 [--drill] [--realworld]" >&2; exit 2 ;;
+	--quick) quick=true ;;
+	*) echo "usage: $0 [--drill] [--realworld] | $0 --quick" >&2; exit 2 ;;
 	esac
 done
+if $quick && { $drill || $realworld; }; then
+	echo "$0: --quick runs the fast part alone; it does not combine with --drill or --realworld" >&2
+	exit 2
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -141,15 +150,38 @@ stage_realworld() {
 	check "real-world corpus gate (bench/realworld/run.sh --ci)" ./bench/realworld/run.sh --ci
 }
 
-# stage TITLE FUNC: runs FUNC under a heading, with its time.
+# stage TITLE CMD...: runs CMD under a heading, with its time.
 stage() {
 	local start=$SECONDS
 	echo "== $1"
-	"$2"
+	"${@:2}"
 	echo "-- $1: $((SECONDS - start)) s"
 }
 
+# quick_main is --quick: what a contributor runs between changes. The tests
+# that need a tool setup.sh would install or build (golangci-lint, gopls,
+# pre-commit, the SARIF validator) run if it is already there (BHLINT_*
+# variables) and skip otherwise, with the reason in the summary.
+stage_quick_checks() {
+	check "gofmt" gofmt_clean
+	check "docs and messages cite nothing a reader cannot look up" self_contained
+	check "go vet (linter module)" go vet ./...
+	check "go vet (bulkhead)" indir bulkhead go vet ./...
+}
+
+quick_main() {
+	stage "vet and format (quick)" stage_quick_checks
+	stage "linter module, go test -short" gotest . -short ./...
+	stage "runtime module, go test -short" gotest bulkhead -short ./...
+	stage "example, go test -short" gotest examples/payment-core -short ./...
+	"$summary" report "$results"
+}
+
 main() {
+	if $quick; then
+		quick_main
+		return
+	fi
 	stage "setup (scripts/setup.sh)" stage_setup
 	stage "vet and format" stage_vet_and_format
 	stage "linter module (analyzers, driver, end-to-end)" stage_linter

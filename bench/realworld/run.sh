@@ -7,6 +7,7 @@
 #   ./bench/realworld/run.sh --ci           # the services marked ci=1, bhlint only; no timing
 #   ./bench/realworld/run.sh --report       # rewrite bench/REALWORLD.md from the last results of each
 #   ./bench/realworld/run.sh --fetch        # only download the services and their dependencies (work copies)
+#   ./bench/realworld/run.sh --first-contact NAME...   # a newly labelled service's first run, recorded for good
 #   REALWORLD_DIR=/path ...                 # work copies and results (default ~/.cache/bhlint-realworld)
 #   REALWORLD_ROUNDS=N ...                  # go vet and bhlint N times each, interleaved; best of N (default 2)
 #
@@ -16,8 +17,17 @@
 # MODULE@VERSION SUM (one per line) for a module that a replace directive takes from DIR, which
 # the module zip leaves out, and ci=1),
 # triage.tsv (every bhlint finding: file:line, code, true|false|debatable|fixed, reason; fixed is
-# a false positive that an analyzer change removed and that must not come back) and
-# recall.tsv (real instances found by reading the code: file:line, code, note).
+# a false positive that an analyzer change removed and that must not come back),
+# recall.tsv (real instances found by reading the code: file:line, code, note) and
+# lookalikes.tsv (code that resembles an instance and is fine: file:line, code, what bounds it).
+# service.txt may also say apt=PACKAGES: Debian packages the build needs (cgo headers), installed
+# when missing.
+#
+# First contact (docs/CONTRIBUTING.md, "Add a service to the corpus"): a new service is labelled
+# by someone who has not seen bhlint's output, the labels are committed, and then
+# --first-contact runs bhlint once (no timing) and writes services/NAME/first-contact.json, which
+# no later run rewrites: the score a new user would have met. It refuses a service that has a
+# record already, or whose labels are missing, uncommitted or changed since their commit.
 #
 # For each service: the module is fetched at its exact version (the module cache is read-only,
 # so it is copied to a work copy), its dependencies downloaded, the build cache warmed; then go
@@ -41,6 +51,7 @@ die() { bench_die "realworld: $*"; }
 ci=""
 report_only=""
 fetch_only=""
+first_contact=""
 built_at=unknown
 rounds=${REALWORLD_ROUNDS:-2}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "realworld: REALWORLD_ROUNDS must be a positive number, not '$rounds'" >&2; exit 2; }
@@ -50,7 +61,8 @@ for arg in "$@"; do
 	--ci) ci=1 ;;
 	--report) report_only=1 ;;
 	--fetch) fetch_only=1 ;;
-	-*) die "unknown flag $arg (usage: run.sh [--ci | --report | --fetch] [service...])" ;;
+	--first-contact) first_contact=1 ci=1 ;;
+	-*) die "unknown flag $arg (usage: run.sh [--ci | --report | --fetch | --first-contact] [service...])" ;;
 	*) [ -f "bench/realworld/services/$arg/service.txt" ] || die "no service $arg in bench/realworld/services"
 		only+=("$arg") ;;
 	esac
@@ -60,7 +72,26 @@ export GOTOOLCHAIN=local GOFLAGS="-mod=readonly -buildvcs=false"
 command -v go >/dev/null || die "the go command is not on PATH"
 [ -n "$ci$fetch_only" ] || bench_need_gnu_time
 
+# labels_commit SERVICE: the commit that last changed the service's labels; dies when they are
+# missing, untracked or changed since (the first run must see only committed labels).
+labels_commit() {
+	local d="bench/realworld/services/$1" f c
+	[ ! -e "$d/first-contact.json" ] || die "$1: its first contact is recorded already ($d/first-contact.json); it is not run again"
+	for f in recall.tsv lookalikes.tsv; do
+		[ -f "$d/$f" ] || die "$1: $d/$f is missing: label the service first (docs/CONTRIBUTING.md)"
+		git ls-files --error-unmatch "$d/$f" >/dev/null 2>&1 || die "$1: $d/$f is not committed: commit the labels before the first run"
+	done
+	git diff --quiet HEAD -- "$d/recall.tsv" "$d/lookalikes.tsv" || die "$1: the labels changed since their commit: commit them before the first run"
+	c=$(git log -1 --format=%H -- "$d/recall.tsv" "$d/lookalikes.tsv") && [ -n "$c" ] || die "$1: no commit holds its labels"
+	echo "$c"
+}
+
 services=("${only[@]}")
+if [ -n "$first_contact" ]; then
+	[ ${#services[@]} -gt 0 ] || die "--first-contact needs the services to run, by name"
+	declare -A labelled_at
+	for name in "${services[@]}"; do labelled_at[$name]=$(labels_commit "$name") || exit 2; done
+fi
 if [ ${#services[@]} -eq 0 ]; then
 	for d in bench/realworld/services/*/; do
 		name=$(basename "$d")
@@ -73,6 +104,7 @@ rwdir=${REALWORLD_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bhlint-realworld}
 # Each service's results live in results/<name> and only that directory is replaced, so a run of
 # some services keeps the others' figures for the report (--report rewrites it from them).
 results="$rwdir/results${ci:+-ci}"
+[ -z "$first_contact" ] || results="$rwdir/results-first"
 work=$(mktemp -d "${TMPDIR:-/tmp}/bhlint-realworld.XXXXXX")
 sampler=""
 trap '[ -z "$sampler" ] || kill "$sampler" 2>/dev/null; rm -rf "$work"' EXIT
@@ -109,7 +141,13 @@ prepare() {
 		rm -rf "$copy"
 		cp -r "$dir" "$copy"
 		chmod -R u+w "$copy"
-		local f
+		local f pkg missing=()
+		for pkg in $(meta "$name" apt); do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+		if [ ${#missing[@]} -gt 0 ]; then
+			echo "realworld: $name: installing ${missing[*]} (apt= in service.txt)" >&2
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+				die "$name: could not install ${missing[*]}; install them (apt-get install ${missing[*]}) and rerun"
+		fi
 		for f in $(meta "$name" touch); do mkdir -p "$copy/$(dirname "$f")" && touch "$copy/$f"; done
 		local ndir nmod nsum
 		while read -r ndir nmod nsum; do
@@ -208,6 +246,11 @@ for name in "${services[@]}"; do
 	measure "$name" "$modroot"
 	date -u '+%Y-%m-%d %H:%M UTC' >"$results/$name/when.txt"
 	echo "$built_at" >"$results/$name/built.txt"
+	if [ -n "$first_contact" ]; then
+		"$work/report" -services bench/realworld/services -results "$results" -record-first-contact "$name" \
+			-labels-commit "${labelled_at[$name]}" -built "$built_at" || die "$name: recording the first contact failed"
+		echo "realworld: $name: first contact recorded in bench/realworld/services/$name/first-contact.json: commit it" >&2
+	fi
 done
 
 header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint built at $built_at, HEAD at the end $(git rev-parse --short HEAD 2>/dev/null || echo unknown); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s; go vet and bhlint ran $rounds times each, interleaved, and each figure is the best of those rounds (staticcheck once); the by-round column pairs each bhlint run with the go vet run just before it."

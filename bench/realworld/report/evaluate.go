@@ -14,6 +14,7 @@ import (
 type counts struct {
 	Findings, True, False, Debatable, Untriaged int
 	RecallFound, RecallAll                      int
+	LookalikesFlagged, LookalikesAll            int // labelled look-alikes, and those a finding reports
 }
 
 func (c *counts) add(o counts) {
@@ -24,12 +25,16 @@ func (c *counts) add(o counts) {
 	c.Untriaged += o.Untriaged
 	c.RecallFound += o.RecallFound
 	c.RecallAll += o.RecallAll
+	c.LookalikesFlagged += o.LookalikesFlagged
+	c.LookalikesAll += o.LookalikesAll
 }
 
 // precision is true/(true+false): debatable and untriaged findings are left out.
 func (c counts) precision() string { return pct(c.True, c.True+c.False) }
 
 func (c counts) recall() string { return pct(c.RecallFound, c.RecallAll) }
+
+func (c counts) lookalikes() string { return pct(c.LookalikesFlagged, c.LookalikesAll) }
 
 func pct(n, of int) string {
 	if of == 0 {
@@ -54,16 +59,13 @@ func evaluate(s *service, window int) *evaluation {
 	for _, a := range suite.All {
 		e.ByAnalyzer[a.Analyzer.Name] = &counts{}
 	}
-	verdict := map[key]string{}
-	for _, t := range s.Triage {
-		verdict[t.key] = t.Verdict
-	}
+	d := decider{triage: triageVerdicts(s.Triage), recall: keysOf(s.Recall), lookalikes: keysOf(s.Lookalikes), window: window}
 	found := map[key]bool{}
 	for _, f := range s.Results.Findings {
 		c := e.counter(f.Code)
 		c.Findings++
 		found[f.key] = true
-		switch verdict[f.key] {
+		switch d.verdict(f) {
 		case "true":
 			c.True++
 		case "false":
@@ -89,10 +91,17 @@ func evaluate(s *service, window int) *evaluation {
 	for _, r := range s.Recall {
 		c := e.counter(r.Code)
 		c.RecallAll++
-		if recalled(r, s.Results.Findings, window) {
+		if recalled(r.key, s.Results.Findings, window) {
 			c.RecallFound++
 		} else {
 			e.Missed = append(e.Missed, r)
+		}
+	}
+	for _, l := range s.Lookalikes {
+		c := e.counter(l.Code)
+		c.LookalikesAll++
+		if recalled(l.key, s.Results.Findings, window) {
+			c.LookalikesFlagged++
 		}
 	}
 	for _, c := range e.ByAnalyzer {
@@ -114,7 +123,7 @@ func (e *evaluation) counter(code string) *counts {
 // code, before knowing which statement an analyzer reports (the go statement or its loop, the
 // call or its transaction), and a finding with two ends (sharedpool reports a pool where it is
 // created and points at the background loop and the handler that share it) is found at either.
-func recalled(r recallEntry, fs []finding, window int) bool {
+func recalled(r key, fs []finding, window int) bool {
 	near := func(p place) bool { return p.File == r.File && p.Line >= r.Line-window && p.Line <= r.Line+window }
 	for _, f := range fs {
 		if f.Code != r.Code {
@@ -140,6 +149,7 @@ func writeMarkdown(w io.Writer, text prose, evals []*evaluation, window int) {
 	fmt.Fprintf(w, "Precision = true / (true + false), debatable and untriaged left out. Recall = instances of the\n"+
 		"service's recall set (found by reading the code) that a finding of the same code reports in the same\n"+
 		"file within %d lines. Times: cold analysis cache, warm build cache; ratios are bhlint / go vet.\n\n", window)
+	writeFirstContact(w, evals, window)
 	writeServiceTable(w, evals)
 	writeSpeedTable(w, evals)
 	writeAnalyzerTable(w, evals)
@@ -150,8 +160,8 @@ func writeMarkdown(w io.Writer, text prose, evals []*evaluation, window int) {
 }
 
 func writeServiceTable(w io.Writer, evals []*evaluation) {
-	fmt.Fprintf(w, "## Services\n\n| service | module@version | style | packages | loaded | findings | true | false | debatable | untriaged | precision | recall |\n")
-	fmt.Fprintf(w, "|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---|\n")
+	fmt.Fprintf(w, "## Services\n\n| service | module@version | style | packages | loaded | findings | true | false | debatable | untriaged | precision | recall | look-alikes flagged |\n")
+	fmt.Fprintf(w, "|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---|---|\n")
 	var all counts
 	for _, e := range evals {
 		s, r, c := e.Service, e.Service.Results, e.Total
@@ -159,13 +169,13 @@ func writeServiceTable(w io.Writer, evals []*evaluation) {
 		if !r.complete() {
 			loaded = fmt.Sprintf("**no**: %s", strings.Join(append(append([]string{}, r.NotAnalysed...), r.Errors...), "; "))
 		}
-		fmt.Fprintf(w, "| %s | %s@%s | %s | %d | %s | %d | %d | %d | %d | %d | %s | %s |\n",
+		fmt.Fprintf(w, "| %s | %s@%s | %s | %d | %s | %d | %d | %d | %d | %d | %s | %s | %s |\n",
 			s.Name, s.Meta["module"], s.Meta["version"], s.Meta["style"], r.Analysed, loaded,
-			c.Findings, c.True, c.False, c.Debatable, c.Untriaged, c.precision(), c.recall())
+			c.Findings, c.True, c.False, c.Debatable, c.Untriaged, c.precision(), c.recall(), c.lookalikes())
 		all.add(c)
 	}
-	fmt.Fprintf(w, "| **all** | | | | | %d | %d | %d | %d | %d | %s | %s |\n\n",
-		all.Findings, all.True, all.False, all.Debatable, all.Untriaged, all.precision(), all.recall())
+	fmt.Fprintf(w, "| **all** | | | | | %d | %d | %d | %d | %d | %s | %s | %s |\n\n",
+		all.Findings, all.True, all.False, all.Debatable, all.Untriaged, all.precision(), all.recall(), all.lookalikes())
 }
 
 func writeSpeedTable(w io.Writer, evals []*evaluation) {

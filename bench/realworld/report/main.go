@@ -3,6 +3,7 @@
 // bench/realworld/run.sh runs it; see that script for the whole procedure.
 //
 //	go run ./bench/realworld/report -services bench/realworld/services -results DIR [-out FILE] [-ci] [service...]
+//	go run ./bench/realworld/report -services DIR -results DIR -record-first-contact NAME -labels-commit C -built B
 //
 // It exits 1 when a service did not load completely, a finding triaged true disappeared or a
 // false positive triaged fixed (one an analyzer change removed) came back. A finding triaged
@@ -16,6 +17,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // prose is the hand-written text of the report: a paragraph under the title, notes at the end.
@@ -28,10 +30,24 @@ func main() {
 	header := flag.String("header", "", "a paragraph put under the report's title (machine, load, versions)")
 	window := flag.Int("window", 5, "a recall entry is found by a finding of its code in its file within this many lines")
 	notes := flag.String("notes", "", "a Markdown file appended to the report (what the figures do not say: profiles, known false positives)")
+	record := flag.String("record-first-contact", "", "write this service's first-contact.json from its results (once: refused when it exists), and nothing else")
+	labelsCommit := flag.String("labels-commit", "", "with -record-first-contact: the commit that last changed the service's labels")
+	built := flag.String("built", "", "with -record-first-contact: the commit bhlint was built from")
 	flag.Parse()
 	if *resultsDir == "" {
 		fmt.Fprintln(os.Stderr, "report: -results is required")
 		os.Exit(2)
+	}
+	if *record != "" {
+		if *labelsCommit == "" || *built == "" {
+			fmt.Fprintln(os.Stderr, "report: -record-first-contact needs -labels-commit and -built")
+			os.Exit(2)
+		}
+		if err := recordFirstContact(*servicesDir, *resultsDir, *record, *labelsCommit, *built, time.Now()); err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(2)
+		}
+		return
 	}
 	var trailer string
 	if *notes != "" {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -195,5 +196,71 @@ func TestMissingMeta(t *testing.T) {
 	_, err := run(services, results, "", prose{}, 5, nil, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), `"version" is missing`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestLabelsDecideUntriagedFindings: a finding no triage line knows is true when it reports a
+// labelled instance and false when it reports a labelled look-alike; the service row counts the
+// look-alikes flagged.
+func TestLabelsDecideUntriagedFindings(t *testing.T) {
+	services, results := corpus(t, "", "a.go:10\t"+uq+"\treal\n", "a.go:11:"+uq, "b.go:20:"+uq, "c.go:1:"+uq)
+	write(t, filepath.Join(services, "svc", "lookalikes.tsv"), "b.go:22\t"+uq+"\tbounded by a semaphore\nd.go:5\t"+uq+"\tfixed workers\n")
+	_, out, md := runReport(t, services, results)
+	// 3 findings: a.go true (label), b.go false (look-alike), c.go untriaged; look-alikes 1/2.
+	if !strings.Contains(md, "| 3 | yes | 3 | 1 | 1 | 0 | 1 | 50% (1/2) | 100% (1/1) | 50% (1/2) |") {
+		t.Errorf("service row wrong:\n%s", md)
+	}
+	if strings.Contains(out, "untriaged: a.go") || strings.Contains(out, "untriaged: b.go") || !strings.Contains(out, "untriaged: c.go:1") {
+		t.Errorf("only the finding no label decides is untriaged:\n%s", out)
+	}
+}
+
+// TestFirstContactRecordedOnce: the first run is recorded with the labels as they stood, is
+// refused a second time, and is scored from that record: a label corrected later changes the
+// current recall, not the first contact's; a triage line decides a finding no label does.
+func TestFirstContactRecordedOnce(t *testing.T) {
+	services, results := corpus(t, "", "a.go:10\t"+uq+"\treal\nz.go:1\t"+hc+"\tmissed\n", "a.go:10:"+uq, "b.go:20:"+uq, "c.go:1:"+uq)
+	write(t, filepath.Join(services, "svc", "lookalikes.tsv"), "b.go:20\t"+uq+"\tbounded\n")
+	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	if err := recordFirstContact(services, results, "svc", "0123456789abcdef", "abc1234", now); err != nil {
+		t.Fatal(err)
+	}
+	if err := recordFirstContact(services, results, "svc", "0123456789abcdef", "abc1234", now); err == nil || !strings.Contains(err.Error(), "recorded already") {
+		t.Errorf("a second record: err = %v, want a refusal", err)
+	}
+	// After the first contact: the missed label is corrected, c.go is triaged true.
+	write(t, filepath.Join(services, "svc", "recall.tsv"), "a.go:10\t"+uq+"\treal\nc.go:1\t"+uq+"\tnow labelled\n")
+	write(t, filepath.Join(services, "svc", "triage.tsv"), "c.go:1\t"+uq+"\ttrue\treal, missed by the labels\n")
+	_, _, md := runReport(t, services, results)
+	want := "| svc | 0123456 | abc1234 | 2026-12-02 03:00 UTC | yes | 3 | 2 | 1 | 0 | 0 | 67% (2/3) | 50% (1/2) | 100% (1/1) |"
+	if !strings.Contains(md, "## First contact") || !strings.Contains(md, want) {
+		t.Errorf("first-contact row wrong, want\n%s\nin:\n%s", want, md)
+	}
+	if !strings.Contains(md, "| heldconn | 0 | 0 | 0 | 0 | 0 | – | 0% (0/1) | – |") {
+		t.Errorf("first-contact analyzer table lacks heldconn's missed label:\n%s", md)
+	}
+	// The current figures use the corrected labels: recall 2/2.
+	if !strings.Contains(md, "| 67% (2/3) | 100% (2/2) | 100% (1/1) |") {
+		t.Errorf("current service row wrong:\n%s", md)
+	}
+}
+
+// TestLabelsOfPlannedChecks: labels of checks not built yet are read, kept aside, and not scored;
+// an unknown code is still an error.
+func TestLabelsOfPlannedChecks(t *testing.T) {
+	services, results := corpus(t, "", "h.go:3\tERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN\tping reaches the pool\n")
+	s, err := loadService(filepath.Join(services, "svc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Recall) != 0 || len(s.Pending) != 1 || s.Pending[0].Line != 3 {
+		t.Errorf("recall %v, pending %v: want the label pending", s.Recall, s.Pending)
+	}
+	if _, _, md := runReport(t, services, results); !strings.Contains(md, "| 0 | 0 | 0 | 0 | 0 | – | – | – |") {
+		t.Errorf("a pending label was scored:\n%s", md)
+	}
+	write(t, filepath.Join(services, "svc", "lookalikes.tsv"), "h.go:3\tERR_NOPE\tx\n")
+	if _, err := loadService(filepath.Join(services, "svc")); err == nil || !strings.Contains(err.Error(), "lookalikes.tsv:1") {
+		t.Errorf("err = %v, want one naming lookalikes.tsv and the line", err)
 	}
 }

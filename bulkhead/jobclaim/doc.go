@@ -20,8 +20,8 @@
 //     may overshoot it; a capped tenant waits even when workers are idle.
 //   - [FairShare]: the oldest job of the tenant running the fewest jobs;
 //     among tenants running as few, the one whose last job started longest
-//     ago (a tenant never served first), then the one whose oldest job is
-//     oldest. Work-conserving: a tenant alone gets every worker; a newcomer
+//     ago (a tenant never served first), then the one waiting longest (whose
+//     current wait began with the oldest job). Work-conserving: a tenant alone gets every worker; a newcomer
 //     starts within about one job time, because the next worker to free up
 //     takes its job. The middle tie-break matters with many tenants: with
 //     100 tenants and 6 workers most tenants run nothing, and ordering those
@@ -34,8 +34,9 @@
 // A tenant's running and queued counts live in their own table, one row per
 // tenant, updated in the statement that claims, completes or reaps a job, so
 // choosing a tenant reads about one row per tenant with queued work and
-// never counts job rows. The candidate tenants are read first, then the
-// claim locks one job of the first candidate it can (two round trips).
+// never counts job rows. One statement chooses the best tenant and claims
+// its oldest job; only when other workers hold all of that tenant's queued
+// jobs does a claim read the next candidates and try them in turn.
 //
 // # Workers that die
 //

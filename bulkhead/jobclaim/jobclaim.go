@@ -188,19 +188,31 @@ func (q *Queue) ensureSlots(ctx context.Context, tenants []string) error {
 // ErrEmpty.
 func (q *Queue) Claim(ctx context.Context, worker string) (Job, error) {
 	lease := q.cfg.Lease.Seconds()
-	if q.cfg.Rule == FIFO {
-		return q.claimOne(ctx, q.sql.claimFIFO, worker, lease)
+	var first, each string
+	args := []any{worker, lease}
+	switch q.cfg.Rule {
+	case FIFO:
+		return q.claimOne(ctx, q.sql.claimFIFO, args...)
+	case FairShare:
+		first, each = q.sql.claimFair, q.sql.claimTenant
+	case SoftCap:
+		first, each = q.sql.claimCapped, q.sql.claimTenant
+		args = append(args, q.cfg.Cap)
+	case HardCap:
+		first, each = q.sql.claimCappedSlot, q.sql.claimSlot
+		args = append(args, q.cfg.Cap)
+	}
+	// Usually the best tenant has a job no other worker holds: one round trip.
+	job, err := q.claimOne(ctx, first, args...)
+	if !errors.Is(err, ErrEmpty) {
+		return job, err
 	}
 	tenants, err := q.candidates(ctx)
 	if err != nil {
 		return Job{}, err
 	}
-	claim := q.sql.claimTenant
-	if q.cfg.Rule == HardCap {
-		claim = q.sql.claimSlot
-	}
 	for _, t := range tenants {
-		job, err := q.claimOne(ctx, claim, worker, lease, t)
+		job, err := q.claimOne(ctx, each, worker, lease, t)
 		if !errors.Is(err, ErrEmpty) {
 			return job, err
 		}

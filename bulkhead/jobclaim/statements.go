@@ -7,10 +7,11 @@ import "strings"
 // same statement, so the counts table never disagrees with the jobs table
 // after a commit.
 type statements struct {
-	schema, drop, enqueue, slots, counts string
-	claimFIFO, claimTenant, claimSlot    string
-	fairCandidates, cappedCandidates     string
-	complete, extend, release, reap      string
+	schema, drop, enqueue, slots, counts    string
+	claimFIFO, claimTenant, claimSlot       string
+	fairCandidates, cappedCandidates        string
+	claimFair, claimCapped, claimCappedSlot string // the first candidate, chosen and claimed in one statement
+	complete, extend, release, reap         string
 }
 
 // Job states in NAME_jobs.state.
@@ -43,7 +44,8 @@ create table if not exists TENANTS (
 	tenant text primary key,
 	running int not null default 0,
 	queued int not null default 0,
-	last_claim timestamptz
+	last_claim timestamptz,
+	wait_head bigint
 );
 create table if not exists SLOTS (
 	tenant text not null,
@@ -56,30 +58,17 @@ create table if not exists SLOTS (
 with j as (
 	insert into JOBS (tenant, payload)
 	select tenant, payload from unnest($1::text[], $2::bytea[]) with ordinality as n(tenant, payload, i) order by i
-	returning tenant
+	returning id, tenant
 )
-insert into TENANTS as t (tenant, queued)
-select tenant, count(*) from j group by tenant
-on conflict (tenant) do update set queued = t.queued + excluded.queued`,
+insert into TENANTS as t (tenant, queued, wait_head)
+select tenant, count(*), min(id) from j group by tenant
+on conflict (tenant) do update set queued = t.queued + excluded.queued,
+	wait_head = case when t.queued > 0 then t.wait_head else excluded.wait_head end`,
 		slots: `
 insert into SLOTS (tenant, slot)
 select t, g from unnest($1::text[]) t, generate_series(1, $2::int) g
 on conflict do nothing`,
 		counts: `select tenant, running, queued from TENANTS`,
-		// The candidates: one index probe per tenant with queued jobs for
-		// its oldest, never a count of job rows.
-		fairCandidates: `
-select r.tenant from TENANTS r
-cross join lateral (select id from JOBS where tenant = r.tenant and state = QUEUED order by id limit 1) h
-where r.queued > 0
-order by r.running, r.last_claim nulls first, h.id
-limit $1`,
-		cappedCandidates: `
-select r.tenant from TENANTS r
-cross join lateral (select id from JOBS where tenant = r.tenant and state = QUEUED order by id limit 1) h
-where r.queued > 0 and r.running < $2
-order by h.id
-limit $1`,
 		complete: `
 with d as (delete from JOBS where id = $1 and attempt = $2 and state = RUNNING returning tenant, slot),
 s as (update SLOTS x set job = null from d where x.tenant = d.tenant and x.slot = d.slot),
@@ -94,23 +83,59 @@ with u as (
 select count(*) from u`,
 	}
 	s.claimFIFO = claim("", `select id, null::int as slot from JOBS where state = QUEUED order by id limit 1 for update skip locked`, "")
-	s.claimTenant = claim("", `select id, null::int as slot from JOBS where tenant = $3 and state = QUEUED order by id limit 1 for update skip locked`, "")
-	// HardCap: a free slot row of the tenant, locked and skipped if another
-	// claim holds it, then a job; the slot row is the authority, so the
-	// tenant never runs more than its slots.
-	s.claimSlot = claim(
-		`s as (select slot from SLOTS where tenant = $3 and job is null order by slot limit 1 for update skip locked),`,
-		`select id, (select slot from s) as slot from JOBS where tenant = $3 and state = QUEUED and exists (select 1 from s) order by id limit 1 for update skip locked`,
-		`, s2 as (update SLOTS x set job = u.id from u where x.tenant = u.tenant and x.slot = u.slot)`)
+	s.claimTenant = claimOf("$3", "")
+	s.claimSlot = slotClaimOf("$3", "")
+	// Fair share needs no probe of the jobs: among tenants running as few
+	// and served as long ago, the one waiting longest (wait_head: the first
+	// job of its current wait) goes first. Only tenants never served tie on
+	// last_claim, and for them wait_head is their oldest job.
+	fair := `select tenant from TENANTS where queued > 0 order by running, last_claim nulls first, wait_head limit LIMIT`
+	capped := candidates("h.id", "and r.running < CAP")
+	s.cappedCandidates = strings.NewReplacer("LIMIT", "$1", "CAP", "$2").Replace(capped)
+	first := "(select tenant from c)"
+	s.claimFair = claimOf(first, "c as ("+strings.Replace(fair, "LIMIT", "1", 1)+"),")
+	s.fairCandidates = strings.Replace(fair, "LIMIT", "$1", 1)
+	firstCapped := "c as (" + strings.NewReplacer("LIMIT", "1", "CAP", "$3").Replace(capped) + "),"
+	s.claimCapped = claimOf(first, firstCapped)
+	s.claimCappedSlot = slotClaimOf(first, firstCapped)
 	s.release = requeue(`select id, slot from JOBS where id = $1 and attempt = $2 and state = RUNNING for update`, "$3") +
 		"\nselect count(*) from r"
 	s.reap = requeue(`select id, slot from JOBS where state = RUNNING and lease_until < now() order by id limit 1000 for update skip locked`, "$1") +
 		"\nselect count(*) filter (where state = QUEUED), count(*) filter (where state = DEAD) from r"
 	for _, p := range []*string{&s.schema, &s.drop, &s.enqueue, &s.slots, &s.counts, &s.claimFIFO, &s.claimTenant, &s.claimSlot,
-		&s.fairCandidates, &s.cappedCandidates, &s.complete, &s.extend, &s.release, &s.reap} {
+		&s.fairCandidates, &s.cappedCandidates, &s.claimFair, &s.claimCapped, &s.claimCappedSlot,
+		&s.complete, &s.extend, &s.release, &s.reap} {
 		*p = r.Replace(*p)
 	}
 	return s
+}
+
+// candidates chooses tenants with queued jobs by their oldest: one index
+// probe per tenant, never a count of job rows. LIMIT and CAP are filled in
+// by the caller.
+func candidates(order, filter string) string {
+	return `
+select r.tenant from TENANTS r
+cross join lateral (select id from JOBS where tenant = r.tenant and state = QUEUED order by id limit 1) h
+where r.queued > 0 ` + filter + `
+order by ` + order + `
+limit LIMIT`
+}
+
+// claimOf claims the oldest job of tenant (a parameter or a subquery);
+// before are common table expressions it may use.
+func claimOf(tenant, before string) string {
+	return claim(before, `select id, null::int as slot from JOBS where tenant = `+tenant+` and state = QUEUED order by id limit 1 for update skip locked`, "")
+}
+
+// slotClaimOf is claimOf under HardCap: a free slot row of the tenant,
+// locked and skipped if another claim holds it, then a job; the slot row is
+// the authority, so the tenant never runs more than its slots.
+func slotClaimOf(tenant, before string) string {
+	return claim(
+		before+`s as (select slot from SLOTS where tenant = `+tenant+` and job is null order by slot limit 1 for update skip locked),`,
+		`select id, (select slot from s) as slot from JOBS where tenant = `+tenant+` and state = QUEUED and exists (select 1 from s) order by id limit 1 for update skip locked`,
+		`, s2 as (update SLOTS x set job = u.id from u where x.tenant = u.tenant and x.slot = u.slot)`)
 }
 
 // claim is the statement that marks the job pick selects as running and
@@ -143,9 +168,16 @@ r as (
 	update JOBS x set state = case when x.attempt >= ` + maxAttempts + ` then DEAD else QUEUED end,
 		claimed_by = null, lease_until = null, slot = null
 	from e where x.id = e.id
-	returning x.tenant, x.state, e.slot
+	returning x.id, x.tenant, x.state, e.slot
 ),
 s as (update SLOTS x set job = null from r where x.tenant = r.tenant and x.slot = r.slot),
-g as (select tenant, count(*) as n, count(*) filter (where state = QUEUED) as q from r group by tenant),
-t as (update TENANTS x set running = x.running - g.n, queued = x.queued + g.q from g where x.tenant = g.tenant)`
+g as (
+	select tenant, count(*) as n, count(*) filter (where state = QUEUED) as q, min(id) filter (where state = QUEUED) as head
+	from r group by tenant
+),
+t as (
+	update TENANTS x set running = x.running - g.n, queued = x.queued + g.q,
+		wait_head = case when x.queued > 0 then x.wait_head else g.head end
+	from g where x.tenant = g.tenant
+)`
 }

@@ -136,13 +136,25 @@ func write(format string, fs []finding, sum *runSummary, w io.Writer) error {
 	case "github":
 		return writeGitHub(fs, w)
 	default:
-		for _, f := range fs {
-			if _, err := fmt.Fprintf(w, "%s: %s: %s (%s)\n", f.Location, f.Code, f.Message, f.Analyzer); err != nil {
+		return writeText(fs, w)
+	}
+}
+
+// writeText prints each finding on a line, and its related positions ("the
+// transaction began here") below it as go vet prints them, so that the
+// two drivers' output reads the same.
+func writeText(fs []finding, w io.Writer) error {
+	for _, f := range fs {
+		if _, err := fmt.Fprintf(w, "%s: %s: %s (%s)\n", f.Location, f.Code, f.Message, f.Analyzer); err != nil {
+			return err
+		}
+		for _, r := range f.Related {
+			if _, err := fmt.Fprintf(w, "%s: \t%s\n", r, r.Message); err != nil {
 				return err
 			}
 		}
-		return nil
 	}
+	return nil
 }
 
 // relativize shortens file names below the working directory, for printing.

@@ -36,6 +36,8 @@ func main() {
 	reset := flag.Bool("reset", false, "empty the tables the service writes before starting")
 	flag.BoolVar(&cfg.Faults, "faults", false, "serve POST /debug/fault (the recovery-lag drill's fault injection)")
 	flag.BoolVar(&cfg.NoLagReset, "no-lag-reset", false, "do not reset a lane's pool on ALERT_BULKHEAD_RECOVERY_LAG (the drill's contrast)")
+	flag.BoolVar(&cfg.Reports, "reports", false, "serve POST /merchant/report in a lane every merchant shares (the noisy-neighbour drill)")
+	flag.BoolVar(&cfg.TenantQuotas, "tenant-quotas", false, "with -reports: per-merchant quotas in the reports lane (X-Merchant-ID)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

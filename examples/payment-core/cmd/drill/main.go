@@ -65,7 +65,7 @@ func main() {
 	log.SetPrefix("drill ")
 	var cfg config
 	var modes, scen string
-	flag.StringVar(&scen, "scenario", "tax-slow", "the fault: tax-slow, fraud-outage, fd-ceiling or cpu-ceiling")
+	flag.StringVar(&scen, "scenario", "tax-slow", "the fault: tax-slow, fraud-outage, fd-ceiling, cpu-ceiling, recovery-lag or noisy-neighbour")
 	flag.IntVar(&cfg.nofile, "nofile", 400, "fd-ceiling: the service's file-descriptor limit (prlimit --nofile)")
 	flag.IntVar(&cfg.core, "core", 0, "cpu-ceiling: the core the service is pinned to (taskset -c)")
 	flag.BoolVar(&cfg.short, "short", false, "a reduced fault window (15 s) for CI: under two minutes")
@@ -76,6 +76,9 @@ func main() {
 	flag.StringVar(&modes, "modes", "", "modes to run, in order (default before,bulkhead; recovery-lag: no-reset,bulkhead)")
 	flag.DurationVar(&cfg.faultLat, "fault-latency", 8*time.Second, "the tax API's latency during the fault")
 	flag.Parse()
+	if scen == "noisy-neighbour" {
+		os.Exit(noisyMain(cfg))
+	}
 	sc, ok := scenarios[scen]
 	if !ok {
 		log.Fatalf("-scenario %q: want tax-slow, fraud-outage, fd-ceiling or cpu-ceiling", scen)

@@ -15,9 +15,10 @@ const (
 	routeCardAuth = "card_auth"
 	routeFraud    = "fraud"
 	routeTax      = "tax"
+	routeReports  = "reports"
 )
 
-var routes = []string{routeCardAuth, routeFraud, routeTax}
+var routes = []string{routeCardAuth, routeFraud, routeTax, routeReports}
 
 func routeOf(path string) string {
 	switch {
@@ -27,6 +28,8 @@ func routeOf(path string) string {
 		return routeFraud
 	case strings.HasPrefix(path, "/tax/"):
 		return routeTax
+	case strings.HasPrefix(path, "/merchant/"):
+		return routeReports
 	}
 	return routeNone
 }

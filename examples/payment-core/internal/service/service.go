@@ -36,6 +36,7 @@ import (
 	"github.com/bhlint/bhlint/bulkhead/lanebreaker"
 	"github.com/bhlint/bhlint/bulkhead/lanepgx"
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
+	"github.com/bhlint/bhlint/bulkhead/tenant"
 
 	"github.com/bhlint/bhlint/examples/payment-core/internal/store"
 	"github.com/bhlint/bhlint/examples/payment-core/internal/tax"
@@ -80,6 +81,10 @@ type Config struct {
 	// NoLagReset: the lanes do not reset their pools on
 	// ALERT_BULKHEAD_RECOVERY_LAG (the drill's contrast run).
 	NoLagReset bool
+	// Reports serves POST /merchant/report in its own lane, which every
+	// merchant shares (bulkhead mode; reports.go), and TenantQuotas puts
+	// per-merchant quotas in front of it: the noisy-neighbour drill.
+	Reports, TenantQuotas bool
 }
 
 // Server is the service. Its pool and client fields belong to lanes: the
@@ -89,10 +94,13 @@ type Config struct {
 type Server struct {
 	mode string
 
-	cardDB   *lanepgx.Pool[CardAuth]
-	fraudDB  *lanepgx.Pool[Fraud]
-	taxDB    *lanepgx.Pool[Tax]
-	sharedDB *pgxpool.Pool // before mode only
+	cardDB  *lanepgx.Pool[CardAuth]
+	fraudDB *lanepgx.Pool[Fraud]
+	taxDB   *lanepgx.Pool[Tax]
+	// reportsDB and reportQuotas: the reports lane (Config.Reports)
+	reportsDB    lanePool[Reports]
+	reportQuotas *tenant.Lane
+	sharedDB     *pgxpool.Pool // before mode only
 
 	cardNet  *http.Client //bhlint:lane card_auth
 	fraudAPI *http.Client //bhlint:lane fraud
@@ -126,7 +134,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cardURL: cfg.CardURL, fraudURL: cfg.FraudURL, taxURL: cfg.TaxURL,
 		metrics: newMetrics(),
 	}
-	var card, fraud, taxLane bulkhead.Runner
+	var card, fraud, taxLane, reports bulkhead.Runner
 	var onReject func(http.ResponseWriter, *http.Request, *bulkhead.Rejection) bool
 	switch cfg.Mode {
 	case ModeBulkhead:
@@ -165,6 +173,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		card, fraud, taxLane = cardExec, failureReporting[Fraud]{fraudExec}, failureReporting[Tax]{taxExec}
 		s.fraudLane = fraud
 		onReject = s.onReject
+		if cfg.Reports {
+			if reports, err = s.openReports(ctx, cfg.DSN, cfg.TenantQuotas); err != nil {
+				s.Close()
+				return nil, err
+			}
+		}
 	case ModeBefore:
 		if err := s.wireBefore(ctx, cfg); err != nil {
 			return nil, err
@@ -175,12 +189,19 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("payment-core: unknown mode %q; use %q or %q", cfg.Mode, ModeBulkhead, ModeBefore)
 	}
 	s.lanes = uniqueRunners(card, fraud, taxLane)
+	routes := map[string]bulkhead.Runner{
+		"POST /card/authorize": card,
+		"POST /fraud/score":    fraud,
+		"POST /tax/quote":      taxLane,
+	}
+	if reports != nil {
+		s.lanes = append(s.lanes, reports)
+		routes["POST /merchant/report"] = reports
+	}
 	mw, err := bulkhead.NewMiddleware(bulkhead.MiddlewareConfig{
-		Routes: map[string]bulkhead.Runner{
-			"POST /card/authorize": card,
-			"POST /fraud/score":    fraud,
-			"POST /tax/quote":      taxLane,
-		},
+		Routes: routes,
+		// The reports lane's tenant is the merchant (reports.go).
+		Tenant: merchantOf,
 		// The spec's retry limit: a client that retries a rejected request more than 3
 		// times in 10 s is answered 429 at the edge. Clients are told apart
 		// by X-Client-ID, as behind a gateway all callers share an address.
@@ -198,6 +219,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		mux.Handle("POST /tax/quote", s.metrics.active(routeTax, s.legacyTax))
 	} else {
 		mux.Handle("POST /tax/quote", s.metrics.active(routeTax, s.handle(quote)))
+	}
+	if reports != nil {
+		mux.Handle("POST /merchant/report", s.metrics.active(routeReports, s.handle(report)))
 	}
 	mux.HandleFunc("GET /debug/lanes", s.debugLanes)
 	if cfg.Faults {
@@ -469,6 +493,8 @@ func deadlineOf(route, mode string) time.Duration {
 			return LegacyTaxDeadline
 		}
 		return TaxDeadline
+	case routeReports:
+		return ReportsDeadline
 	}
 	return 0
 }

@@ -140,6 +140,7 @@ stage_drill() {
 	check "fraud vendor outage drill, short form" ./scripts/drills/run_fraud_outage_test.sh --short
 	check "shared ceilings drill (descriptors, CPU), short form" ./scripts/drills/run_shared_ceilings_test.sh --short
 	check "recovery lag drill, short form" ./scripts/drills/run_recovery_lag_test.sh --short
+	check "noisy neighbour drill (tenant quotas), short form" ./scripts/drills/run_noisy_neighbour_test.sh --short
 	check "fair claim drill (jobclaim on PostgreSQL), short form" ./scripts/drills/run_fair_claim_test.sh --short
 	check "shuffle shard drill, short form" ./scripts/drills/run_shuffle_shard_test.sh --short
 }

@@ -93,11 +93,15 @@ select count(*) from u`,
 	capped := candidates("h.id", "and r.running < CAP")
 	s.cappedCandidates = strings.NewReplacer("LIMIT", "$1", "CAP", "$2").Replace(capped)
 	first := "(select tenant from c)"
-	s.claimFair = claimOf(first, "c as ("+strings.Replace(fair, "LIMIT", "1", 1)+"),")
+	// Workers claiming at the same instant would all choose the same best
+	// tenant and queue on its counts row; under fair share and the hard cap
+	// each locks the row it chooses and the others skip to the next tenant.
+	// The soft cap stays without the lock: that is what makes it soft.
 	s.fairCandidates = strings.Replace(fair, "LIMIT", "$1", 1)
-	firstCapped := "c as (" + strings.NewReplacer("LIMIT", "1", "CAP", "$3").Replace(capped) + "),"
-	s.claimCapped = claimOf(first, firstCapped)
-	s.claimCappedSlot = slotClaimOf(first, firstCapped)
+	s.claimFair = claimOf(first, "c as ("+strings.Replace(fair, "LIMIT", "1", 1)+" for update skip locked),")
+	firstCapped := strings.NewReplacer("LIMIT", "1", "CAP", "$3").Replace(capped)
+	s.claimCapped = claimOf(first, "c as ("+firstCapped+"),")
+	s.claimCappedSlot = slotClaimOf(first, "c as ("+firstCapped+" for update of r skip locked),")
 	s.release = requeue(`select id, slot from JOBS where id = $1 and attempt = $2 and state = RUNNING for update`, "$3") +
 		"\nselect count(*) from r"
 	s.reap = requeue(`select id, slot from JOBS where state = RUNNING and lease_until < now() order by id limit 1000 for update skip locked`, "$1") +

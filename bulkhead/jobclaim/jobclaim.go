@@ -61,6 +61,7 @@ type Config struct {
 // DB is what the queue runs its statements on: a *pgxpool.Pool, a *pgx.Conn
 // or a pgx.Tx (to enqueue in the caller's transaction).
 type DB interface {
+	Begin(ctx context.Context) (pgx.Tx, error)
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
@@ -288,7 +289,13 @@ type Reaped struct {
 // call, and gives back their tenants' running counts and slots.
 func (q *Queue) Reap(ctx context.Context) (Reaped, error) {
 	var r Reaped
-	if err := q.db.QueryRow(ctx, q.sql.reap, q.cfg.MaxAttempts).Scan(&r.Requeued, &r.Dead); err != nil {
+	err := pgx.BeginFunc(ctx, q.db, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, q.sql.lockExpired); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, q.sql.reap, q.cfg.MaxAttempts).Scan(&r.Requeued, &r.Dead)
+	})
+	if err != nil {
 		return Reaped{}, fmt.Errorf("jobclaim: queue %s: reap: %w", q.cfg.Name, err)
 	}
 	return r, nil

@@ -12,6 +12,7 @@ type statements struct {
 	fairCandidates, cappedCandidates        string
 	claimFair, claimCapped, claimCappedSlot string // the first candidate, chosen and claimed in one statement
 	complete, extend, release, reap         string
+	lockExpired                             string
 }
 
 // Job states in NAME_jobs.state.
@@ -61,7 +62,7 @@ with j as (
 	returning id, tenant
 )
 insert into TENANTS as t (tenant, queued, wait_head)
-select tenant, count(*), min(id) from j group by tenant
+select tenant, count(*), min(id) from j group by tenant order by tenant -- rows locked in one order: no deadlock between enqueues
 on conflict (tenant) do update set queued = t.queued + excluded.queued,
 	wait_head = case when t.queued > 0 then t.wait_head else excluded.wait_head end`,
 		slots: `
@@ -104,11 +105,16 @@ select count(*) from u`,
 	s.claimCappedSlot = slotClaimOf(first, "c as ("+firstCapped+" for update of r skip locked),")
 	s.release = requeue(`select id, slot from JOBS where id = $1 and attempt = $2 and state = RUNNING for update`, "$3") +
 		"\nselect count(*) from r"
+	// Reap locks the counts rows it will change first, in tenant order, as
+	// enqueues do; its update would otherwise take them in any order.
+	s.lockExpired = `
+select tenant from TENANTS where tenant in (select tenant from JOBS where state = RUNNING and lease_until < now())
+order by tenant for update`
 	s.reap = requeue(`select id, slot from JOBS where state = RUNNING and lease_until < now() order by id limit 1000 for update skip locked`, "$1") +
 		"\nselect count(*) filter (where state = QUEUED), count(*) filter (where state = DEAD) from r"
 	for _, p := range []*string{&s.schema, &s.drop, &s.enqueue, &s.slots, &s.counts, &s.claimFIFO, &s.claimTenant, &s.claimSlot,
 		&s.fairCandidates, &s.cappedCandidates, &s.claimFair, &s.claimCapped, &s.claimCappedSlot,
-		&s.complete, &s.extend, &s.release, &s.reap} {
+		&s.complete, &s.extend, &s.release, &s.reap, &s.lockExpired} {
 		*p = r.Replace(*p)
 	}
 	return s

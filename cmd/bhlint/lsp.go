@@ -49,6 +49,7 @@ type lspServer struct {
 	analyses    int                    // analyses started: the first one always shows progress
 	published   map[string][]string    // package dir → files that have diagnostics now
 	diagnostics map[string][]published // file → what was last published for it, for code actions
+	baseline    string                 // initializationOptions.baseline, absolute; "" for none
 	exited      chan int
 }
 
@@ -70,19 +71,24 @@ func (s *lspServer) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrp
 	case "initialize":
 		var params struct {
 			Capabilities clientCapabilities `json:"capabilities"`
+			RootURI      string             `json:"rootUri"`
+			Options      struct {
+				Baseline string `json:"baseline"`
+			} `json:"initializationOptions"`
 		}
 		if req.Params != nil {
 			json.Unmarshal(*req.Params, &params) // capabilities the client leaves out stay off
 		}
 		s.mu.Lock()
 		s.client = params.Capabilities
+		s.baseline = baselinePath(params.Options.Baseline, params.RootURI)
 		s.mu.Unlock()
 		conn.Reply(ctx, req.ID, map[string]any{
 			"capabilities": map[string]any{
 				"textDocumentSync":   map[string]any{"openClose": true, "change": 0, "save": map[string]any{"includeText": false}},
 				"codeActionProvider": map[string]any{"codeActionKinds": []string{"quickfix"}},
 			},
-			"serverInfo": map[string]any{"name": "bhlint"},
+			"serverInfo": map[string]any{"name": "bhlint", "version": toolVersion().String()},
 		})
 	case "shutdown":
 		s.mu.Lock()
@@ -138,6 +144,7 @@ func (s *lspServer) publish(ctx context.Context, conn *jsonrpc2.Conn, uri string
 		p.begin() // the first analysis of a cold module takes a while even before go vet names a package
 	}
 	findings, sum, err := analyze(dir, &options{packages: []string{"."}, vetArgs: []string{"-v"}, loading: p.load})
+	findings = s.markBaselined(ctx, conn, findings)
 	findings = append(findings, skipNotices(sum)...)
 	if err != nil {
 		s.logMessage(ctx, conn, msgError, err.Error())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strconv"
 
@@ -53,13 +54,57 @@ func skipNotices(sum *runSummary) []finding {
 
 // lspSeverity: findings are warnings (they sit beside gopls's errors, not
 // above them); a configuration that stopped the analysis is an error; a
-// skipped function is information.
+// skipped function is information; a finding the baseline holds is a hint
+// (editors show it faintly, or not at all).
 func lspSeverity(f finding) int {
 	switch f.category {
 	case configErrorCategory:
 		return 1
 	case lazyssa.SkipCategory:
 		return 3
+	case baselinedCategory:
+		return 4
 	}
 	return 2
+}
+
+// baselinedCategory marks a finding the baseline holds back.
+const baselinedCategory = "baselined"
+
+// baselinePath is the client's initializationOptions.baseline made
+// absolute: relative to the workspace root the client names, or to the
+// server's directory.
+func baselinePath(file, rootURI string) string {
+	if file == "" || filepath.IsAbs(file) {
+		return file
+	}
+	if root, err := fileOf(rootURI); rootURI != "" && err == nil {
+		return filepath.Join(root, file)
+	}
+	abs, _ := filepath.Abs(file)
+	return abs
+}
+
+// markBaselined shows the findings the baseline holds as hints, as the
+// command holds them back, so that the editor still shows old findings
+// to whoever works on that code, without the warnings of new ones. A
+// baseline that cannot be read is logged, and every finding shown.
+func (s *lspServer) markBaselined(ctx context.Context, conn *jsonrpc2.Conn, findings []finding) []finding {
+	s.mu.Lock()
+	file := s.baseline
+	s.mu.Unlock()
+	if file == "" {
+		return findings
+	}
+	b, err := readBaseline(file)
+	if err != nil {
+		s.logMessage(ctx, conn, msgError, err.Error())
+		return findings
+	}
+	m := b.apply(findings, newKeyer(), func(findingKey) bool { return false })
+	for i := range m.held {
+		m.held[i].category = baselinedCategory
+		m.held[i].Message += " (held back by the baseline " + filepath.Base(file) + ")"
+	}
+	return append(m.fresh, m.held...)
 }

@@ -85,6 +85,12 @@ type lspClient struct {
 
 func startLSP(t *testing.T, bin string, capabilities map[string]any) *lspClient {
 	t.Helper()
+	return startLSPWith(t, bin, map[string]any{"processId": nil, "rootUri": nil, "capabilities": capabilities})
+}
+
+// startLSPWith starts the server with these initialize parameters.
+func startLSPWith(t *testing.T, bin string, initialize map[string]any) *lspClient {
+	t.Helper()
 	cmd := exec.Command(bin, "lsp")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -135,7 +141,7 @@ func startLSP(t *testing.T, bin string, capabilities map[string]any) *lspClient 
 	var initResult struct {
 		Capabilities map[string]any `json:"capabilities"`
 	}
-	if err := c.conn.Call(ctx, "initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": capabilities}, &initResult); err != nil {
+	if err := c.conn.Call(ctx, "initialize", initialize, &initResult); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
 	if initResult.Capabilities["textDocumentSync"] == nil || initResult.Capabilities["codeActionProvider"] == nil {
@@ -413,6 +419,35 @@ func testLSPPlainClient(t *testing.T, bin string) {
 	i := slices.IndexFunc(logs, func(l string) bool { return strings.HasPrefix(l, "1: ") && strings.Contains(l, "bogus") })
 	if i < 0 || !strings.HasPrefix(logs[i], "1: bhlint: ") || strings.Contains(logs[i], "bhlint: bhlint:") {
 		t.Errorf("logs %q: want one error naming the bad key, prefixed once with bhlint:", logs)
+	}
+	c.stop()
+}
+
+// TestLSPBaseline: with initializationOptions.baseline (relative to the
+// workspace root), a finding the baseline holds is published as a hint
+// that says so, and a new one in the same file as a warning.
+func TestLSPBaseline(t *testing.T) {
+	bin := buildBhlint(t)
+	dir, file := shedModule(t)
+	if _, stderr, code := run(t, dir, bin, "-write-baseline=bhlint-baseline.json", "./..."); code != 0 {
+		t.Fatalf("-write-baseline: exit %d\n%s", code, stderr)
+	}
+	src, _ := os.ReadFile(file)
+	second := strings.Replace(shedWithoutRetryAfter[strings.Index(shedWithoutRetryAfter, "func Shed"):], "func Shed", "func ShedAgain", 1)
+	write(t, dir, "shed.go", string(src)+"\n"+second)
+	c := startLSPWith(t, bin, map[string]any{"processId": nil, "rootUri": fileURI(dir), "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"baseline": "bhlint-baseline.json"}})
+	got := c.notifyAndWait("textDocument/didOpen", file)
+	var severities []int
+	for _, d := range got.Diagnostics {
+		severities = append(severities, d.Severity)
+		if d.Severity == 4 && !strings.HasSuffix(d.Message, "(held back by the baseline bhlint-baseline.json)") {
+			t.Errorf("hint %q does not say the baseline holds it", d.Message)
+		}
+	}
+	slices.Sort(severities)
+	if !slices.Equal(severities, []int{2, 4}) {
+		t.Errorf("severities %v, want the new finding as a warning (2) and the baselined one as a hint (4): %+v", severities, got.Diagnostics)
 	}
 	c.stop()
 }

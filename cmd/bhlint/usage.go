@@ -39,6 +39,8 @@ func printLSPUsage(w io.Writer) {
 Serves bhlint's diagnostics over the Language Server Protocol on standard input and output, beside
 gopls: an editor starts it as a language server for Go files. It analyses a file's package when the
 file is opened or saved, and offers the suggested fixes and a suppression as code actions.
-It takes no flags; the .bhlint.yml that applies to each package configures it.
+It takes no flags; the .bhlint.yml that applies to each package configures it. With the
+initialization option {"baseline": "FILE"} (relative to the workspace root; written by
+bhlint -write-baseline), the findings the baseline holds are hints, and new ones warnings.
 `)
 }

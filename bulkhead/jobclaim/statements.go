@@ -92,13 +92,13 @@ select count(*) from u`,
 	// last_claim, and for them wait_head is their oldest job.
 	fair := `select tenant from TENANTS where queued > 0 order by running, last_claim nulls first, wait_head limit LIMIT`
 	capped := candidates("h.id", "and r.running < CAP")
+	s.fairCandidates = strings.Replace(fair, "LIMIT", "$1", 1)
 	s.cappedCandidates = strings.NewReplacer("LIMIT", "$1", "CAP", "$2").Replace(capped)
 	first := "(select tenant from c)"
 	// Workers claiming at the same instant would all choose the same best
 	// tenant and queue on its counts row; under fair share and the hard cap
 	// each locks the row it chooses and the others skip to the next tenant.
 	// The soft cap stays without the lock: that is what makes it soft.
-	s.fairCandidates = strings.Replace(fair, "LIMIT", "$1", 1)
 	s.claimFair = claimOf(first, "c as ("+strings.Replace(fair, "LIMIT", "1", 1)+" for update skip locked),")
 	firstCapped := strings.NewReplacer("LIMIT", "1", "CAP", "$3").Replace(capped)
 	s.claimCapped = claimOf(first, "c as ("+firstCapped+"),")

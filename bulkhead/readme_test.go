@@ -46,6 +46,10 @@ func quoteTax(ctx context.Context) error {
 
 func callTaxAPI(context.Context) error { return nil }
 
+func Example_readmeLane() {
+	_ = quoteTax(context.Background())
+}
+
 func Example_readmeMiddleware() {
 	mw, err := bulkhead.NewMiddleware(bulkhead.MiddlewareConfig{
 		Routes:     map[string]bulkhead.Runner{"POST /v1/tax": taxLane},

@@ -24,11 +24,15 @@
 // Every Redis call is bounded by RedisTimeout by the limiter itself, not by
 // the client's options: a call that overruns is abandoned.
 //
-// When Redis is unreachable the limiter falls back to LocalLimit in this
-// process, counting the Redis leases it still holds against it, and says
-// so: the OnFallback callback, a warning on the logger, Stats.Fallback, and
+// When Redis is unreachable the limiter does what Config.Partition says:
+// fall back to LocalLimit in this process (the default; the limit is then
+// soft), fail closed, or run this instance's fair share of the limit,
+// which holds the limit across the fleet (see Partition). It counts the
+// Redis leases it still holds against the fallback limit, and says so: the
+// OnFallback callback, a warning on the logger, Stats.Fallback, and
 // Lease.Local on the leases it hands out. It goes back to Redis once Redis
-// answers again (checked at most every RetryRedisEvery).
+// answers again (checked at most every RetryRedisEvery), and the local
+// leases still held count against the fleet limit until given back.
 package fleet
 
 import (
@@ -54,9 +58,19 @@ type Config struct {
 	Key string
 	// Limit is the fleet-wide number of leases. Required.
 	Limit int
-	// LocalLimit is this process's limit while Redis is unreachable: the
-	// fleet limit divided by the number of processes, rounded down. Required.
+	// Partition is what the limiter does while Redis is unreachable:
+	// PartitionLocal (the default), PartitionFailClosed or
+	// PartitionFairShare.
+	Partition Partition
+	// LocalLimit is this process's limit while Redis is unreachable, with
+	// PartitionLocal: the fleet limit divided by the number of processes,
+	// rounded down. Required with PartitionLocal, unused otherwise.
 	LocalLimit int
+	// ForgetAfter is how long, with PartitionFairShare, Redis keeps the
+	// share of an instance it has not heard from, and so how long that
+	// instance may run its share cut off from Redis. Default 10×LeaseTTL;
+	// at least 3×LeaseTTL.
+	ForgetAfter time.Duration
 	// LeaseTTL is how long a lease lives without renewal: the time a dead
 	// holder's lease stays taken, and the time after which a holder that
 	// could not renew it declares it lost. Default 5s.
@@ -75,7 +89,10 @@ type Config struct {
 	// RedisTimeout bounds every Redis call, whatever the client's own
 	// timeouts: a call that overruns is abandoned (it ends in the
 	// background, within the client's timeouts; an acquire granted late is
-	// given back). Default 100ms.
+	// given back). 0 (the default) adapts it to Redis's observed latency:
+	// twice the smoothed latency plus four times its deviation, at least
+	// MinRedisTimeout (100ms) and at most LeaseTTL/4, so that a Redis slowed
+	// down by CPU load is waited for rather than taken for unreachable.
 	RedisTimeout time.Duration
 	// RetryRedisEvery is how often a limiter that fell back tries Redis
 	// again. Default 1s.
@@ -110,8 +127,16 @@ type Limiter[L bulkhead.Lane] struct {
 	fallback   bool
 	probing    bool // a caller is asking Redis whether it is back
 	lastFailed time.Time
+	// lastAnswer is when the last Redis call that answered was sent, and
+	// share this instance's fair share as Redis last allocated it
+	// (PartitionFairShare).
+	lastAnswer time.Time
+	share      int
 	seq        uint64
 	prefix     string
+
+	// latency adapts the Redis timeout when Config.RedisTimeout is 0.
+	latency *redisLatency
 
 	acquired, rejected, fallbacks, lost, localAcquired atomic.Uint64
 }
@@ -128,8 +153,10 @@ func New[L bulkhead.Lane](rdb redis.UniversalClient, cfg Config) (*Limiter[L], e
 		return nil, fmt.Errorf("%s: no Redis client", what)
 	case cfg.Limit < 1:
 		return nil, fmt.Errorf("%s: Limit is %d; set the fleet-wide limit (the dependency's own, such as a provider's 200)", what, cfg.Limit)
-	case cfg.LocalLimit < 1 || cfg.LocalLimit > cfg.Limit:
-		return nil, fmt.Errorf("%s: LocalLimit is %d; set this process's share of Limit %d for when Redis is unreachable (Limit divided by the number of processes)", what, cfg.LocalLimit, cfg.Limit)
+	case cfg.Partition > PartitionFairShare:
+		return nil, fmt.Errorf("%s: unknown Partition %d", what, cfg.Partition)
+	case cfg.Partition == PartitionLocal && (cfg.LocalLimit < 1 || cfg.LocalLimit > cfg.Limit):
+		return nil, fmt.Errorf("%s: LocalLimit is %d; set this process's share of Limit %d for when Redis is unreachable (Limit divided by the number of processes), or choose Partition: PartitionFailClosed or PartitionFairShare", what, cfg.LocalLimit, cfg.Limit)
 	case cfg.AcquireTimeout < 0 || cfg.MaxWaiters < 0:
 		return nil, fmt.Errorf("%s: negative AcquireTimeout or MaxWaiters", what)
 	case cfg.AcquireTimeout > 0 && cfg.MaxWaiters == 0:
@@ -143,14 +170,14 @@ func New[L bulkhead.Lane](rdb redis.UniversalClient, cfg Config) (*Limiter[L], e
 	if cfg.LeaseTTL <= 0 {
 		cfg.LeaseTTL = 5 * time.Second
 	}
+	if cfg.ForgetAfter < 3*cfg.LeaseTTL {
+		cfg.ForgetAfter = DefaultForgetAfter * cfg.LeaseTTL
+	}
 	if cfg.RenewEvery <= 0 || cfg.RenewEvery >= cfg.LeaseTTL {
 		cfg.RenewEvery = cfg.LeaseTTL / 3
 	}
 	if cfg.PollEvery <= 0 {
 		cfg.PollEvery = 20 * time.Millisecond
-	}
-	if cfg.RedisTimeout <= 0 {
-		cfg.RedisTimeout = 100 * time.Millisecond
 	}
 	if cfg.RetryRedisEvery <= 0 {
 		cfg.RetryRedisEvery = time.Second
@@ -166,6 +193,9 @@ func New[L bulkhead.Lane](rdb redis.UniversalClient, cfg Config) (*Limiter[L], e
 		held:   map[string]*Lease{},
 		wake:   make(chan struct{}, 1),
 		prefix: strconv.FormatUint(rand.Uint64(), 36) + ":",
+	}
+	if cfg.RedisTimeout <= 0 {
+		l.latency = newRedisLatency(max(MinRedisTimeout, cfg.LeaseTTL/4))
 	}
 	return l, nil
 }
@@ -244,11 +274,16 @@ func (l *Lease) whenLost(f func()) {
 
 // LimitError is the error of an Acquire that got no lease.
 type LimitError struct {
-	Lane   string
-	Key    string
-	Limit  int
-	Local  bool // the local fallback limit was full, not the fleet's
-	Waited time.Duration
+	Lane  string
+	Key   string
+	Limit int
+	Local bool // the local fallback limit was full, not the fleet's
+	// Unreachable: Redis is unreachable and the partition mode gives no
+	// lease without it now (PartitionFailClosed, or PartitionFairShare
+	// outside its window).
+	Unreachable bool
+	Partition   Partition
+	Waited      time.Duration
 	// RetryAfter is how long the caller should wait before trying again.
 	RetryAfter time.Duration
 	// Err is the caller's context error when it ended the wait.
@@ -261,6 +296,9 @@ func (e *LimitError) Error() string {
 		where = fmt.Sprintf("the local fallback limit of %d (Redis is unreachable)", e.Limit)
 	}
 	s := fmt.Sprintf("bulkhead: lane %q got no lease: %s is reached", e.Lane, where)
+	if e.Unreachable {
+		s = fmt.Sprintf("bulkhead: lane %q got no lease: Redis is unreachable, and with Partition %s no lease is given without it now (fleet limit %d, Redis key %s)", e.Lane, e.Partition, e.Limit, e.Key)
+	}
 	if e.Waited > 0 {
 		s += fmt.Sprintf(" and stayed so for %s", e.Waited.Round(time.Millisecond))
 	}
@@ -357,18 +395,27 @@ func (l *Limiter[L]) Acquire(ctx context.Context) (*Lease, error) {
 	}
 }
 
-func (l *Limiter[L]) reject(local bool, waited time.Duration, cause error) error {
+// noFallback is try's local for a refusal by Redis itself.
+const noFallback = -1
+
+// reject builds the error of an Acquire that got no lease: local is the
+// fallback limit that said no, or noFallback.
+func (l *Limiter[L]) reject(local int, waited time.Duration, cause error) error {
 	l.rejected.Add(1)
-	limit := l.cfg.Limit
-	if local {
-		limit = l.cfg.LocalLimit
+	e := &LimitError{Lane: l.lane, Key: l.key, Limit: l.cfg.Limit, Partition: l.cfg.Partition, Waited: waited, RetryAfter: l.cfg.RetryAfter, Err: cause}
+	switch {
+	case local == 0:
+		e.Unreachable = true
+	case local > 0:
+		e.Local, e.Limit = true, local
 	}
-	return &LimitError{Lane: l.lane, Key: l.key, Limit: limit, Local: local, Waited: waited, RetryAfter: l.cfg.RetryAfter, Err: cause}
+	return e
 }
 
-// try takes a lease from Redis, or from the local limit while Redis is
-// unreachable. local reports which limit said no.
-func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
+// try takes a lease from Redis, or from the fallback limit while Redis is
+// unreachable. local is the fallback limit that said no, or noFallback
+// when Redis did.
+func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok bool, local int) {
 	l.mu.Lock()
 	// While Redis is unreachable one caller at a time asks whether it is
 	// back; the others do not wait RedisTimeout for the same answer.
@@ -381,12 +428,24 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
 	// work in flight that Redis does not list: they count against the
 	// fleet limit until they are given back.
 	localHeld := l.localHeld
+	var fair []any
+	if l.cfg.Partition == PartitionFairShare {
+		fair = append(l.fairArgs(), id)
+	}
 	l.mu.Unlock()
 	if useRedis {
 		sent := time.Now()
-		var n int
+		var n, share int
 		err := l.call(ctx, func(ctx context.Context) (err error) {
-			n, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id, localHeld).Int()
+			if fair == nil {
+				n, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id, localHeld).Int()
+				return err
+			}
+			var got []int64
+			got, err = fairAcquireScript.Run(ctx, l.rdb, l.fairKeys(), fair...).Int64Slice()
+			if err == nil {
+				n, share = int(got[0]), int(got[1])
+			}
 			return err
 		}, func(err error) {
 			if err == nil && n == 1 { // granted after the caller gave up: give it back
@@ -399,31 +458,32 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok, local bool) {
 			l.mu.Unlock()
 		}
 		if err == nil {
-			l.redisOK()
+			l.redisOK(sent, share)
 			if n != 1 {
-				return nil, false, false
+				return nil, false, noFallback
 			}
 			lease := &Lease{id: id, lost: make(chan struct{}), renewedAt: sent}
 			lease.release = func() { l.releaseRedis(lease) }
 			l.hold(lease)
-			return lease, true, false
+			return lease, true, noFallback
 		}
 		if ctx.Err() != nil {
-			return nil, false, false
+			return nil, false, noFallback
 		}
 		l.redisFailed(err)
 	}
-	// The Redis leases this process still holds count against its local
+	// The Redis leases this process still holds count against its fallback
 	// limit: they are work in flight, whether Redis still lists them or not.
 	l.mu.Lock()
-	if l.redisHeld+l.localHeld >= l.cfg.LocalLimit {
+	limit := l.partitionLimit(time.Now())
+	if l.redisHeld+l.localHeld >= limit {
 		l.mu.Unlock()
-		return nil, false, true
+		return nil, false, limit
 	}
 	l.localHeld++
 	l.mu.Unlock()
 	l.localAcquired.Add(1)
-	return &Lease{id: id, local: true, lost: make(chan struct{}), release: l.releaseLocal}, true, true
+	return &Lease{id: id, local: true, lost: make(chan struct{}), release: l.releaseLocal}, true, limit
 }
 
 func (l *Limiter[L]) releaseLocal() {
@@ -442,14 +502,19 @@ var errNoAnswer = errors.New("no answer from Redis within RedisTimeout")
 // overruns is abandoned, and finishes in the background within the client's
 // own timeouts; late, if not nil, then gets its error.
 func (l *Limiter[L]) call(ctx context.Context, f func(context.Context) error, late func(error)) error {
-	ctx, cancel := context.WithTimeout(ctx, l.cfg.RedisTimeout)
+	timeout := l.redisTimeout()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	done := make(chan error, 1)
 	var state atomic.Int32 // 0 running, 1 answered, 2 abandoned
 	l.calls.Add(1)
 	go func() {
 		defer l.calls.Add(-1)
 		defer cancel() // not before the answer is claimed, or it would read as abandoned
+		sent := time.Now()
 		err := f(ctx)
+		if l.latency != nil && err == nil {
+			l.latency.observe(time.Since(sent))
+		}
 		if state.CompareAndSwap(0, 1) {
 			done <- err
 		} else if late != nil {
@@ -462,7 +527,7 @@ func (l *Limiter[L]) call(ctx context.Context, f func(context.Context) error, la
 	case <-ctx.Done():
 		if state.CompareAndSwap(0, 2) {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return fmt.Errorf("%w (%s)", errNoAnswer, l.cfg.RedisTimeout)
+				return fmt.Errorf("%w (%s)", errNoAnswer, timeout)
 			}
 			return ctx.Err()
 		}
@@ -470,17 +535,33 @@ func (l *Limiter[L]) call(ctx context.Context, f func(context.Context) error, la
 	}
 }
 
+// redisTimeout is Config.RedisTimeout, or the adaptive one.
+func (l *Limiter[L]) redisTimeout() time.Duration {
+	if l.latency != nil {
+		return l.latency.current()
+	}
+	return l.cfg.RedisTimeout
+}
+
 // zrem removes a lease from Redis, from a goroutine of an abandoned call.
 func (l *Limiter[L]) zrem(id string) {
-	ctx, cancel := context.WithTimeout(context.Background(), l.cfg.RedisTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), l.redisTimeout())
 	defer cancel()
 	_ = l.rdb.ZRem(ctx, l.key, id).Err() // if this fails too, it expires by itself
 }
 
-func (l *Limiter[L]) redisOK() {
+// redisOK records an answer from Redis to a call sent at sent, with this
+// instance's fair share if the call allocated one.
+func (l *Limiter[L]) redisOK(sent time.Time, share int) {
 	l.mu.Lock()
 	was := l.fallback
 	l.fallback = false
+	if sent.After(l.lastAnswer) {
+		l.lastAnswer = sent
+		if l.cfg.Partition == PartitionFairShare {
+			l.share = share
+		}
+	}
 	l.mu.Unlock()
 	if was {
 		l.cfg.Logger.Info("bulkhead: fleet limit is back on Redis", "lane", l.lane, "key", l.key, "limit", l.cfg.Limit)
@@ -498,8 +579,8 @@ func (l *Limiter[L]) redisFailed(err error) {
 	l.mu.Unlock()
 	if !was {
 		l.fallbacks.Add(1)
-		l.cfg.Logger.Warn("bulkhead: Redis is unreachable; the fleet limit falls back to this process's local limit",
-			"lane", l.lane, "key", l.key, "fleet_limit", l.cfg.Limit, "local_limit", l.cfg.LocalLimit, "error", err)
+		l.cfg.Logger.Warn("bulkhead: Redis is unreachable; the fleet limit "+l.cfg.Partition.fallback(),
+			"lane", l.lane, "key", l.key, "fleet_limit", l.cfg.Limit, "partition", l.cfg.Partition.String(), "local_limit", l.cfg.LocalLimit, "error", err)
 		if l.cfg.OnFallback != nil {
 			go l.cfg.OnFallback(err)
 		}
@@ -614,14 +695,22 @@ func (l *Limiter[L]) nextWake(nextRenewal time.Time) time.Time {
 
 // renew extends the leases ids, sent at sent.
 func (l *Limiter[L]) renew(ctx context.Context, sent time.Time, ids []string) {
-	args := make([]any, 0, len(ids)+1)
-	args = append(args, l.cfg.LeaseTTL.Milliseconds())
-	for _, id := range ids {
-		args = append(args, id)
-	}
 	var gone []string
+	share := 0
 	err := l.call(ctx, func(ctx context.Context) (err error) {
-		gone, err = renewScript.Run(ctx, l.rdb, []string{l.key}, args...).StringSlice()
+		if l.cfg.Partition != PartitionFairShare {
+			args := []any{l.cfg.LeaseTTL.Milliseconds()}
+			gone, err = renewScript.Run(ctx, l.rdb, []string{l.key}, append(args, anys(ids)...)...).StringSlice()
+			return err
+		}
+		l.mu.Lock()
+		args := l.fairArgs()
+		l.mu.Unlock()
+		gone, err = fairRenewScript.Run(ctx, l.rdb, l.fairKeys(), append(args, anys(ids)...)...).StringSlice()
+		if err == nil { // the share first, then what was lost
+			share, _ = strconv.Atoi(gone[0])
+			gone = gone[1:]
+		}
 		return err
 	}, nil)
 	if err != nil && !errors.Is(err, redis.Nil) {
@@ -629,6 +718,7 @@ func (l *Limiter[L]) renew(ctx context.Context, sent time.Time, ids []string) {
 			"lane", l.lane, "key", l.key, "leases", len(ids), "ttl", l.cfg.LeaseTTL, "error", err)
 		return
 	}
+	l.redisOK(sent, share)
 	var lost []*Lease
 	l.mu.Lock()
 	for _, id := range ids {
@@ -643,7 +733,15 @@ func (l *Limiter[L]) renew(ctx context.Context, sent time.Time, ids []string) {
 		}
 	}
 	l.mu.Unlock()
-	l.reportLost(lost, "Redis no longer had it")
+	l.reportLost(lost, "Redis no longer had it, or gave it to an instance cut off from Redis that runs its fair share")
+}
+
+func anys(ids []string) []any {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return args
 }
 
 func (l *Limiter[L]) reportLost(lost []*Lease, why string) {
@@ -660,7 +758,15 @@ type Stats struct {
 	Lane              string
 	Key               string
 	Limit, LocalLimit int
-	// Fallback is true while Redis is unreachable and LocalLimit applies.
+	// Partition is the limiter's partition mode; Share its fair share of
+	// Limit as Redis last allocated it (PartitionFairShare).
+	Partition Partition
+	Share     int
+	// RedisTimeout is the timeout Redis calls are given now (adaptive
+	// unless Config.RedisTimeout was set).
+	RedisTimeout time.Duration
+	// Fallback is true while Redis is unreachable and the partition mode
+	// applies.
 	Fallback bool
 	// Held is Redis leases held by this process and not yet released, lost
 	// ones included; HeldLocal local ones. Both count against LocalLimit
@@ -674,9 +780,11 @@ type Stats struct {
 // Stats reads the limiter's state.
 func (l *Limiter[L]) Stats() Stats {
 	l.mu.Lock()
-	s := Stats{Lane: l.lane, Key: l.key, Limit: l.cfg.Limit, LocalLimit: l.cfg.LocalLimit, Fallback: l.fallback, Held: l.redisHeld, HeldLocal: l.localHeld}
+	s := Stats{Lane: l.lane, Key: l.key, Limit: l.cfg.Limit, LocalLimit: l.cfg.LocalLimit, Fallback: l.fallback, Held: l.redisHeld, HeldLocal: l.localHeld,
+		Partition: l.cfg.Partition, Share: l.share}
 	l.mu.Unlock()
 	s.Waiting = int(l.waiters.Load())
+	s.RedisTimeout = l.redisTimeout()
 	s.Acquired, s.Rejected, s.Fallbacks, s.Lost = l.acquired.Load(), l.rejected.Load(), l.fallbacks.Load(), l.lost.Load()
 	return s
 }

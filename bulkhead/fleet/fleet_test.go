@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,7 +18,12 @@ import (
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if raw := os.Getenv(childEnv); raw != "" { // an instance of TestTwoProcessPartition
+		os.Exit(runInstance(raw))
+	}
+	goleak.VerifyTestMain(m)
+}
 
 type Payments struct{}
 

@@ -1,0 +1,53 @@
+package fleet
+
+import (
+	"sync"
+	"time"
+)
+
+// Bounds of the adaptive RedisTimeout.
+const (
+	// MinRedisTimeout is the adaptive RedisTimeout's floor (and the fixed
+	// default of earlier versions).
+	MinRedisTimeout = 100 * time.Millisecond
+)
+
+// redisLatency estimates how long Redis takes to answer, as TCP estimates
+// a round trip (RFC 6298): a smoothed latency and its mean deviation, fed
+// every answer — the late ones of calls already abandoned included, so a
+// Redis slowed down by CPU load raises the timeout instead of sending every
+// caller to the fallback. The timeout is twice the smoothed latency plus
+// four deviations, between MinRedisTimeout and max.
+type redisLatency struct {
+	max time.Duration
+
+	mu              sync.Mutex
+	smoothed, devia time.Duration
+	timeout         time.Duration
+}
+
+func newRedisLatency(max time.Duration) *redisLatency {
+	return &redisLatency{max: max, timeout: MinRedisTimeout}
+}
+
+func (r *redisLatency) observe(took time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.smoothed == 0 {
+		r.smoothed, r.devia = took, took/2
+	} else {
+		diff := r.smoothed - took
+		if diff < 0 {
+			diff = -diff
+		}
+		r.devia += (diff - r.devia) / 4
+		r.smoothed += (took - r.smoothed) / 8
+	}
+	r.timeout = min(max(2*r.smoothed+4*r.devia, MinRedisTimeout), r.max)
+}
+
+func (r *redisLatency) current() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.timeout
+}

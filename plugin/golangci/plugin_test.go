@@ -83,31 +83,15 @@ func TestGolangciLintConfigTakesEffect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range map[string]string{
+	writeAll(t, dir, map[string]string{
 		"go.mod":         "module example.com/gclcfg\n\ngo 1.26\n",
 		".golangci.yml":  string(golangciYML),
 		"notify.go":      "package gclcfg\n\nfunc Notify(hooks []string, send func(string)) {\n\tfor _, h := range hooks {\n\t\tgo send(h)\n\t}\n}\n",
 		"clean/clean.go": "package clean\n\nfunc Nothing() {}\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	cache := t.TempDir()
 	lint := func() (string, int) {
-		cmd := exec.Command(bin, "run", "--allow-serial-runners", "./...")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOLANGCI_LINT_CACHE="+cache)
-		out, err := cmd.CombinedOutput()
-		if exitErr, ok := err.(*exec.ExitError); ok {
-			return string(out), exitErr.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), 0
+		return runIn(t, dir, append(os.Environ(), "GOLANGCI_LINT_CACHE="+cache), bin, "run", "--allow-serial-runners", "./...")
 	}
 	const finding = "notify.go:5:3: unboundedqueue: ERR_UNBOUNDED_QUEUE_DETECTED: goroutine per item"
 	for _, step := range []struct {
@@ -149,4 +133,80 @@ func golangciLint(t *testing.T) string {
 		t.Skip(msg)
 	}
 	return bin
+}
+
+// TestGolangciLintNewFromRev: golangci-lint's own new-from-rev, with the
+// real git, keeps only bhlint's findings on lines changed since the
+// revision; this is how to adopt bhlint on old code under golangci-lint.
+func TestGolangciLintNewFromRev(t *testing.T) {
+	bin := golangciLint(t)
+	golangciYML, err := os.ReadFile(filepath.Join("..", "..", "testdata", "e2e", "heldconn", ".golangci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	const notify = "package gclnew\n\nfunc Notify(hooks []string, send func(string)) {\n\tfor _, h := range hooks {\n\t\tgo send(h)\n\t}\n}\n"
+	writeAll(t, dir, map[string]string{
+		"go.mod":        "module example.com/gclnew\n\ngo 1.26\n",
+		".golangci.yml": string(golangciYML),
+		"notify.go":     notify,
+	})
+	env := append(os.Environ(), "GOLANGCI_LINT_CACHE="+t.TempDir(),
+		"GIT_AUTHOR_NAME=bhlint test", "GIT_AUTHOR_EMAIL=test@example.com",
+		"GIT_COMMITTER_NAME=bhlint test", "GIT_COMMITTER_EMAIL=test@example.com",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	command := func(name string, args ...string) (string, int) { return runIn(t, dir, env, name, args...) }
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "old finding"}} {
+		if out, code := command("git", args...); code != 0 {
+			t.Fatalf("git %v: %s", args, out)
+		}
+	}
+	writeAll(t, dir, map[string]string{"notify.go": notify + "\nfunc Broadcast(hooks []string, send func(string)) {\n\tfor _, h := range hooks {\n\t\tgo send(h)\n\t}\n}\n"})
+
+	out, code := command(bin, "run", "--allow-serial-runners", "./...")
+	if code != 1 || strings.Count(out, "ERR_UNBOUNDED_QUEUE_DETECTED") != 2 {
+		t.Fatalf("golangci-lint run: exit %d, want 1 and both findings:\n%s", code, out)
+	}
+	out, code = command(bin, "run", "--allow-serial-runners", "--new-from-rev=HEAD", "./...")
+	if code != 1 || strings.Count(out, "ERR_UNBOUNDED_QUEUE_DETECTED") != 1 || !strings.Contains(out, "notify.go:12:3: unboundedqueue: ERR_UNBOUNDED_QUEUE_DETECTED") {
+		t.Errorf("golangci-lint run --new-from-rev=HEAD: exit %d, want 1 and Broadcast's finding (line 12) alone:\n%s", code, out)
+	}
+}
+
+// TestGolangciLintNamesBhlintVersion: the plugin is compiled into
+// golangci-lint, so its build information names the bhlint module it was
+// built from, which is how to tell which bhlint a golangci-lint carries.
+func TestGolangciLintNamesBhlintVersion(t *testing.T) {
+	bin := golangciLint(t)
+	out, err := exec.Command(bin, "version", "--debug").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "github.com/bhlint/bhlint") {
+		t.Errorf("golangci-lint version --debug: %v, want the bhlint module named:\n%s", err, out)
+	}
+}
+
+func writeAll(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runIn runs a command in dir with env and returns its combined output and
+// exit code.
+func runIn(t *testing.T, dir string, env []string, name string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.CombinedOutput()
+	if exitErr, ok := err.(*exec.ExitError); ok {
+		return string(out), exitErr.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), 0
 }

@@ -3,6 +3,7 @@ package main_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,18 @@ func TestFixLeavesFindings(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, bin, "-diff", "./..."); code != 2 || !strings.Contains(stderr, "-diff needs -fix") {
 		t.Errorf("-diff alone: exit %d, %q; want a usage error", code, stderr)
+	}
+}
+
+// TestVersion: bhlint version and bhlint -version print the build's module
+// version (with the commit when the build recorded one) and Go's.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	bin := buildBhlint(t)
+	for _, args := range [][]string{{"version"}, {"-version"}} {
+		out, stderr, code := run(t, ".", bin, args...)
+		if code != 0 || !regexp.MustCompile(`^bhlint \S+.* \(built with go[0-9.]+\S*\)\n$`).MatchString(out) {
+			t.Errorf("bhlint %s: exit %d, %q %q; want exit 0 and one line naming the version and Go's", args[0], code, out, stderr)
+		}
 	}
 }

@@ -42,7 +42,10 @@ type Config struct {
 	Name string
 	Rule Rule
 	// Cap is the most jobs of one tenant that may run at once under SoftCap
-	// and HardCap (required for them; ignored by the others).
+	// and HardCap (required for them; ignored by the others). HardCap makes
+	// a tenant's Cap slot rows when the tenant first enqueues (or first
+	// enqueues through a process with a larger Cap); lowering Cap later
+	// takes deleting the surplus rows of NAME_slots.
 	Cap int
 	// Lease is how long a claimed job is its worker's before Reap gives it
 	// to another (default 30s). A worker that needs longer calls Extend.
@@ -258,7 +261,9 @@ func (q *Queue) Complete(ctx context.Context, job Job) error {
 	return q.finish(ctx, q.sql.complete, "complete", job)
 }
 
-// Extend renews the job's lease for another Config.Lease.
+// Extend renews the job's lease for another Config.Lease. A claim whose
+// lease ran out is still the worker's until Reap takes it; after that,
+// ErrLost.
 func (q *Queue) Extend(ctx context.Context, job Job) error {
 	return q.finish(ctx, q.sql.extend, "extend", job, q.cfg.Lease.Seconds())
 }

@@ -186,12 +186,18 @@ func TestReapRequeuesThenBuries(t *testing.T) {
 	if err := q.Complete(ctx, first); !errors.Is(err, jobclaim.ErrLost) {
 		t.Errorf("the dead worker's late completion: %v, want ErrLost", err)
 	}
+	if err := q.Extend(ctx, first); !errors.Is(err, jobclaim.ErrLost) {
+		t.Errorf("the dead worker's late lease renewal: %v, want ErrLost", err)
+	}
 	again, err := q.Claim(ctx, "second")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.ID != first.ID || again.Attempt != 2 {
 		t.Errorf("after the reap: claimed job %d attempt %d, want job %d attempt 2 (first in line)", again.ID, again.Attempt, first.ID)
+	}
+	if err := q.Extend(ctx, again); err != nil {
+		t.Errorf("renewing the live claim's lease: %v", err)
 	}
 	if r := reapOnce(t, q); r != (jobclaim.Reaped{Dead: 1}) {
 		t.Errorf("second reap %+v, want one dead (MaxAttempts 2)", r)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -146,5 +147,36 @@ func TestPostgresSourceDown(t *testing.T) {
 	want("globex", "us-1")
 	if st := r.Status(); st.LastError != nil {
 		t.Errorf("status after a good refresh: %+v", st)
+	}
+}
+
+// TestRunRefreshes: Run reloads the map in the background and stops with
+// its context.
+func TestRunRefreshes(t *testing.T) {
+	var version atomic.Int64
+	version.Store(1)
+	src := cell.SourceFunc(func(context.Context) (cell.Map, error) {
+		m := placement(version.Load())
+		if version.Load() > 1 {
+			m.Tenants["tenant-7"] = "c"
+		}
+		return m, nil
+	})
+	r, err := cell.New(context.Background(), src, cell.Config{Refresh: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Run(ctx)
+	}()
+	version.Store(2)
+	testsvc.WaitFor(t, "Run to load version 2", func() bool { return r.Cell("tenant-7") == "c" })
+	cancel()
+	<-done
+	if st := r.Status(); st.Version != 2 {
+		t.Errorf("status version %d, want 2", st.Version)
 	}
 }

@@ -45,7 +45,7 @@ type Sharder struct {
 	k         int
 	groups    bool
 	// DownFor is how long an endpoint reported failed is skipped (default
-	// 10s); after it the endpoint is tried again.
+	// 10s); after it the endpoint is tried again. Set it before use.
 	DownFor   time.Duration
 	downUntil []atomic.Int64 // unix nanoseconds
 	next      atomic.Uint64  // spreads a tenant's requests over its shard

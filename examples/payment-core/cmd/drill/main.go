@@ -41,6 +41,7 @@ type config struct {
 	fault    time.Duration
 	after    time.Duration
 	faultLat time.Duration
+	flood    string // noisy-neighbour: backlog or rate
 }
 
 // The spec's load: 1,400 card authorisations and 150 tax
@@ -75,6 +76,7 @@ func main() {
 	flag.StringVar(&cfg.dsn, "dsn", envOr("PAYMENT_CORE_DSN", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL DSN")
 	flag.StringVar(&modes, "modes", "", "modes to run, in order (default before,bulkhead; recovery-lag: no-reset,bulkhead)")
 	flag.DurationVar(&cfg.faultLat, "fault-latency", 8*time.Second, "the tax API's latency during the fault")
+	flag.StringVar(&cfg.flood, "flood", "backlog", "noisy-neighbour: how the flooder sends: backlog (a batch client working off 100x a calm merchant's reports with 64 workers, waiting out each Retry-After) or rate (100x a calm merchant's rate, open loop, never backing off)")
 	flag.Parse()
 	if scen == "noisy-neighbour" {
 		os.Exit(noisyMain(cfg))

@@ -2,9 +2,12 @@ package main
 
 // The noisy-neighbour drill (-scenario noisy-neighbour): merchants share
 // the reports lane (internal/service/reports.go). Calm merchants ask for
-// week-long reports at a steady rate; then one merchant floods, sending
-// 100 times a calm merchant's rate of 90-day reports (13 times the cost of
-// a calm one each). Two runs: the lane alone ("no-quotas"), then with
+// week-long reports at a steady rate; then one merchant floods with 90-day
+// reports (13 times the cost of a calm one each): by default (-flood
+// backlog) a batch client with 64 workers working off a backlog of 100
+// times the reports a calm merchant sends in the window, waiting out every
+// Retry-After; with -flood rate, 100 times a calm merchant's rate, open
+// loop, never backing off. Two runs: the lane alone ("no-quotas"), then with
 // per-merchant quotas ("quotas"). Targets: without quotas every calm
 // merchant's p99 rises; with them the calm merchants' p99 during the flood
 // stays within 10% of their calm baseline (the same run's calm phase), none
@@ -12,15 +15,18 @@ package main
 // a problem body naming the quota.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +43,9 @@ const (
 	calmDays      = 7
 	floodDays     = 90
 	floodMerchant = "m-flood"
+	// floodWorkers is the backlog client's concurrency: a batch job's
+	// worker pool, four times the lane's slots.
+	floodWorkers = 64
 	// p99Slack is the target: the calm merchants' p99 during the flood at
 	// most 10% above their calm baseline.
 	p99Slack = 1.10
@@ -52,8 +61,8 @@ type noisyPlan struct {
 }
 
 var (
-	noisyFull  = noisyPlan{merchants: 10, rate: 3, calm: 30 * time.Second, flood: 30 * time.Second, after: 10 * time.Second}
-	noisyShort = noisyPlan{merchants: 10, rate: 2, calm: 15 * time.Second, flood: 15 * time.Second, after: 5 * time.Second}
+	noisyFull  = noisyPlan{merchants: 10, rate: 5, calm: 30 * time.Second, flood: 30 * time.Second, after: 10 * time.Second}
+	noisyShort = noisyPlan{merchants: 10, rate: 5, calm: 20 * time.Second, flood: 15 * time.Second, after: 5 * time.Second}
 )
 
 // noisyRec is one report request.
@@ -63,10 +72,13 @@ type noisyRec struct {
 	code       int
 	retryAfter bool
 	quota      string // the problem body's quota member, for a 429
+	code429    string // the problem body's code, for a 429
 }
 
 type noisyRun struct {
 	name                 string
+	flood                string // backlog or rate
+	backlog, worked      int    // backlog: the flooder's reports, and those served
 	start                time.Time
 	floodFrom, floodTill time.Duration
 	end                  time.Duration
@@ -115,7 +127,7 @@ func noisyMode(ctx context.Context, cfg config, plan noisyPlan, name string) (*n
 	if err != nil {
 		return nil, err
 	}
-	r := &noisyRun{name: name}
+	r := &noisyRun{name: name, flood: cfg.flood}
 	defer func() {
 		if !r.cleanExit {
 			svc.stop(5 * time.Second)
@@ -128,17 +140,20 @@ func noisyMode(ctx context.Context, cfg config, plan noisyPlan, name string) (*n
 	r.floodFrom, r.floodTill = plan.calm, plan.calm+plan.flood
 	calmRate := plan.rate * float64(plan.merchants)
 	floodRate := plan.rate * floodFactor
-	log.Printf("%s run: %d calm merchants at %.0f/s each (%d-day reports) for %s; from %s to %s %s sends %.0f/s of %d-day reports",
-		name, plan.merchants, plan.rate, calmDays, total, r.floodFrom, r.floodTill, floodMerchant, floodRate, floodDays)
+	r.backlog = int(floodRate * plan.flood.Seconds())
+	log.Printf("%s run: %d calm merchants at %.0f/s each (%d-day reports) for %s; from %s to %s %s floods (%s): %s",
+		name, plan.merchants, plan.rate, calmDays, total, r.floodFrom, r.floodTill, floodMerchant, r.flood, floodString(plan, r))
 	r.start = time.Now()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	add := func(rec noisyRec) {
+		mu.Lock()
+		r.recs = append(r.recs, rec)
+		mu.Unlock()
+	}
 	collect := func(results <-chan *vegeta.Result) {
 		for res := range results {
-			rec := noisyOf(res, r.start)
-			mu.Lock()
-			r.recs = append(r.recs, rec)
-			mu.Unlock()
+			add(noisyOf(res, r.start))
 		}
 	}
 	timeout := service.ReportsDeadline + hungGrace
@@ -149,7 +164,11 @@ func noisyMode(ctx context.Context, cfg config, plan noisyPlan, name string) (*n
 			return
 		case <-time.After(time.Until(r.start.Add(r.floodFrom))):
 		}
-		collect(reportAttack(floodRate, plan.flood, timeout, floodTargeter()))
+		if r.flood == "rate" {
+			collect(reportAttack(floodRate, plan.flood, timeout, floodTargeter()))
+			return
+		}
+		r.worked = workBacklog(ctx, r, timeout, add)
 	})
 	wg.Wait()
 	r.end = time.Since(r.start)
@@ -159,6 +178,77 @@ func noisyMode(ctx context.Context, cfg config, plan noisyPlan, name string) (*n
 	log.Printf("%s run: stopping payment-core", name)
 	r.cleanExit = svc.stop(15 * time.Second)
 	return r, nil
+}
+
+// floodString says what the flooder sends.
+func floodString(plan noisyPlan, r *noisyRun) string {
+	if r.flood == "rate" {
+		return fmt.Sprintf("%.0f/s (%dx a calm merchant's rate) of %d-day reports, open loop", plan.rate*floodFactor, floodFactor, floodDays)
+	}
+	return fmt.Sprintf("a backlog of %d %d-day reports (%dx a calm merchant's reports in the window), %d workers, each waiting out Retry-After",
+		r.backlog, floodDays, floodFactor, floodWorkers)
+}
+
+// workBacklog is the flooder as a batch client: floodWorkers workers take
+// the backlog's reports in turn and send each until it is served, waiting
+// out the Retry-After of every 429 or 503, until the flood window ends.
+// It returns how many reports were served.
+func workBacklog(ctx context.Context, r *noisyRun, timeout time.Duration, add func(noisyRec)) int {
+	client := &http.Client{Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: floodWorkers, MaxConnsPerHost: floodWorkers}}
+	defer client.CloseIdleConnections()
+	end := r.start.Add(r.floodTill)
+	var next, served atomic.Int64
+	var wg sync.WaitGroup
+	for range floodWorkers {
+		wg.Go(func() {
+			for job := next.Add(1); int(job) <= r.backlog; job = next.Add(1) {
+				if !sendUntilServed(ctx, client, r, end, job, add) {
+					return
+				}
+				served.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	return int(served.Load())
+}
+
+// sendUntilServed sends one report until it is served (true), or the window
+// or ctx ends (false).
+func sendUntilServed(ctx context.Context, client *http.Client, r *noisyRun, end time.Time, job int64, add func(noisyRec)) bool {
+	clientID := fmt.Sprintf("drill-backlog-%d", job)
+	body, _ := json.Marshal(service.ReportRequest{MerchantID: floodMerchant, Days: floodDays})
+	for time.Now().Before(end) && ctx.Err() == nil {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+serviceAddr+"/merchant/report?merchant="+floodMerchant, bytes.NewReader(body))
+		if err != nil {
+			return false
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(service.MerchantHeader, floodMerchant)
+		req.Header.Set("X-Client-ID", clientID) // one per report: the edge's retry guard counts its retries
+		sent := time.Now()
+		rec := noisyRec{at: sent.Sub(r.start), merchant: floodMerchant}
+		wait := 100 * time.Millisecond // after an error
+		if resp, err := client.Do(req); err == nil {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+			resp.Body.Close()
+			rec.code, rec.retryAfter = resp.StatusCode, resp.Header.Get("Retry-After") != ""
+			rec.quota, rec.code429 = quotaOf(rec.code, b)
+			if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
+				wait = time.Duration(secs) * time.Second
+			}
+		}
+		rec.lat = time.Since(sent)
+		add(rec)
+		if rec.code == http.StatusOK {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(min(wait, time.Until(end))):
+		}
+	}
+	return false
 }
 
 func reportAttack(rate float64, dur, timeout time.Duration, tr vegeta.Targeter) <-chan *vegeta.Result {
@@ -211,13 +301,20 @@ func noisyOf(res *vegeta.Result, start time.Time) noisyRec {
 	if _, q, ok := strings.Cut(res.URL, "?merchant="); ok {
 		rec.merchant = q
 	}
+	rec.quota, rec.code429 = quotaOf(rec.code, res.Body)
+	return rec
+}
+
+// quotaOf is the quota and the code a 429's problem body names.
+func quotaOf(code int, body []byte) (quota, problemCode string) {
 	var problem struct {
 		Quota string `json:"quota"`
+		Code  string `json:"code"`
 	}
-	if rec.code == http.StatusTooManyRequests && json.Unmarshal(res.Body, &problem) == nil {
-		rec.quota = problem.Quota
+	if code != http.StatusTooManyRequests || json.Unmarshal(body, &problem) != nil {
+		return "", ""
 	}
-	return rec
+	return problem.Quota, problem.Code
 }
 
 // noisyMain sets the drill up as main does for the other scenarios.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bhlint/bhlint/bulkhead"
 	"github.com/bhlint/bhlint/examples/payment-core/internal/service"
 )
 
@@ -27,12 +28,12 @@ type noisyFigures struct {
 }
 
 type floodCounts struct {
-	served, quota429, other429, shed503, other int
+	served, quota429, guard429, other429, shed503, other int
 }
 
 // warmUp is left out of the calm baseline: the service's first seconds
 // (connections opened, the load generator's workers started) are not calm.
-const warmUp = 3 * time.Second
+const warmUp = 5 * time.Second
 
 // servedIn is how long a calm merchant waited for its report: a request
 // not served (a 503, a 429, an error) counts at the report's deadline, as a
@@ -85,6 +86,8 @@ func (c *floodCounts) add(rec noisyRec) {
 		c.served++
 	case rec.code == http.StatusTooManyRequests && rec.retryAfter && rec.quota != "":
 		c.quota429++
+	case rec.code == http.StatusTooManyRequests && rec.retryAfter && rec.code429 == bulkhead.CodeRetryStorm:
+		c.guard429++
 	case rec.code == http.StatusTooManyRequests:
 		c.other429++
 	case rec.code == http.StatusServiceUnavailable:
@@ -92,6 +95,13 @@ func (c *floodCounts) add(rec noisyRec) {
 	default:
 		c.other++
 	}
+}
+
+func cmpOr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
 }
 
 func ratio(a, b time.Duration) float64 {
@@ -107,9 +117,9 @@ func noisyReport(plan noisyPlan, runs []*noisyRun) (string, string, bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nnoisy-neighbour drill, %s: payment-core's reports lane (%d workers, queue %d), shared by every merchant\n",
 		time.Now().UTC().Format("2006-01-02"), service.ReportsWorkers, service.ReportsQueue)
-	fmt.Fprintf(&b, "  %d calm merchants, %.0f reports/s each, %d-day reports (%s each); from %s for %s, %s sends %.0f/s (%dx a calm merchant's rate) of %d-day reports (%s each)\n",
+	fmt.Fprintf(&b, "  %d calm merchants, %.0f reports/s each, %d-day reports (%s each); from %s for %s, %s floods with %d-day reports (%s each): %s\n",
 		plan.merchants, plan.rate, calmDays, ms(calmDays*service.ReportCostPerDay), plan.calm, plan.flood, floodMerchant,
-		plan.rate*floodFactor, floodFactor, floodDays, ms(floodDays*service.ReportCostPerDay))
+		floodDays, ms(floodDays*service.ReportCostPerDay), floodString(plan, runs[0]))
 	fmt.Fprintf(&b, "  quotas run: per merchant %d reports at once, %d report-days a second (burst %d), fair share past 3/4 of the lane\n\n",
 		service.ReportsPerMerchant, service.ReportDaysPerSecond, service.ReportDaysBurst)
 	row := func(label, a, c string) { fmt.Fprintf(&b, "  %-52s %-22s %s\n", label, a, c) }
@@ -122,9 +132,13 @@ func noisyReport(plan noisyPlan, runs []*noisyRun) (string, string, bool) {
 	row("calm merchants whose own p99 rose", fmt.Sprintf("%d of %d", noQ.rose, len(noQ.byMerchant)), fmt.Sprintf("%d of %d", q.rose, len(q.byMerchant)))
 	row("calm merchants' requests not served during the flood", fmt.Sprintf("%d of %d", noQ.calmRefused, noQ.calmN), fmt.Sprintf("%d of %d", q.calmRefused, q.calmN))
 	fc := func(c floodCounts) string {
-		return fmt.Sprintf("%d/%d/%d/%d/%d", c.served, c.quota429, c.other429, c.shed503, c.other)
+		return fmt.Sprintf("%d/%d/%d/%d/%d/%d", c.served, c.quota429, c.guard429, c.other429, c.shed503, c.other)
 	}
-	row("flooder: served/429+quota/other 429/503/other", fc(noQ.flood), fc(q.flood))
+	row("flooder's answers: 200/429 quota/429 retry guard/", "", "")
+	row("  other 429/503/other", fc(noQ.flood), fc(q.flood))
+	if runs[0].flood != "rate" {
+		row("flooder's backlog served in the window", fmt.Sprintf("%d of %d", runs[0].worked, runs[0].backlog), fmt.Sprintf("%d of %d", runs[1].worked, runs[1].backlog))
+	}
 	fmt.Fprintf(&b, "\n  each calm merchant's p99, calm phase -> flood:\n")
 	merchants := make([]string, 0, len(q.byMerchant))
 	for m := range q.byMerchant {
@@ -147,7 +161,7 @@ func noisyReport(plan noisyPlan, runs []*noisyRun) (string, string, bool) {
 	check(ratio(q.floodP99, q.calmP99) <= p99Slack, "with quotas the calm merchants' p99 during the flood is %s, %.2fx the baseline %s (target <= 1.10x)", ms(q.floodP99), ratio(q.floodP99, q.calmP99), ms(q.calmP99))
 	check(q.calmRefused == 0, "with quotas %d calm merchants' requests were not served during the flood", q.calmRefused)
 	check(q.flood.quota429 > 0, "with quotas the flooder got no 429 with Retry-After naming the quota")
-	check(q.flood.other429+q.flood.shed503+q.flood.other == 0, "with quotas the flooder got %d answers other than 200 or 429 with Retry-After and the quota", q.flood.other429+q.flood.shed503+q.flood.other)
+	check(q.flood.other429+q.flood.shed503+q.flood.other == 0, "with quotas the flooder got %d answers other than 200 or 429 with Retry-After (the quota's, or the edge's retry guard's)", q.flood.other429+q.flood.shed503+q.flood.other)
 	for _, r := range runs {
 		check(r.cleanExit, "%s run: payment-core did not exit cleanly on SIGTERM", r.name)
 	}
@@ -156,8 +170,8 @@ func noisyReport(plan noisyPlan, runs []*noisyRun) (string, string, bool) {
 		status = "FAIL"
 		fmt.Fprintf(&b, "\n  targets not met:\n    %s\n", strings.Join(fails, "\n    "))
 	}
-	last := fmt.Sprintf("drill: %s noisy neighbour | no quotas: calm p99 %s -> %s (%.2fx), %d/%d merchants rose | quotas: calm p99 %s -> %s (%.2fx, target <= 1.10), %d calm refused, flooder %d x 429 with Retry-After, %d served",
-		status, ms(noQ.calmP99), ms(noQ.floodP99), ratio(noQ.floodP99, noQ.calmP99), noQ.rose, len(noQ.byMerchant),
+	last := fmt.Sprintf("drill: %s noisy neighbour (%s flood) | no quotas: calm p99 %s -> %s (%.2fx), %d/%d merchants rose | quotas: calm p99 %s -> %s (%.2fx, target <= 1.10), %d calm refused, flooder %d x 429 with Retry-After, %d served",
+		status, cmpOr(runs[0].flood, "backlog"), ms(noQ.calmP99), ms(noQ.floodP99), ratio(noQ.floodP99, noQ.calmP99), noQ.rose, len(noQ.byMerchant),
 		ms(q.calmP99), ms(q.floodP99), ratio(q.floodP99, q.calmP99), q.calmRefused, q.flood.quota429, q.flood.served)
 	return b.String(), last, pass
 }
@@ -194,8 +208,8 @@ func noisyChart(path string, plan noisyPlan, runs []*noisyRun) error {
 }
 
 var (
-	floodNames  = [5]string{"flooder served", "429 + quota", "other 429", "503 (lane full)", "other"}
-	floodColors = [5]color.RGBA{{46, 160, 67, 255}, {245, 160, 40, 255}, {200, 120, 20, 255}, {215, 40, 40, 255}, {110, 30, 140, 255}}
+	floodNames  = [6]string{"flooder served", "429 quota", "429 retry guard", "other 429", "503 (lane full)", "other"}
+	floodColors = [6]color.RGBA{{46, 160, 67, 255}, {245, 160, 40, 255}, {250, 210, 90, 255}, {200, 120, 20, 255}, {215, 40, 40, 255}, {110, 30, 140, 255}}
 )
 
 func noisyPanel(c *canvas, x0, y0, w, h, secs int, r *noisyRun) {
@@ -204,7 +218,7 @@ func noisyPanel(c *canvas, x0, y0, w, h, secs int, r *noisyRun) {
 	fx1 := x0 + int(r.floodTill.Seconds()*float64(w)/float64(secs))
 	c.fill(fx0, y0, fx1-fx0, h, color.RGBA{255, 228, 228, 255})
 	c.text(x0, y0-6, r.name+" run", color.Black)
-	counts := make([][5]int, secs+1)
+	counts := make([][6]int, secs+1)
 	lats := make([][]time.Duration, secs+1)
 	for _, rec := range r.recs {
 		s := min(max(int(rec.at.Seconds()), 0), secs)
@@ -214,13 +228,13 @@ func noisyPanel(c *canvas, x0, y0, w, h, secs int, r *noisyRun) {
 		}
 		var fcs floodCounts
 		fcs.add(rec)
-		for i, n := range [5]int{fcs.served, fcs.quota429, fcs.other429, fcs.shed503, fcs.other} {
+		for i, n := range [6]int{fcs.served, fcs.quota429, fcs.guard429, fcs.other429, fcs.shed503, fcs.other} {
 			counts[s][i] += n
 		}
 	}
 	peak := 1
 	for _, cs := range counts {
-		peak = max(peak, cs[0]+cs[1]+cs[2]+cs[3]+cs[4])
+		peak = max(peak, cs[0]+cs[1]+cs[2]+cs[3]+cs[4]+cs[5])
 	}
 	peak = int(float64(peak)*1.1) + 1
 	barW := int(math.Ceil(max(float64(w)/float64(secs), 1)))

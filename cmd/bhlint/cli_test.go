@@ -15,7 +15,7 @@ func TestHelp(t *testing.T) {
 	stdout, _, code := run(t, ".", bin, "help")
 	_, stderr, codeH := run(t, ".", bin, "-h")
 	for name, out := range map[string]string{"bhlint help": stdout, "bhlint -h": stderr} {
-		for _, want := range []string{"bhlint lanes", "bhlint lsp", "-format", "-explain", "-budget", "exit status:", "  2  something asked for was not checked"} {
+		for _, want := range []string{"bhlint lanes", "bhlint lsp", "bhlint version", "-format", "-explain", "-budget", "-baseline", "-new-from-rev", "exit status:", "  2  something asked for was not checked"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s lacks %q:\n%s", name, want, out)
 			}

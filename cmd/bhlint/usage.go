@@ -13,6 +13,7 @@ func printUsage(fs *flag.FlagSet, w io.Writer) {
        bhlint lanes [flags] [packages]    print the lane map (bhlint lanes -h)
        bhlint lsp                         serve diagnostics to an editor: Language Server Protocol on stdio
        bhlint help                        print this help
+       bhlint version                     print the version it was built from (also -version)
        bhlint=$(command -v bhlint) && go vet -vettool="$bhlint" [packages]
                                           the same analyzers through go vet
 
@@ -28,7 +29,8 @@ exit status:
      load or type-check, an analyzer that failed; each is named on stderr
 
 Every run ends with a summary on stderr: packages analysed, packages not analysed (with the reason),
-functions skipped over the SSA budget. bhlint -explain NAME documents an analyzer or a code.
+functions skipped over the SSA budget, and what -baseline held back (with the entries that match
+nothing any more) or -new-from-* left out. bhlint -explain NAME documents an analyzer or a code.
 `)
 }
 

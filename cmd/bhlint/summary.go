@@ -148,8 +148,8 @@ func (s *runSummary) printGate(w io.Writer) {
 	if b := s.Baseline; b != nil {
 		fmt.Fprintf(w, "bhlint: the baseline %s held back %s\n", b.File, plural(b.HeldBack, "finding"))
 		if len(b.Stale) > 0 {
-			fmt.Fprintf(w, "bhlint: notice: %s in %s no longer match anything (fixed? remove them, or write the file again with -write-baseline):\n",
-				plural(len(b.Stale), "baseline entry"), b.File)
+			fmt.Fprintf(w, "bhlint: notice: %s in %s: nothing matches them any more (the code was fixed?): remove them, or write the file again with -write-baseline\n",
+				plural(len(b.Stale), "stale baseline entry"), b.File)
 			for _, e := range b.Stale {
 				fmt.Fprintf(w, "  %s %s: %s: %s (%d)\n", e.Package, orPackageLevel(e.Function), e.Code, e.Message, e.Count)
 			}

@@ -64,6 +64,7 @@ type Lane struct {
 	seed        maphash.Seed
 	quotaRate   string // the Quota of a rate refusal, built once
 	quotaConc   string
+	code        string // ERR_<LANE>_TENANT_QUOTA_EXCEEDED
 
 	running  atomic.Int64 // calls of tenants running in the lane
 	active   atomic.Int64 // tenants with calls running
@@ -86,6 +87,7 @@ func New(lane bulkhead.Runner, cfg Config) (*Lane, error) {
 		contendedAt: cfg.ContendedAt,
 		perShard:    (cfg.MaxTenants + numShards - 1) / numShards,
 		quotaConc:   fmt.Sprintf("concurrency quota of %d calls at once", cfg.MaxConcurrent),
+		code:        spec.TenantCode(),
 	}
 	if cfg.Rate > 0 {
 		l.burst = cmpOr(cfg.Burst, max(1, int(math.Ceil(cfg.Rate))))
@@ -248,7 +250,7 @@ func (l *Lane) reject(reason bulkhead.Reason, key string, retry time.Duration, s
 		Reason:     reason,
 		RetryAfter: retry,
 		Status:     http.StatusTooManyRequests,
-		Code:       l.spec.TenantCode(),
+		Code:       l.code,
 		Tenant:     key,
 		Quota:      quota,
 	}

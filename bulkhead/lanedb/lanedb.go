@@ -38,7 +38,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -123,10 +122,9 @@ type acquireCtx struct {
 	context.Context
 	t        *gate.Ticket
 	deadline time.Time
-	// gaveUp: the caller gave up on a dial, which now owns the ticket;
-	// err is the acquire's error. Set by Connect, read after db.Conn.
-	gaveUp bool
-	err    error
+	// gaveUp is the acquire's error once the caller gave up on a dial,
+	// which now owns the ticket. Set by Connect, read after db.Conn.
+	gaveUp error
 }
 
 type acquireKey struct{}
@@ -149,7 +147,9 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 		return c.inner.Connect(ctx)
 	}
 	conn, gaveUp, err := gate.Dial(ctx, a.t, a.deadline, c.dial, c.park)
-	a.gaveUp, a.err = gaveUp, err
+	if gaveUp {
+		a.gaveUp = err
+	}
 	return conn, err
 }
 
@@ -227,21 +227,13 @@ func OpenDB[L bulkhead.Lane](c driver.Connector, cfg lanepool.Config) (*DB[L], e
 }
 
 func resolve[L bulkhead.Lane](cfg lanepool.Config) (bulkhead.LaneSpec, string, lanepool.Config, error) {
-	resource := "lanedb.DB[" + typeName[L]() + "]"
+	resource := "lanedb.DB[" + gate.TypeName[L]() + "]"
 	spec, err := bulkhead.SpecOf[L]()
 	if err != nil {
 		return spec, resource, cfg, err
 	}
 	cfg, err = cfg.Resolve(spec, resource)
 	return spec, resource, cfg, err
-}
-
-func typeName[L any]() string {
-	t := reflect.TypeFor[L]()
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t.Name()
 }
 
 func newDB[L bulkhead.Lane](c *connector, spec bulkhead.LaneSpec, resource string, cfg lanepool.Config) *DB[L] {
@@ -324,8 +316,8 @@ func (d *DB[L]) conn(ctx context.Context, skip int) (*Conn[L], error) {
 	actx := &acquireCtx{Context: ctx, t: t, deadline: deadline}
 	c, err := d.db.Conn(actx)
 	if err != nil {
-		if actx.gaveUp {
-			return nil, actx.err // the dial goes on with the ticket
+		if actx.gaveUp != nil {
+			return nil, actx.gaveUp // the dial goes on with the ticket
 		}
 		t.Release()
 		return nil, d.g.Fail(reasonFor(ctx, err), time.Since(t.Start()), err)
@@ -356,7 +348,7 @@ func (c *Conn[L]) Close() error {
 	}
 	gone := brokenSession(c.Conn)
 	err := c.Conn.Close()
-	releaseWhenGone(c.t, gone)
+	c.t.ReleaseWhenGone(gone)
 	return err
 }
 
@@ -383,26 +375,6 @@ func brokenSession(c *sql.Conn) <-chan struct{} {
 		return nil
 	})
 	return gone
-}
-
-// releaseWhenGone releases t now, or once gone is closed (pgx bounds that
-// wait: it closes the socket after at most 15s). Either way no caller holds
-// the connection any more.
-func releaseWhenGone(t *gate.Ticket, gone <-chan struct{}) {
-	if gone == nil {
-		t.Release()
-		return
-	}
-	select {
-	case <-gone:
-		t.Release()
-	default:
-		t.Returned() // no caller holds it, but the slot stays taken until then
-		go func() {
-			<-gone
-			t.Release()
-		}()
-	}
 }
 
 // ExecContext runs query on a connection of the lane and gives it back.

@@ -26,7 +26,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"sync/atomic"
 	"time"
 
@@ -51,13 +50,17 @@ type Pool[L bulkhead.Lane] struct {
 	// dialLimit bounds an acquire that may dial: the connect timeout, plus
 	// a moment for pgxpool's own hooks.
 	dialLimit time.Duration
+	// open counts the pool's connections (pgxpool's AfterConnect and
+	// BeforeClose hooks): with no more than callers hold, an acquire will
+	// dial. Cheaper than pgxpool's Stat on every acquire.
+	open *atomic.Int64
 }
 
 // New opens lane L's pool for the connection string dsn (URL or key=value).
 // cfg.MaxConns and cfg.AcquireTimeout are required. Like pgxpool.New it
 // connects lazily.
 func New[L bulkhead.Lane](ctx context.Context, dsn string, cfg lanepool.Config) (*Pool[L], error) {
-	resource := "lanepgx.Pool[" + typeName[L]() + "]"
+	resource := "lanepgx.Pool[" + gate.TypeName[L]() + "]"
 	pc, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", resource, err)
@@ -69,7 +72,7 @@ func New[L bulkhead.Lane](ctx context.Context, dsn string, cfg lanepool.Config) 
 // MinConns and application_name are replaced by the lane's, and a
 // ConnConfig.ConnectTimeout of 0 by DefaultConnectTimeout.
 func NewWithConfig[L bulkhead.Lane](ctx context.Context, pc *pgxpool.Config, cfg lanepool.Config) (*Pool[L], error) {
-	resource := "lanepgx.Pool[" + typeName[L]() + "]"
+	resource := "lanepgx.Pool[" + gate.TypeName[L]() + "]"
 	spec, err := bulkhead.SpecOf[L]()
 	if err != nil {
 		return nil, err
@@ -97,22 +100,37 @@ func NewWithConfig[L bulkhead.Lane](ctx context.Context, pc *pgxpool.Config, cfg
 		// never answers would keep the pool's slots for good.
 		pc.ConnConfig.ConnectTimeout = DefaultConnectTimeout
 	}
+	open := countConns(pc)
 	p, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", resource, err)
 	}
-	pool := &Pool[L]{p: p, g: gate.New(spec.Name, resource, cfg), dialLimit: pc.ConnConfig.ConnectTimeout + time.Second}
+	pool := &Pool[L]{p: p, g: gate.New(spec.Name, resource, cfg), dialLimit: pc.ConnConfig.ConnectTimeout + time.Second, open: open}
 	pool.g.Idle = func() int { return int(p.Stat().IdleConns()) }
 	pool.g.Attach(pool)
 	return pool, nil
 }
 
-func typeName[L any]() string {
-	t := reflect.TypeFor[L]()
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// countConns chains hooks to pc that count its pool's open connections.
+func countConns(pc *pgxpool.Config) *atomic.Int64 {
+	open := new(atomic.Int64)
+	after, before := pc.AfterConnect, pc.BeforeClose
+	pc.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		if after != nil {
+			if err := after(ctx, c); err != nil {
+				return err // pgxpool closes it without BeforeClose
+			}
+		}
+		open.Add(1)
+		return nil
 	}
-	return t.Name()
+	pc.BeforeClose = func(c *pgx.Conn) {
+		open.Add(-1)
+		if before != nil {
+			before(c)
+		}
+	}
+	return open
 }
 
 // Lane is the name of the lane the pool belongs to.
@@ -152,7 +170,7 @@ func (p *Pool[L]) acquire(ctx context.Context, skip int) (*Conn[L], error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.p.Stat().IdleConns() == 0 {
+	if p.open.Load() <= p.g.Holding() {
 		return p.dial(ctx, t, deadline)
 	}
 	actx, cancel := context.WithDeadline(ctx, deadline)
@@ -232,20 +250,7 @@ func (c *Conn[L]) Release() {
 		gone = pc.CleanupDone()
 	}
 	c.c.Release()
-	if gone == nil {
-		c.t.Release()
-		return
-	}
-	select {
-	case <-gone:
-		c.t.Release()
-	default:
-		c.t.Returned() // no caller holds it, but the slot stays taken until then
-		go func() {
-			<-gone
-			c.t.Release()
-		}()
-	}
+	c.t.ReleaseWhenGone(gone)
 }
 
 // Conn is the underlying *pgx.Conn, valid until Release.

@@ -8,6 +8,7 @@ package gate
 import (
 	"context"
 	"errors"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -470,6 +471,41 @@ func (g *Gate) emit(e lanepool.Event) {
 		o.ObservePool(e)
 	}
 }
+
+// ReleaseWhenGone releases t now if gone is nil or closed, and otherwise
+// once gone is closed: the server's session of a connection the driver gave
+// up on lives on until then, and counts against the budget (pgx bounds
+// that wait: it closes the socket after at most 15s). Either way no caller
+// holds the connection any more.
+func (t *Ticket) ReleaseWhenGone(gone <-chan struct{}) {
+	if gone == nil {
+		t.Release()
+		return
+	}
+	select {
+	case <-gone:
+		t.Release()
+	default:
+		t.Returned() // no caller holds it, but the slot stays taken until then
+		go func() {
+			<-gone
+			t.Release()
+		}()
+	}
+}
+
+// TypeName is the name of a pool's lane type, for its resource name
+// ("lanedb.DB[Tax]").
+func TypeName[L any]() string {
+	t := reflect.TypeFor[L]()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Name()
+}
+
+// Holding is how many connections callers hold (InUse, without the cost of Stats).
+func (g *Gate) Holding() int64 { return g.held.Load() }
 
 // Released reports whether the ticket was released.
 func (t *Ticket) Released() bool { return t.released.Load() }

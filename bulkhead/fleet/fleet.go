@@ -127,13 +127,14 @@ type Limiter[L bulkhead.Lane] struct {
 	fallback   bool
 	probing    bool // a caller is asking Redis whether it is back
 	lastFailed time.Time
-	// lastAnswer is when the last Redis call that answered was sent, and
-	// share this instance's fair share as Redis last allocated it
-	// (PartitionFairShare).
-	lastAnswer time.Time
-	share      int
-	seq        uint64
-	prefix     string
+	// lastAnswer is when the last Redis call that answered was sent,
+	// lastHeard when its answer came, and share this instance's fair share
+	// as Redis last allocated it (PartitionFairShare): Redis recorded the
+	// heartbeat between the two.
+	lastAnswer, lastHeard time.Time
+	share                 int
+	seq                   uint64
+	prefix                string
 
 	// latency adapts the Redis timeout when Config.RedisTimeout is 0.
 	latency *redisLatency
@@ -435,20 +436,21 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok bool, local int)
 	l.mu.Unlock()
 	if useRedis {
 		sent := time.Now()
-		var n, share int
+		// One variable for both answers, so the closures move one to the heap.
+		var got struct{ granted, share int }
 		err := l.call(ctx, func(ctx context.Context) (err error) {
 			if fair == nil {
-				n, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id, localHeld).Int()
+				got.granted, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id, localHeld).Int()
 				return err
 			}
-			var got []int64
-			got, err = fairAcquireScript.Run(ctx, l.rdb, l.fairKeys(), fair...).Int64Slice()
+			var answer []int64
+			answer, err = fairAcquireScript.Run(ctx, l.rdb, l.fairKeys(), fair...).Int64Slice()
 			if err == nil {
-				n, share = int(got[0]), int(got[1])
+				got.granted, got.share = int(answer[0]), int(answer[1])
 			}
 			return err
 		}, func(err error) {
-			if err == nil && n == 1 { // granted after the caller gave up: give it back
+			if err == nil && got.granted == 1 { // granted after the caller gave up: give it back
 				l.zrem(id)
 			}
 		})
@@ -458,8 +460,8 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok bool, local int)
 			l.mu.Unlock()
 		}
 		if err == nil {
-			l.redisOK(sent, share)
-			if n != 1 {
+			l.redisOK(sent, got.share)
+			if got.granted != 1 {
 				return nil, false, noFallback
 			}
 			lease := &Lease{id: id, lost: make(chan struct{}), renewedAt: sent}
@@ -557,7 +559,7 @@ func (l *Limiter[L]) redisOK(sent time.Time, share int) {
 	was := l.fallback
 	l.fallback = false
 	if sent.After(l.lastAnswer) {
-		l.lastAnswer = sent
+		l.lastAnswer, l.lastHeard = sent, time.Now()
 		if l.cfg.Partition == PartitionFairShare {
 			l.share = share
 		}

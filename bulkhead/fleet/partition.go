@@ -171,11 +171,13 @@ func (l *Limiter[L]) partitionLimit(now time.Time) int {
 	case PartitionFailClosed:
 		return 0
 	case PartitionFairShare:
-		// Before 2×LeaseTTL every lease another instance held beyond its
-		// share may still run; after ForgetAfter Redis has given our share
-		// to the others.
-		since := now.Sub(l.lastAnswer)
-		if l.lastAnswer.IsZero() || since < 2*l.cfg.LeaseTTL || since >= l.forgetAfter() {
+		// Redis recorded the last heartbeat between lastAnswer and
+		// lastHeard. Until 2×LeaseTTL after it, a lease another instance
+		// holds beyond its share may still run (the others see us silent
+		// after LeaseTTL, and give their excess back at their next renewal,
+		// or lose it LeaseTTL after their last one); ForgetAfter after it,
+		// Redis gives our share to the others.
+		if l.lastAnswer.IsZero() || now.Sub(l.lastHeard) < 2*l.cfg.LeaseTTL || now.Sub(l.lastAnswer) >= l.forgetAfter() {
 			return 0
 		}
 		return l.share

@@ -94,7 +94,7 @@ func New(lane bulkhead.Runner, cfg Config) (*Lane, error) {
 		l.quotaRate = fmt.Sprintf("rate quota of %g a second, burst %d", cfg.Rate, l.burst)
 	}
 	for i := range l.shards {
-		l.shards[i].tenants = map[string]*state{}
+		l.shards[i].tenants = map[uint64]*state{}
 	}
 	return l, nil
 }
@@ -185,9 +185,10 @@ type Ticket struct {
 // a *bulkhead.Rejection; on success the caller must call Ticket.Done.
 func (l *Lane) Admit(key string) (Ticket, error) {
 	now := l.cfg.Now()
-	sh := l.shardOf(key)
+	h := maphash.String(l.seed, key)
+	sh := l.shardOf(h)
 	sh.mu.Lock()
-	s := sh.lookup(l, key, now)
+	s := sh.lookup(l, h, key, now)
 	s.seen = now.UnixNano()
 	if reason, retry, ok := l.check(s, now); !ok {
 		s.rejected++
@@ -295,9 +296,10 @@ func (l *Lane) Charge(ctx context.Context, units int) {
 	if key == "" {
 		return
 	}
-	sh := l.shardOf(key)
+	h := maphash.String(l.seed, key)
+	sh := l.shardOf(h)
 	sh.mu.Lock()
-	s := sh.tenants[key]
+	s := sh.tenants[h]
 	if s != nil {
 		l.charge(s, units)
 	}
@@ -311,6 +313,8 @@ func (l *Lane) charge(s *state, units int) {
 	s.bucket.ReserveN(l.cfg.Now(), min(units, l.burst))
 }
 
-func (l *Lane) shardOf(key string) *shard {
-	return &l.shards[maphash.String(l.seed, key)%numShards]
+// shardOf picks the shard by the hash's top bits; the map inside uses the
+// whole hash.
+func (l *Lane) shardOf(h uint64) *shard {
+	return &l.shards[h>>(64-shardBits)]
 }

@@ -113,7 +113,8 @@ runs).
  7. goroutine per request: in a function that runs once per request — one
     that takes an *http.Request or a framework's context that carries one
     (a struct or interface with both the request and a response writer:
-    gin's *Context, echo's Context, pocketbase's *RequestEvent), or an
+    gin's *Context, echo's Context, pocketbase's *RequestEvent, a
+    project's own context type that embeds one), or an
     exported method shaped as a gRPC method (a context and a pointer to a
     generated message, one with ProtoReflect; a response and an error) — a
     goroutine started outside any loop (a go statement, wg.Go, or a call of
@@ -139,8 +140,10 @@ runs).
     request's, a field: the request's ends with the request); a context
     made from context.Background() or TODO(),
     directly or through WithValue, WithCancel or a function that returns a
-    context made from its context argument, is none, and net/smtp takes
-    none at all. Silent when an if around it tests time (time.Since: a
+    context made from its context argument, is none, and net/smtp and the
+    catalogue's mailers (gomail's and its forks' Dialer.DialAndSend,
+    go-mail's Client.DialAndSend) take none at all: a Dialer's Timeout
+    bounds one read or write, not the send. Silent when an if around it tests time (time.Since: a
     minimum interval) or a limiter; when a slot is taken or a claim made
     before it in the function or the function literals around it (a
     semaphore send, a receive, a limiter, CompareAndSwap, TryLock,

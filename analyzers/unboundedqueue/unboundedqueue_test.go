@@ -12,5 +12,6 @@ func TestUnboundedQueue(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer,
 		"fanout", "sqlpool", "dbopen", "dbcallers", "migrate",
 		"waits", "slicequeue", "lanes", "parked", "workerpool", "asyncpost",
-		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached")
+		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
+		"example.com/smtpmail", "example.com/accounts", "webctx")
 }

@@ -28,6 +28,14 @@ var NetworkCalls = newTable(
 	"(*crypto/tls.Dialer).DialContext", "crypto/tls.Dial", "crypto/tls.DialWithDialer",
 	// mail.
 	"net/smtp.SendMail", "net/smtp.Dial", "(*net/smtp.Client).*",
+	// mailers: gomail and its forks dial through a package variable
+	// (netDialTimeout), which netio cannot follow, so their sends are rows.
+	"(*gopkg.in/gomail.v2.Dialer).DialAndSend", "(*gopkg.in/gomail.v2.Dialer).Dial",
+	"(*gopkg.in/mail.v2.Dialer).DialAndSend", "(*gopkg.in/mail.v2.Dialer).Dial",
+	"(*github.com/go-gomail/gomail.Dialer).DialAndSend", "(*github.com/go-gomail/gomail.Dialer).Dial",
+	"(*github.com/gophish/gomail.Dialer).DialAndSend", "(*github.com/gophish/gomail.Dialer).Dial",
+	"(*github.com/wneessen/go-mail.Client).DialAndSend", "(*github.com/wneessen/go-mail.Client).DialAndSendWithContext",
+	"(*github.com/wneessen/go-mail.Client).DialWithContext", "(*github.com/wneessen/go-mail.Client).Send",
 	// gRPC: the connection and the interface generated clients call through.
 	"(*google.golang.org/grpc.ClientConn).Invoke", "(*google.golang.org/grpc.ClientConn).NewStream",
 	"(google.golang.org/grpc.ClientConnInterface).Invoke", "(google.golang.org/grpc.ClientConnInterface).NewStream",
@@ -46,6 +54,8 @@ var NetworkCalls = newTable(
 // cannot contain one, and analyzers skip it.
 var NetworkPackages = []string{
 	"net", "net/http", "net/smtp", "crypto/tls",
+	"gopkg.in/gomail.v2", "gopkg.in/mail.v2", "github.com/go-gomail/gomail", "github.com/gophish/gomail",
+	"github.com/wneessen/go-mail",
 	"google.golang.org/grpc", "github.com/redis/go-redis/v9",
 	"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool",
 }

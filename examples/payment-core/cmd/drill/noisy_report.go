@@ -183,9 +183,9 @@ func noisyChart(path string, plan noisyPlan, runs []*noisyRun) error {
 	img := image.NewRGBA(image.Rect(0, 0, W, H))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	c := &canvas{img: img}
-	c.text(left, 22, fmt.Sprintf("payment-core noisy-neighbour drill: %s floods the reports lane at %dx a calm merchant's rate; %s",
-		floodMerchant, floodFactor, time.Now().UTC().Format("2006-01-02")), color.Black)
-	c.text(left, 44, "line: calm merchants' p99 by second (right axis, log); bars: the flooder's answers by second (left axis); shaded: the flood", color.Black)
+	c.text(left, 22, fmt.Sprintf("payment-core noisy-neighbour drill, %s: %s floods the reports lane with %s",
+		time.Now().UTC().Format("2006-01-02"), floodMerchant, floodString(plan, runs[0])), color.Black)
+	c.text(left, 44, "line: calm merchants' p99 by second, a report not served counted at its deadline (right axis, log); bars: the flooder's answers by second (left axis); shaded: the flood", color.Black)
 	lx := left
 	for i, name := range floodNames {
 		c.fill(lx, 52, 12, 12, floodColors[i])
@@ -223,7 +223,7 @@ func noisyPanel(c *canvas, x0, y0, w, h, secs int, r *noisyRun) {
 	for _, rec := range r.recs {
 		s := min(max(int(rec.at.Seconds()), 0), secs)
 		if rec.merchant != floodMerchant {
-			lats[s] = append(lats[s], rec.lat)
+			lats[s] = append(lats[s], servedIn(rec))
 			continue
 		}
 		var fcs floodCounts

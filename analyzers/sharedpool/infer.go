@@ -701,6 +701,11 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 			}
 		}
 		for _, conf := range group {
+			if at, p := c.creatorCall(conf.Resource.Key); at == pos {
+				if cp := c.posOf(p.File, p.Line); cp.IsValid() {
+					d.Related = append(d.Related, analysis.RelatedInformation{Pos: cp, Message: conf.Resource.Name + " is opened here, by " + p.Call})
+				}
+			}
 			if obj := c.lookup(conf.Resource.Pkg, conf.Resource.Obj); obj != nil && obj.Pos().IsValid() {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: obj.Pos(), Message: conf.Resource.Name + " is declared here"})
 			}
@@ -722,12 +727,17 @@ func pickClaim(conf lanes.Conflict, class string) lanes.Claim {
 }
 
 // inferredPos is where an inferred conflict is reported in this package:
-// where it creates such a pool, or, in a main package, where it starts the
+// where it creates such a pool, or calls a function that creates it into a
+// package-level variable (models.Setup(), which does db = gorm.Open(…);
+// creators.go), or, in a main package, where it starts the
 // background work or registers the handler, or its package clause. Another
 // package that sees both classes (a handler package that also imports the
 // workers) leaves it to the package that wires the program.
 func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 	if pos := c.creationOf(conf.Resource.Type); pos.IsValid() {
+		return pos
+	}
+	if pos, _ := c.creatorCall(conf.Resource.Key); pos.IsValid() {
 		return pos
 	}
 	if c.pass.Pkg.Name() != "main" {

@@ -40,7 +40,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "sharedpool"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/sharedpool",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane), new(loopsForever)},
+	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane), new(loopsForever), new(createsPool)},
 	Run:       run,
 }, Code)
 
@@ -81,6 +81,7 @@ type checker struct {
 	impls        map[string][]*types.Func
 	methodIndex  map[string][]types.Type
 	creations    map[string]token.Pos
+	creators     map[*ssa.Function][]poolCreation // the package-level pools each function creates (creators.go)
 	stdlib       map[string]bool
 	links        []lanes.Link
 
@@ -139,6 +140,7 @@ func run(pass *analysis.Pass) (any, error) {
 		builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 		funcs := builder.SrcFuncs()
 		c.computeReach(funcs)
+		c.findCreators(funcs)
 		for _, fn := range funcs {
 			guard.At(fn.Pos(), func() { c.findEntries(fn); c.findWraps(fn) })
 		}

@@ -53,7 +53,7 @@ func TestRelated(t *testing.T) {
 // stay silent.
 func TestInfer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
-		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck")
+		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck", "infersetup")
 }
 
 // TestInferORM: an ORM or query-builder handle (jinzhu/gorm, gorm.io,
@@ -61,4 +61,22 @@ func TestInfer(t *testing.T) {
 // dbx params and a user type named gorm.DB are not pools.
 func TestInferORM(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infergorm", "infergormio", "inferdbx", "infergroup", "inferstmt", "inferprep", "infersqlx")
+}
+
+// TestInferSetupRelated: a pool opened into a package-level variable by a
+// setup function of another package is reported at the call of that
+// function, pointing at the line that opens it.
+func TestInferSetupRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infersetup")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, rel := range d.Related {
+				p := r.Pass.Fset.Position(rel.Pos)
+				if got := fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message); got == "models.go:24 infersetupmodels.db is opened here, by gorm.Open" {
+					return
+				}
+			}
+		}
+	}
+	t.Error("no finding points at models.go:24, where Setup opens the pool")
 }

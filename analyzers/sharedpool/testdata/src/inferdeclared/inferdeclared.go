@@ -19,7 +19,7 @@ func sweep() {
 	}
 }
 
-func Main() { // want Main:`reaches\(inferdeclared\.db\(no lane\)\)`
+func Main() { // want Main:`reaches\(inferdeclared\.db\(no lane\)\)` Main:`creates\(inferdeclared\.db\)`
 	db, _ = sql.Open("postgres", "app")
 	http.HandleFunc("/", page)
 	go sweep()

@@ -56,7 +56,7 @@ func warm() {
 	db.Exec("SELECT 1")
 }
 
-func Main() { // want Main:`reaches\(inferdirect\.db\(no lane\), inferdirect\.reportDB\(no lane\)\)`
+func Main() { // want Main:`reaches\(inferdirect\.db\(no lane\), inferdirect\.reportDB\(no lane\)\)` Main:`creates\(inferdirect\.db, inferdirect\.reportDB\)`
 	open()
 	http.HandleFunc("/feeds", listFeeds)
 	http.HandleFunc("/audited", withAudit)

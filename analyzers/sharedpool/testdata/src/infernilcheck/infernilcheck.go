@@ -36,7 +36,7 @@ func watchLoop() {
 	}
 }
 
-func Main() { // want Main:`reaches\(infernilcheck\.db\(no lane\), infernilcheck\.metaDB\(no lane\)\)`
+func Main() { // want Main:`reaches\(infernilcheck\.db\(no lane\), infernilcheck\.metaDB\(no lane\)\)` Main:`creates\(infernilcheck\.db, infernilcheck\.metaDB\)`
 	open()
 	http.HandleFunc("/feeds", listFeeds)
 	go watchLoop()

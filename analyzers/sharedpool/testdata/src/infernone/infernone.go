@@ -56,7 +56,7 @@ func warm() {
 	db.Exec("SELECT 1")
 }
 
-func Main() { // want Main:`reaches\(infernone\.db\(no lane\), infernone\.reportDB\(no lane\)\)`
+func Main() { // want Main:`reaches\(infernone\.db\(no lane\), infernone\.reportDB\(no lane\)\)` Main:`creates\(infernone\.db, infernone\.reportDB\)`
 	open()
 	http.HandleFunc("/feeds", listFeeds)
 	http.HandleFunc("/audited", withAudit)

@@ -48,7 +48,7 @@ func (a *App) run(queue chan int) {
 	}
 }
 
-func Main() { // want Main:`reaches\(inferstmt\.Queries\.NextBatch\(no lane\), inferstmt\.Queries\.UpdateStatus\(no lane\), inferstmt\.db\(no lane\)\)`
+func Main() { // want Main:`reaches\(inferstmt\.Queries\.NextBatch\(no lane\), inferstmt\.Queries\.UpdateStatus\(no lane\), inferstmt\.db\(no lane\)\)` Main:`creates\(inferstmt\.db\)`
 	db, _ = sql.Open("postgres", "app") // want `inferstmt.db, a database pool created once, serves both interactive and background work`
 	app := &App{texts: &Stmt{}}
 	app.queries = initQueries(db)

@@ -1,0 +1,192 @@
+package sharedpool
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/guard"
+)
+
+// createsPool marks a function that opens a pool and stores it in a
+// package-level variable, itself or through the functions it calls
+// (models.Setup doing db, err = gorm.Open(…)): a call of it in the package
+// that wires the program is where that pool is created. Only package-level
+// variables count: one variable is one pool whoever calls the function,
+// while a constructor that fills a field or returns the pool makes a new
+// pool per call.
+type createsPool struct{ Pools []poolCreation }
+
+// poolCreation is one pool a function creates: the variable's resource key
+// and name, and the call that opens it (full file name and line).
+type poolCreation struct {
+	Key, Name string
+	File      string
+	Line      int
+	Call      string // the opening call, as "gorm.Open"
+}
+
+func (*createsPool) AFact() {}
+
+func (f *createsPool) String() string {
+	var names []string
+	for _, p := range f.Pools {
+		names = append(names, p.Name)
+	}
+	return "creates(" + strings.Join(names, ", ") + ")"
+}
+
+// findCreators computes, for this package's functions, the package-level
+// pools each one creates, and exports them for the exported ones.
+func (c *checker) findCreators(funcs []*ssa.Function) {
+	c.creators = map[*ssa.Function][]poolCreation{}
+	visiting := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		guard.At(fn.Pos(), func() { c.creationsOf(fn, visiting) })
+	}
+	for _, fn := range funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || fn.Parent() != nil || len(c.creators[fn]) == 0 || c.isTestFile(fn.Pos()) {
+			continue
+		}
+		c.pass.ExportObjectFact(obj, &createsPool{Pools: c.creators[fn]})
+	}
+}
+
+// creationsOf returns the pools fn creates: its own stores of a call's
+// result into a package-level pool variable, those of the closures it
+// makes (sync.Once.Do(func() { db = open() })), and those of the functions
+// it calls, in this package or, by their facts, in others.
+func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool) []poolCreation {
+	fn = origin(fn)
+	if got, ok := c.creators[fn]; ok || visiting[fn] || !c.local[fn] {
+		return got
+	}
+	visiting[fn] = true
+	defer delete(visiting, fn)
+	seen := map[string]bool{}
+	var out []poolCreation
+	add := func(ps ...poolCreation) {
+		for _, p := range ps {
+			if !seen[p.Key] {
+				seen[p.Key] = true
+				out = append(out, p)
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if p, ok := c.storedCreation(instr); ok {
+					add(p)
+				}
+			case *ssa.MakeClosure:
+				if anon, ok := instr.Fn.(*ssa.Function); ok {
+					add(c.creationsOf(anon, visiting)...)
+				}
+			case ssa.CallInstruction:
+				callee := instr.Common().StaticCallee()
+				if callee == nil {
+					continue
+				}
+				if c.local[origin(callee)] {
+					add(c.creationsOf(callee, visiting)...)
+				} else if obj, ok := origin(callee).Object().(*types.Func); ok && obj.Pkg() != c.pass.Pkg {
+					var fact createsPool
+					if c.pass.ImportObjectFact(obj, &fact) {
+						add(fact.Pools...)
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	c.creators[fn] = out
+	return out
+}
+
+// storedCreation recognises db, err = gorm.Open(…) at package level: a
+// store into a package-level pool variable of the result of a call of a
+// function (not a method: db.Unsafe(), a getter), as creationOf does.
+func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
+	g, ok := st.Addr.(*ssa.Global)
+	if !ok {
+		return poolCreation{}, false
+	}
+	r, ok := c.loadedResource(g)
+	if !ok || !r.Global {
+		return poolCreation{}, false
+	}
+	v := st.Val
+	for {
+		switch x := v.(type) {
+		case *ssa.Extract:
+			v = x.Tuple
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		break
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return poolCreation{}, false
+	}
+	if common := call.Common(); common.IsInvoke() || common.Signature().Recv() != nil {
+		return poolCreation{}, false
+	}
+	pos := c.callStart(call.Pos())
+	if !pos.IsValid() || c.isTestFile(pos) {
+		return poolCreation{}, false
+	}
+	p := c.pass.Fset.Position(pos)
+	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(call.Common())}, true
+}
+
+// creatorCall finds the first call of this package (outside tests) of a
+// function that creates the pool of the given key: the line of the wiring
+// that opens it (models.Setup() in main), and what it creates.
+func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
+	best, found, bestRank := token.NoPos, poolCreation{}, 2
+	for fn := range c.local {
+		if c.isTestFile(fn.Pos()) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				callee := call.Common().StaticCallee()
+				if callee == nil {
+					continue
+				}
+				// A call of another package's creator is the line of the
+				// wiring; a local helper on the way to it comes second.
+				var pools []poolCreation
+				rank := 1
+				if c.local[origin(callee)] {
+					pools = c.creators[origin(callee)]
+				} else if obj, ok := origin(callee).Object().(*types.Func); ok && obj.Pkg() != c.pass.Pkg {
+					var fact createsPool
+					if c.pass.ImportObjectFact(obj, &fact) {
+						pools, rank = fact.Pools, 0
+					}
+				}
+				for _, p := range pools {
+					pos := c.callStart(call.Pos())
+					if p.Key == key && pos.IsValid() && (rank < bestRank || rank == bestRank && pos < best) {
+						best, found, bestRank = pos, p, rank
+					}
+				}
+			}
+		}
+	}
+	return best, found
+}

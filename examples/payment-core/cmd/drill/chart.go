@@ -53,6 +53,10 @@ func writeChart(path string, cfg config, runs []*run) error {
 			c.panel(x0, y0, panelW, rowH, secs, r, lane)
 		}
 	}
+	return writePNG(path, img)
+}
+
+func writePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -101,7 +105,6 @@ func abs(v int) int {
 }
 
 func (c *canvas) panel(x0, y0, w, h, secs int, r *run, lane string) {
-	grey := color.RGBA{120, 120, 120, 255}
 	// the fault window
 	fx0 := x0 + int(r.faultStart.Seconds()*float64(w)/float64(secs))
 	fx1 := x0 + int(r.faultEnd.Seconds()*float64(w)/float64(secs))
@@ -155,13 +158,19 @@ func (c *canvas) panel(x0, y0, w, h, secs int, r *run, lane string) {
 		}
 		px, py = x, y
 	}
-	// axes
+	c.axes(x0, y0, w, h, secs, peak, ly, []time.Duration{time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond, time.Second, 10 * time.Second})
+}
+
+// axes draws a panel's frame: requests a second on the left (0 to peak),
+// latency marks on the right at ly's heights, seconds along the bottom.
+func (c *canvas) axes(x0, y0, w, h, secs, peak int, ly func(time.Duration) int, marks []time.Duration) {
+	grey := color.RGBA{120, 120, 120, 255}
 	c.fill(x0, y0+h, w, 1, grey)
 	c.fill(x0, y0, 1, h, grey)
 	c.fill(x0+w, y0, 1, h, grey)
 	c.text(x0+4, y0+12, fmt.Sprintf("%d/s", peak), grey)
 	c.text(x0-20, y0+h+4, "0", grey)
-	for _, d := range []time.Duration{time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond, time.Second, 10 * time.Second} {
+	for _, d := range marks {
 		y := ly(d)
 		c.fill(x0+w-4, y, 8, 1, grey)
 		c.text(x0+w+6, y+4, ms(d), grey)

@@ -79,6 +79,7 @@ func main() {
 	flag.StringVar(&cfg.flood, "flood", "backlog", "noisy-neighbour: how the flooder sends: backlog (a batch client working off 100x a calm merchant's reports with 64 workers, waiting out each Retry-After) or rate (100x a calm merchant's rate, open loop, never backing off)")
 	flag.Parse()
 	if scen == "noisy-neighbour" {
+		prepareDirs(&cfg)
 		os.Exit(noisyMain(cfg))
 	}
 	sc, ok := scenarios[scen]
@@ -109,16 +110,7 @@ func main() {
 		log.Fatalf("-scale %v: want a fraction in (0, 1]", cfg.scale)
 	}
 	cfg.modes = splitModes(modes)
-	if cfg.bin == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			log.Fatal(err)
-		}
-		cfg.bin = filepath.Dir(exe)
-	}
-	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
-		log.Fatal(err)
-	}
+	prepareDirs(&cfg)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -138,6 +130,21 @@ func main() {
 	fmt.Println(rep.last)
 	if !rep.pass {
 		os.Exit(1)
+	}
+}
+
+// prepareDirs finds the binaries' directory (this binary's, by default)
+// and makes the output directory.
+func prepareDirs(cfg *config) {
+	if cfg.bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			log.Fatal(err)
+		}
+		cfg.bin = filepath.Dir(exe)
+	}
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		log.Fatal(err)
 	}
 }
 

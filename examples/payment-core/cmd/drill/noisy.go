@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"math"
 	"net/http"
 	"os"
 	"os/signal"
@@ -157,7 +156,7 @@ func noisyMode(ctx context.Context, cfg config, plan noisyPlan, name string) (*n
 		}
 	}
 	timeout := service.ReportsDeadline + hungGrace
-	wg.Go(func() { collect(reportAttack(calmRate, total, timeout, calmTargeter(plan.merchants))) })
+	wg.Go(func() { collect(attackWith(calmTargeter(plan.merchants), "calm", calmRate, total, timeout)) })
 	wg.Go(func() {
 		select {
 		case <-ctx.Done():
@@ -165,7 +164,7 @@ func noisyMode(ctx context.Context, cfg config, plan noisyPlan, name string) (*n
 		case <-time.After(time.Until(r.start.Add(r.floodFrom))):
 		}
 		if r.flood == "rate" {
-			collect(reportAttack(floodRate, plan.flood, timeout, floodTargeter()))
+			collect(attackWith(floodTargeter(), "flood", floodRate, plan.flood, timeout))
 			return
 		}
 		r.worked = workBacklog(ctx, r, timeout, add)
@@ -251,21 +250,6 @@ func sendUntilServed(ctx context.Context, client *http.Client, r *noisyRun, end 
 	return false
 }
 
-func reportAttack(rate float64, dur, timeout time.Duration, tr vegeta.Targeter) <-chan *vegeta.Result {
-	maxWorkers := uint64(math.Ceil(rate*timeout.Seconds())) + 64
-	a := vegeta.NewAttacker(
-		vegeta.Timeout(timeout),
-		vegeta.Workers(16),
-		vegeta.MaxWorkers(maxWorkers),
-		vegeta.Connections(int(maxWorkers)),
-		vegeta.KeepAlive(true),
-		vegeta.MaxBody(4096),
-		vegeta.Redirects(vegeta.NoFollow),
-	)
-	pacer := vegeta.ConstantPacer{Freq: int(math.Round(rate * 10)), Per: 10 * time.Second}
-	return a.Attack(tr, pacer, dur, "reports")
-}
-
 // calmTargeter sends the calm merchants' reports in turn, so each gets
 // the same steady rate.
 func calmTargeter(merchants int) vegeta.Targeter {
@@ -317,18 +301,8 @@ func quotaOf(code int, body []byte) (quota, problemCode string) {
 	return problem.Quota, problem.Code
 }
 
-// noisyMain sets the drill up as main does for the other scenarios.
+// noisyMain runs the noisy-neighbour drill, once main has prepared cfg.
 func noisyMain(cfg config) int {
-	if cfg.bin == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			log.Fatal(err)
-		}
-		cfg.bin = filepath.Dir(exe)
-	}
-	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
-		log.Fatal(err)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return runNoisy(ctx, cfg)

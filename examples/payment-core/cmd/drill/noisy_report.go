@@ -5,10 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -179,7 +177,7 @@ func noisyReport(plan noisyPlan, runs []*noisyRun) (string, string, bool) {
 // noisyChart draws, for each run, the calm merchants' p99 by second (line,
 // log scale) and the flooder's answers by second (bars), the flood shaded.
 func noisyChart(path string, plan noisyPlan, runs []*noisyRun) error {
-	const W, H, left, top, panelH, gap = 1200, 720, 70, 70, 260, 60
+	const W, H, left, top, panelH, gap = 1500, 720, 70, 70, 260, 60
 	img := image.NewRGBA(image.Rect(0, 0, W, H))
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	c := &canvas{img: img}
@@ -196,15 +194,7 @@ func noisyChart(path string, plan noisyPlan, runs []*noisyRun) error {
 	for i, r := range runs {
 		noisyPanel(c, left, top+20+i*(panelH+gap), W-left-90, panelH, secs, r)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writePNG(path, img)
 }
 
 var (
@@ -213,7 +203,6 @@ var (
 )
 
 func noisyPanel(c *canvas, x0, y0, w, h, secs int, r *noisyRun) {
-	grey := color.RGBA{120, 120, 120, 255}
 	fx0 := x0 + int(r.floodFrom.Seconds()*float64(w)/float64(secs))
 	fx1 := x0 + int(r.floodTill.Seconds()*float64(w)/float64(secs))
 	c.fill(fx0, y0, fx1-fx0, h, color.RGBA{255, 228, 228, 255})
@@ -263,18 +252,5 @@ func noisyPanel(c *canvas, x0, y0, w, h, secs int, r *noisyRun) {
 		}
 		px, py = x, y
 	}
-	c.fill(x0, y0+h, w, 1, grey)
-	c.fill(x0, y0, 1, h, grey)
-	c.fill(x0+w, y0, 1, h, grey)
-	c.text(x0+4, y0+12, fmt.Sprintf("%d/s", peak), grey)
-	for _, d := range []time.Duration{time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond, time.Second} {
-		y := ly(d)
-		c.fill(x0+w-4, y, 8, 1, grey)
-		c.text(x0+w+6, y+4, ms(d), grey)
-	}
-	for t := 0; t <= secs; t += tickEvery(secs) {
-		x := x0 + t*w/secs
-		c.fill(x, y0+h, 1, 5, grey)
-		c.text(x-8, y0+h+17, fmt.Sprintf("%ds", t), grey)
-	}
+	c.axes(x0, y0, w, h, secs, peak, ly, []time.Duration{time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond, time.Second})
 }

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"image/png"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +92,22 @@ func TestRefusedCalmReportCountsAtTheDeadline(t *testing.T) {
 	}
 	if f := noisyMeasure(r); f.floodP99 != 2*time.Second || f.calmRefused != 200 {
 		t.Errorf("flood p99 %s, %d refused; want 2s (the deadline) and 200", f.floodP99, f.calmRefused)
+	}
+}
+
+// TestNoisyChartRenders: the chart of two synthetic runs is a PNG.
+func TestNoisyChartRenders(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "drill.png")
+	runs := []*noisyRun{syntheticNoisy("no-quotas", 500*time.Millisecond), syntheticNoisy("quotas", 21*time.Millisecond)}
+	if err := noisyChart(path, noisyShort, runs); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("the chart is not a PNG: %v", err)
 	}
 }

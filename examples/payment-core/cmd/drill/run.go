@@ -253,6 +253,11 @@ func injectFault(ctx context.Context, cfg config, r *run, mu *sync.Mutex) error 
 // attack drives one lane at a constant rate (an open model: requests are
 // sent on schedule whether or not earlier ones have been answered).
 func attack(lane string, rate float64, dur, timeout time.Duration) <-chan *vegeta.Result {
+	return attackWith(targeter(lane), lane, rate, dur, timeout)
+}
+
+// attackWith sends tr's requests at a constant rate, open model.
+func attackWith(tr vegeta.Targeter, name string, rate float64, dur, timeout time.Duration) <-chan *vegeta.Result {
 	maxWorkers := uint64(math.Ceil(rate*timeout.Seconds())) + 64
 	a := vegeta.NewAttacker(
 		vegeta.Timeout(timeout),
@@ -264,7 +269,7 @@ func attack(lane string, rate float64, dur, timeout time.Duration) <-chan *veget
 		vegeta.Redirects(vegeta.NoFollow),
 	)
 	pacer := vegeta.ConstantPacer{Freq: int(math.Round(rate * 10)), Per: 10 * time.Second}
-	return a.Attack(targeter(lane), pacer, dur, lane)
+	return a.Attack(tr, pacer, dur, name)
 }
 
 var jurisdictions = []string{"US-CA", "US-NY", "US-TX", "US-WA"}

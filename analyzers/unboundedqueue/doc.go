@@ -124,7 +124,14 @@ runs).
     on a send to a shared queue (go pool.Push(jobs), where Push waits for a
     fixed set of workers: a fact; not a method of a value the function made
     itself, as a session the request creates, whose queue has the consumer
-    the request starts) or waits on the network with no deadline
+    the request starts) — also one that parks through what it calls, in its
+    own goroutine, a function or an interface method so marked (go
+    s.worker.LaunchCampaign(c), where the worker's implementation, in the
+    interface's package, hands the batch to the mailer's Queue, which sends
+    on an unbuffered channel), but not through a function that takes a
+    slot (a semaphore's wait is the bound) nor through the standard
+    library (an HTTP transport's own channels are its machinery) — or
+    waits on the network with no deadline
     and no cancellation. It waits on the network when its work reaches a
     network call of the catalogue through functions none of which sets a
     deadline (a context with a timeout or a deadline, a Timeout field as in
@@ -191,7 +198,9 @@ method called from the handler that starts one is missed). Network waits
 are followed through static calls, function literals handed to calls and
 interface methods implemented in the interface's own package; an
 implementation in another package (a wrapper that adds a timeout, a mock)
-is not looked into, and a deadline is seen in the function that sets it
+is not looked into (for a wait on a shared queue, the same: an interface
+method parks when an implementation in its own package does), and a
+deadline is seen in the function that sets it
 and, for a call on a field of a struct (c.wrapped.Do(req)), in a function
 of the struct's package that builds it (a constructor that writes
 &Client{wrapped: &http.Client{Timeout: d}}); a client given its timeout

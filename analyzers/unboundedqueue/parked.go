@@ -4,23 +4,37 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/netio"
 )
 
 // parksOnSend marks a function that sends on a channel its value or its
 // package shares (a field, a package variable) and waits until a consumer
 // takes the value: a plain send, or a select with no default and no
 // deadline. A goroutine that calls it waits as long as the consumers are
-// busy.
-type parksOnSend struct{ Chan string }
+// busy. Also a function that calls one in its own goroutine (not in a
+// function literal or a go statement, not on a value it made itself, not
+// one that takes a slot: a semaphore is a bound), and an interface method
+// that a type of the interface's own package implements with one
+// (Worker.LaunchCampaign, whose DefaultWorker hands the batch to the
+// mailer's unbuffered queue): Via names the call it parks through.
+type parksOnSend struct{ Chan, Via string }
 
-func (*parksOnSend) AFact()           {}
-func (f *parksOnSend) String() string { return "parksOnSend(" + f.Chan + ")" }
+func (*parksOnSend) AFact() {}
+func (f *parksOnSend) String() string {
+	if f.Via != "" {
+		return "parksOnSend(" + f.Chan + " via " + f.Via + ")"
+	}
+	return "parksOnSend(" + f.Chan + ")"
+}
 
-// learnParkers exports parksOnSend for this package's functions.
+// learnParkers exports parksOnSend for this package's functions and
+// interface methods, to a fixed point over the calls between them.
 func (c *checker) learnParkers() {
-	c.parkers = map[*types.Func]string{}
+	c.parkers = map[*types.Func]*parksOnSend{}
+	calls := map[*types.Func][]*ast.CallExpr{}
 	for _, f := range c.pass.Files {
 		if c.isTest(f) {
 			continue
@@ -31,12 +45,134 @@ func (c *checker) learnParkers() {
 				continue
 			}
 			obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if ch := c.waitingSend(fd.Body); obj != nil && ch != "" {
-				c.parkers[obj] = ch
-				c.pass.ExportObjectFact(obj, &parksOnSend{Chan: ch})
+			if obj == nil {
+				continue
+			}
+			if ch := c.waitingSend(fd.Body); ch != "" {
+				c.parkers[obj] = &parksOnSend{Chan: ch}
+				continue
+			}
+			calls[obj] = c.parkingCandidates(fd)
+		}
+	}
+	var impls []methodImplementation
+	if !inModule(c.pass.Pkg) {
+		calls = nil // the standard library parks inside its own machinery (an HTTP transport's writer loop): not followed
+	} else {
+		impls = c.localMethodImplementations()
+	}
+	for changed := true; changed; {
+		changed = false
+		for fn, cs := range calls {
+			if c.parkers[fn] != nil {
+				continue
+			}
+			for _, call := range cs {
+				callee := c.callee(call)
+				if f := c.parkFact(callee); f != nil && inModule(callee.Pkg()) && !c.takesSlotByCall(callee) {
+					c.parkers[fn] = &parksOnSend{Chan: f.Chan, Via: c.calleeName(call)}
+					changed = true
+					break
+				}
+			}
+		}
+		for _, im := range impls {
+			if c.parkers[im.method] == nil && c.parkers[im.impl] != nil && !c.slotTakers[im.impl] {
+				f := c.parkers[im.impl]
+				via := f.Via
+				if via == "" {
+					via = netio.Name(im.impl)
+				}
+				c.parkers[im.method] = &parksOnSend{Chan: f.Chan, Via: via}
+				changed = true
 			}
 		}
 	}
+	for fn, f := range c.parkers {
+		c.pass.ExportObjectFact(fn, f)
+	}
+}
+
+// inModule reports whether pkg is a module's package, not the standard
+// library's: the first element of its import path has a dot
+// (github.com/…, example.com/…).
+func inModule(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	first, _, _ := strings.Cut(pkg.Path(), "/")
+	return strings.Contains(first, ".")
+}
+
+// parkingCandidates are the calls fd makes in its own goroutine (outside
+// function literals and go statements) other than on a value it made
+// itself: the calls through which it may park.
+func (c *checker) parkingCandidates(fd *ast.FuncDecl) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt:
+			return false
+		case *ast.SelectStmt:
+			return false // a select waits only as its cases do
+		case *ast.CallExpr:
+			if c.callee(n) != nil && !c.madeHere(fd, n.Fun) {
+				out = append(out, n)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+type methodImplementation struct {
+	method *types.Func // an interface method declared in this package
+	impl   *types.Func // a method of a concrete type of this package that implements it
+}
+
+// localMethodImplementations pairs the methods of the package's interfaces
+// with the methods of the package's concrete types that implement them.
+func (c *checker) localMethodImplementations() []methodImplementation {
+	var ifaces []*types.Interface
+	var concrete []types.Type
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		if it, ok := named.Underlying().(*types.Interface); ok {
+			if it.NumMethods() > 0 {
+				ifaces = append(ifaces, it)
+			}
+		} else if named.NumMethods() > 0 {
+			concrete = append(concrete, types.NewPointer(named))
+		}
+	}
+	var out []methodImplementation
+	for _, it := range ifaces {
+		for _, t := range concrete {
+			if !types.Implements(t, it) {
+				continue
+			}
+			for i := range it.NumMethods() {
+				m := it.Method(i)
+				if m.Pkg() != c.pass.Pkg {
+					continue // declared by an embedded interface of another package
+				}
+				if obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pkg(), m.Name()); obj != nil {
+					if f, ok := obj.(*types.Func); ok {
+						out = append(out, methodImplementation{m, f})
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // waitingSend is the shared channel body sends on with nothing to give up
@@ -95,20 +231,33 @@ func givesUp(cc *ast.CommClause) bool {
 	return escape
 }
 
-// parksOn is the channel fn waits to send on (a fact), or "".
-func (c *checker) parksOn(fn *types.Func) string {
+// parkFact is what fn waits to send on (a fact), or nil.
+func (c *checker) parkFact(fn *types.Func) *parksOnSend {
 	if fn == nil {
-		return ""
+		return nil
 	}
 	fn = fn.Origin()
-	if ch, ok := c.parkers[fn]; ok {
-		return ch
+	if f, ok := c.parkers[fn]; ok {
+		return f
 	}
 	var fact parksOnSend
 	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
-		return fact.Chan
+		return &fact
 	}
-	return ""
+	return nil
+}
+
+// parksOn is the channel fn waits to send on, with the call it parks
+// through when it is not its own send, or "".
+func (c *checker) parksOn(fn *types.Func) string {
+	f := c.parkFact(fn)
+	switch {
+	case f == nil:
+		return ""
+	case f.Via != "":
+		return f.Chan + " (through " + f.Via + ")"
+	}
+	return f.Chan
 }
 
 // checkParkedPerRequest finds, in an HTTP handler, a go statement outside

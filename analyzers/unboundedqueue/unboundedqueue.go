@@ -192,10 +192,10 @@ func (c *checker) takesSlotByCall(fn *types.Func) bool {
 }
 
 type checker struct {
-	slotTakers map[*types.Func]bool   // this package's functions that take a slot
-	parkers    map[*types.Func]string // this package's functions parked on a send (parksOnSend)
-	starters   map[*types.Func]string // this package's functions that start a goroutine per call (startsGoroutine)
-	net        *netWaits              // this package's network waits (waitsOnNetwork), once learned
+	slotTakers map[*types.Func]bool         // this package's functions that take a slot
+	parkers    map[*types.Func]*parksOnSend // this package's functions and interface methods parked on a send
+	starters   map[*types.Func]string       // this package's functions that start a goroutine per call (startsGoroutine)
+	net        *netWaits                    // this package's network waits (waitsOnNetwork), once learned
 	netio      *netio.Result
 	pass       *analysis.Pass
 	reported   map[token.Pos]bool

@@ -13,5 +13,6 @@ func TestUnboundedQueue(t *testing.T) {
 		"fanout", "sqlpool", "dbopen", "dbcallers", "migrate",
 		"waits", "slicequeue", "lanes", "parked", "workerpool", "asyncpost",
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
-		"example.com/smtpmail", "example.com/accounts", "webctx")
+		"example.com/smtpmail", "example.com/accounts", "webctx",
+		"example.com/mailqueue", "example.com/campaigns", "viaiface")
 }

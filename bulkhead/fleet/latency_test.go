@@ -1,8 +1,12 @@
 package fleet
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/bhlint/bhlint/bulkhead/internal/testsvc"
+	"github.com/redis/go-redis/v9"
 )
 
 // TestRedisTimeoutAdapts: the timeout follows the answers Redis gives,
@@ -31,4 +35,63 @@ func TestRedisTimeoutAdapts(t *testing.T) {
 	if got := r.current(); got != time.Second {
 		t.Errorf("after 5s answers: %s, want the ceiling of 1s", got)
 	}
+}
+
+// slowRedis delays every command the client sends, as a loaded machine
+// delays Redis's answers.
+type slowRedis struct{ delay time.Duration }
+
+func (slowRedis) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (s slowRedis) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		time.Sleep(s.delay)
+		return next(ctx, cmd)
+	}
+}
+
+func (slowRedis) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestSlowRedisIsWaitedFor: Redis answers every call in 150ms. With a
+// fixed RedisTimeout of 100ms every acquire falls back to the local limit
+// though Redis is up; the adaptive timeout learns the latency from the
+// late answers and the limiter stays on Redis.
+func TestSlowRedisIsWaitedFor(t *testing.T) {
+	key, client := setup(t)
+	var logs testsvc.SyncBuffer
+	cfg := Config{Key: key, Limit: 5, LocalLimit: 1, LeaseTTL: 10 * time.Second, RetryRedisEvery: time.Millisecond, Logger: quietLogger(&logs)}
+	acquire := func(l *Limiter[Payments]) bool {
+		lease, err := l.Acquire(context.Background())
+		if err != nil {
+			t.Fatalf("Acquire: %v", err)
+		}
+		lease.Release()
+		return lease.Local()
+	}
+
+	fixed := cfg
+	fixed.RedisTimeout = 100 * time.Millisecond
+	rdb := client()
+	warm(t, rdb)
+	rdb.AddHook(slowRedis{150 * time.Millisecond})
+	l := mustNew(t, rdb, fixed)
+	for range 3 {
+		if !acquire(l) {
+			t.Fatal("a Redis lease though every answer outlasts a fixed RedisTimeout of 100ms")
+		}
+	}
+
+	rdb = client()
+	warm(t, rdb)
+	rdb.AddHook(slowRedis{150 * time.Millisecond})
+	l = mustNew(t, rdb, cfg)
+	testsvc.WaitFor(t, "the adaptive timeout to learn Redis's latency", func() bool { return !acquire(l) })
+	for i := range 5 {
+		if acquire(l) {
+			t.Fatalf("acquire %d after the limiter learnt the latency: a local lease (RedisTimeout now %s)", i, l.Stats().RedisTimeout)
+		}
+	}
+	t.Logf("RedisTimeout adapted to %s", l.Stats().RedisTimeout)
 }

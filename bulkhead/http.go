@@ -128,7 +128,7 @@ func laneHandler(lane Runner, next http.Handler, cfg *MiddlewareConfig) http.Han
 
 func serveInLane(w http.ResponseWriter, r *http.Request, lane Runner, next http.Handler, cfg *MiddlewareConfig) {
 	err := lane.Do(r.Context(), func(ctx context.Context) error {
-		if b, ok := lane.(breakerLane); ok && b.hasBreaker() {
+		if hasBreaker(lane) {
 			return serveCounted(w, r.WithContext(ctx), next)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx)) // ctx carries the lane: see LaneOf
@@ -148,6 +148,22 @@ func serveInLane(w http.ResponseWriter, r *http.Request, lane Runner, next http.
 		cfg.RetryGuard.noteRejection(r)
 	}
 	WriteRejection(w, rej)
+}
+
+// hasBreaker reports whether lane, or the lane a wrapper such as
+// tenant.Lane runs its work in (its Unwrap), has a breaker the handler's
+// 5xx answers should reach.
+func hasBreaker(lane Runner) bool {
+	for {
+		if b, ok := lane.(breakerLane); ok {
+			return b.hasBreaker()
+		}
+		u, ok := lane.(interface{ Unwrap() Runner })
+		if !ok {
+			return false
+		}
+		lane = u.Unwrap()
+	}
 }
 
 // Problem is an RFC 9457 problem details body, with the bhlint extensions.

@@ -154,6 +154,10 @@ func cmpOr[T comparable](v, fallback T) T {
 // Spec is the wrapped lane's spec.
 func (l *Lane) Spec() bulkhead.LaneSpec { return l.spec }
 
+// Unwrap is the lane the quotas stand in front of; the HTTP middleware
+// reaches its breaker through it, so a handler's 5xx still counts.
+func (l *Lane) Unwrap() bulkhead.Runner { return l.lane }
+
 // Do runs fn in the lane once the call's tenant is within its quotas and
 // the lane admits it. A refusal by a quota is a [*bulkhead.Rejection] with a
 // tenant reason, and fn is not called; the lane's own rejections are

@@ -312,3 +312,38 @@ func TestConcurrentAdmissions(t *testing.T) {
 		t.Errorf("totals %+v after every call ended", tot)
 	}
 }
+
+// countingBreaker is a closed breaker that counts the failures it is told of.
+type countingBreaker struct {
+	mu       sync.Mutex
+	failures int
+}
+
+func (*countingBreaker) Refusing() bool { return false }
+func (*countingBreaker) Permit() bool   { return true }
+func (b *countingBreaker) Done(failure bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if failure {
+		b.failures++
+	}
+}
+func (*countingBreaker) IsFailure(err error) bool                                { return err != nil }
+func (*countingBreaker) State() bulkhead.BreakerState                            { return bulkhead.BreakerClosed }
+func (*countingBreaker) Bind(string, func(from, to bulkhead.BreakerState)) error { return nil }
+
+// TestHandlerFailuresReachTheWrappedLanesBreaker: behind the quotas, a
+// handler's 5xx still counts against the lane's dependency.
+func TestHandlerFailuresReachTheWrappedLanesBreaker(t *testing.T) {
+	b := &countingBreaker{}
+	l := tenant.MustNew(bulkhead.MustExecutor[Reports](bulkhead.WithBreaker(b)), tenant.Config{})
+	h := l.Handler(func(*http.Request) string { return "a" }, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+	}))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/report", nil))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.failures != 1 {
+		t.Errorf("the breaker was told of %d failures, want the handler's 502", b.failures)
+	}
+}

@@ -15,7 +15,12 @@ isolation does not help; the pool is the shared failure domain.
 
 What counts as held: a *sql.Tx, *sql.Conn or *sql.Rows; a pgx v5 pgx.Tx,
 *pgxpool.Conn, *pgxpool.Tx or pgx.Rows; and types that embed or wrap them
-(sqlx's *sqlx.Tx). A value is held from the call that returns it until, on
+(sqlx's *sqlx.Tx, bun's bun.Tx). An ORM's transaction whose handle is not
+such a type is held from the call that begins it: gorm's db.Begin() (the
+*gorm.DB it returns, until Commit or Rollback) and xorm's sess.Begin(),
+which returns only an error and holds the session it is called on until
+Commit, Rollback or Close (a session that never begins holds nothing
+between its statements). A value is held from the call that returns it until, on
 each control-flow path, a release: Commit or Rollback, Close, Release,
 the last rows.Next() returning false, pgx.CollectRows and the other pgx
 functions that close rows, or a function that releases its parameter
@@ -25,7 +30,9 @@ function returns; a Commit that already ran has released, so the classic
 `defer tx.Rollback()` … `tx.Commit()` … call-after-commit is silent.
 
 The body of a callback run inside a transaction is held too:
-pgx.BeginFunc, pgx.BeginTxFunc, (*pgxpool.Pool).AcquireFunc, and any user
+pgx.BeginFunc, pgx.BeginTxFunc, (*pgxpool.Pool).AcquireFunc, the ORMs'
+own helpers (gorm's and xorm's db.Transaction(func(tx) …), pop's
+Connection.Transaction and TransactionContext, bun's RunInTx), and any user
 helper that begins, calls its func parameter, then commits (learned as a
 fact, so RunInTx(ctx, func(tx) error { … }) is found wherever the helper
 lives). A helper that passes its callback on to one, or captures it in a

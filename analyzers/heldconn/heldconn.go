@@ -337,6 +337,9 @@ func (c *checker) releasedSomewhere(fn *ssa.Function, held map[ssa.Value]bool, k
 // ---- acquisitions and their spans ----
 
 func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
+	if acq := c.ormAcquisition(fn, call); acq != nil {
+		return acq
+	}
 	results := call.Common().Signature().Results()
 	if results.Len() == 0 {
 		return nil
@@ -373,6 +376,44 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 	if recv := ssautil.Receiver(call.Common()); recv != nil {
 		acq.pool = poolOf(recv)
 	}
+	return acq
+}
+
+// ormAcquisition is a call of the catalogue's HeldCalls: an ORM's Begin,
+// whose handle is not a held type by itself. gorm's db.Begin() holds its
+// result; xorm's sess.Begin() returns only an error and holds the session it
+// is called on, from the call on.
+func (c *checker) ormAcquisition(fn *ssa.Function, call *ssa.Call) *acquisition {
+	callee := call.Common().StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	obj := calleeObject(callee)
+	if obj == nil || obj.Signature().Recv() == nil {
+		return nil
+	}
+	hc, ok := catalog.HeldCalls[catalog.Key(obj)]
+	if !ok {
+		return nil
+	}
+	recv := ssautil.Receiver(call.Common())
+	if recv == nil {
+		return nil
+	}
+	acq := &acquisition{call: call, kind: hc.HeldKind, fn: fn, display: callName(call.Common())}
+	results := call.Common().Signature().Results()
+	if hc.OnReceiver {
+		acq.held = aliasesOf(recv)
+		if results.Len() == 1 && ssautil.IsError(results.At(0).Type()) {
+			acq.errVal = call
+		}
+		return acq
+	}
+	if results.Len() != 1 {
+		return nil
+	}
+	acq.held = aliasesOf(call)
+	acq.pool = poolOf(recv)
 	return acq
 }
 

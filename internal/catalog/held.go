@@ -81,4 +81,45 @@ var sqlxSlotWaits = []string{
 func init() {
 	PoolAcquires.Add(sqlxAcquires...)
 	SlotWaits.Add(sqlxSlotWaits...)
+	for k, i := range ormTxCallbacks {
+		TxCallbacks[k] = i
+	}
+}
+
+// HeldCall is an ORM call that begins a transaction whose handle is not a
+// held type by itself: gorm's Begin returns the same *gorm.DB type as the
+// pool; xorm's Session.Begin returns only an error and the session it is
+// called on is held from then on.
+type HeldCall struct {
+	HeldKind
+	// OnReceiver: the receiver is held after the call (xorm's Session.Begin),
+	// not the result.
+	OnReceiver bool
+}
+
+// HeldCalls are calls that begin a transaction on an ORM handle, by function
+// key. The handle is held until one of Release is called on it.
+var HeldCalls = map[string]HeldCall{
+	"(*gorm.io/gorm.DB).Begin":             {HeldKind: HeldKind{Noun: "transaction", Release: []string{"Commit", "Rollback"}}},
+	"(*github.com/jinzhu/gorm.DB).Begin":   {HeldKind: HeldKind{Noun: "transaction", Release: []string{"Commit", "Rollback"}}},
+	"(*github.com/jinzhu/gorm.DB).BeginTx": {HeldKind: HeldKind{Noun: "transaction", Release: []string{"Commit", "Rollback"}}},
+	"(*xorm.io/xorm.Session).Begin": {HeldKind: HeldKind{Noun: "transaction", Release: []string{"Commit", "Rollback", "Close"}},
+		OnReceiver: true},
+	"(*github.com/go-xorm/xorm.Session).Begin": {HeldKind: HeldKind{Noun: "transaction", Release: []string{"Commit", "Rollback", "Close"}},
+		OnReceiver: true},
+}
+
+// ormTxCallbacks are the ORMs' own transaction helpers: each begins, runs the
+// function passed as the given argument (receiver 0) and commits.
+var ormTxCallbacks = map[string]int{
+	"(*gorm.io/gorm.DB).Transaction":                               1,
+	"(*github.com/jinzhu/gorm.DB).Transaction":                     1,
+	"(*xorm.io/xorm.Engine).Transaction":                           1,
+	"(*github.com/go-xorm/xorm.Engine).Transaction":                1,
+	"(*github.com/gobuffalo/pop/v6.Connection).Transaction":        1,
+	"(*github.com/gobuffalo/pop/v6.Connection).TransactionContext": 2,
+	"(*github.com/gobuffalo/pop/v5.Connection).Transaction":        1,
+	"(*github.com/gobuffalo/pop/v5.Connection).TransactionContext": 2,
+	"(*github.com/gobuffalo/pop.Connection).Transaction":           1,
+	"(*github.com/uptrace/bun.DB).RunInTx":                         3,
 }

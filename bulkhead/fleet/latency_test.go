@@ -37,16 +37,17 @@ func TestRedisTimeoutAdapts(t *testing.T) {
 	}
 }
 
-// slowRedis delays every command the client sends, as a loaded machine
-// delays Redis's answers.
+// slowRedis delays the answer to every command, as a loaded machine
+// delays Redis's answers: the command has run when the answer comes.
 type slowRedis struct{ delay time.Duration }
 
 func (slowRedis) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (s slowRedis) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
 		time.Sleep(s.delay)
-		return next(ctx, cmd)
+		return err
 	}
 }
 
@@ -88,10 +89,16 @@ func TestSlowRedisIsWaitedFor(t *testing.T) {
 	rdb.AddHook(slowRedis{150 * time.Millisecond})
 	l = mustNew(t, rdb, cfg)
 	testsvc.WaitFor(t, "the adaptive timeout to learn Redis's latency", func() bool { return !acquire(l) })
-	for i := range 5 {
+	// The timeout is about twice the latency: on a loaded machine one
+	// answer may still come later than that, but not most.
+	local := 0
+	for range 10 {
 		if acquire(l) {
-			t.Fatalf("acquire %d after the limiter learnt the latency: a local lease (RedisTimeout now %s)", i, l.Stats().RedisTimeout)
+			local++
 		}
 	}
-	t.Logf("RedisTimeout adapted to %s", l.Stats().RedisTimeout)
+	t.Logf("RedisTimeout adapted to %s; %d of 10 acquires after that fell back", l.Stats().RedisTimeout, local)
+	if local > 2 {
+		t.Errorf("%d of 10 acquires fell back to the local limit after the limiter learnt Redis's latency", local)
+	}
 }

@@ -34,12 +34,12 @@ type state struct {
 
 type shard struct {
 	mu sync.Mutex
-	// tenants are keyed by the 64-bit hash of their key: the map then
-	// compares keys in its own slots instead of following each key's
+	// tenants are keyed by the 64-bit hash of their key, so a lookup
+	// compares hashes in the table's slots instead of following each key's
 	// pointer, a cache miss per admission at 10^5 tenants. Two tenants
 	// whose keys hash alike (about 1 in 10^7 at 10^6 tenants) would share
 	// their quotas.
-	tenants   map[uint64]*state
+	tenants   table
 	overflow  *state // shared by new tenants while the shard is full
 	lastSweep int64
 	_         [24]byte // keeps two shards' locks off one cache line
@@ -47,16 +47,16 @@ type shard struct {
 
 // lookup finds or makes the state of key, whose hash is h. Callers hold sh.mu.
 func (sh *shard) lookup(l *Lane, h uint64, key string, now time.Time) *state {
-	if s, ok := sh.tenants[h]; ok {
+	if s := sh.tenants.get(h); s != nil {
 		return s
 	}
 	ns := now.UnixNano()
-	if len(sh.tenants) >= l.perShard || ns-sh.lastSweep > int64(l.cfg.IdleAfter) {
+	if sh.tenants.len() >= l.perShard || ns-sh.lastSweep > int64(l.cfg.IdleAfter) {
 		if ns-sh.lastSweep > int64(sweepEvery) {
 			sh.sweep(l, now)
 		}
 	}
-	if len(sh.tenants) >= l.perShard {
+	if sh.tenants.len() >= l.perShard {
 		if sh.overflow == nil {
 			sh.overflow = l.newState()
 		}
@@ -64,7 +64,7 @@ func (sh *shard) lookup(l *Lane, h uint64, key string, now time.Time) *state {
 	}
 	s := l.newState()
 	s.key = strings.Clone(key) // key may be a slice of a larger buffer
-	sh.tenants[h] = s
+	sh.tenants.put(h, s)
 	l.tracked.Add(1)
 	return s
 }
@@ -74,16 +74,13 @@ func (sh *shard) lookup(l *Lane, h uint64, key string, now time.Time) *state {
 func (sh *shard) sweep(l *Lane, now time.Time) {
 	ns := now.UnixNano()
 	sh.lastSweep = ns
-	for h, s := range sh.tenants {
+	dropped := sh.tenants.dropIf(func(s *state) bool {
 		if s.running.Load() != 0 || ns-s.seen < int64(l.cfg.IdleAfter) {
-			continue
+			return false
 		}
-		if l.burst > 0 && s.bucket.TokensAt(now) < float64(l.burst) {
-			continue
-		}
-		delete(sh.tenants, h)
-		l.tracked.Add(-1)
-	}
+		return l.burst == 0 || s.bucket.TokensAt(now) >= float64(l.burst)
+	})
+	l.tracked.Add(-int64(dropped))
 }
 
 // newState makes a tenant with a full bucket: a Limiter whose last update
@@ -154,20 +151,17 @@ func (l *Lane) Top(n int) []Offender {
 	for i := range l.shards {
 		sh := &l.shards[i]
 		sh.mu.Lock()
-		for _, s := range sh.tenants {
+		sh.tenants.each(func(s *state) {
 			o := Offender{Tenant: s.key, Rejected: s.rejected, Running: int(s.running.Load())}
-			if o.Rejected == 0 && o.Running == 0 {
-				continue
-			}
-			if len(top) == n && !worse(o, top[n-1]) {
-				continue
+			if o.Rejected == 0 && o.Running == 0 || len(top) == n && !worse(o, top[n-1]) {
+				return
 			}
 			at, _ := slices.BinarySearchFunc(top, o, byOffence)
 			top = slices.Insert(top, at, o)
 			if len(top) > n {
 				top = top[:n]
 			}
-		}
+		})
 		sh.mu.Unlock()
 	}
 	return top

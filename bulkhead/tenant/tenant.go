@@ -93,9 +93,6 @@ func New(lane bulkhead.Runner, cfg Config) (*Lane, error) {
 		l.burst = cmpOr(cfg.Burst, max(1, int(math.Ceil(cfg.Rate))))
 		l.quotaRate = fmt.Sprintf("rate quota of %g a second, burst %d", cfg.Rate, l.burst)
 	}
-	for i := range l.shards {
-		l.shards[i].tenants = map[uint64]*state{}
-	}
 	return l, nil
 }
 
@@ -312,7 +309,7 @@ func (l *Lane) Charge(ctx context.Context, units int) {
 	h := maphash.String(l.seed, key)
 	sh := l.shardOf(h)
 	sh.mu.Lock()
-	s := sh.tenants[h]
+	s := sh.tenants.get(h)
 	if s != nil {
 		l.charge(s, units)
 	}

@@ -47,6 +47,22 @@ func warm(b *testing.B, l *tenant.Lane, keys []string) {
 	}
 }
 
+// admitInTurn admits and ends one call of each of keys in turn, round and round.
+func admitInTurn(b *testing.B, l *tenant.Lane, keys []string) {
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		tk, err := l.Admit(keys[i])
+		if err != nil {
+			b.Fatal(err)
+		}
+		tk.Done()
+		if i++; i == len(keys) {
+			i = 0
+		}
+	}
+}
+
 func noop(context.Context) error { return nil }
 
 // BenchmarkAdmission: the lane's own admission (Executor.Do), the quotas'
@@ -66,18 +82,7 @@ func BenchmarkAdmission(b *testing.B) {
 		keys := tenantKeys(activeTenants)
 		l := tenant.MustNew(bulkhead.MustExecutor[benchWide](), benchQuotas())
 		warm(b, l, keys)
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			tk, err := l.Admit(keys[i])
-			if err != nil {
-				b.Fatal(err)
-			}
-			tk.Done()
-			if i++; i == len(keys) {
-				i = 0
-			}
-		}
+		admitInTurn(b, l, keys)
 	})
 	// The same 10^5 tenants tracked, calls from 1,000 of them: their state
 	// stays in the CPU's caches, which separates admission's own work from
@@ -86,19 +91,7 @@ func BenchmarkAdmission(b *testing.B) {
 		keys := tenantKeys(activeTenants)
 		l := tenant.MustNew(bulkhead.MustExecutor[benchWide](), benchQuotas())
 		warm(b, l, keys)
-		hot := keys[:1000]
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			tk, err := l.Admit(hot[i])
-			if err != nil {
-				b.Fatal(err)
-			}
-			tk.Done()
-			if i++; i == len(hot) {
-				i = 0
-			}
-		}
+		admitInTurn(b, l, keys[:1000])
 	})
 	b.Run("admit=tenant+lane-100k", func(b *testing.B) {
 		keys := tenantKeys(activeTenants)

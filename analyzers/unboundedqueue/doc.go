@@ -64,10 +64,15 @@ runs).
     errgroup.WithContext) with no g.SetLimit(n), n >= 0, in a block around
     the loop and before it (so on every path). Fixed g.Go calls outside
     loops are fine. Fix: g.SetLimit(n) right after creating the group.
- 3. pool without a maximum: a *sql.DB from sql.Open or sql.OpenDB that is
-    stored (a field, a global, a struct literal), passed to a function, or
-    used by a function literal, with no SetMaxOpenConns(n > 0) on it in the
-    function. A function that returns the pool unbounded exports a fact
+ 3. pool without a maximum: a *sql.DB from sql.Open or sql.OpenDB, or a
+    pool an ORM or sqlx opens around one (gorm.Open, xorm.NewEngine,
+    sqlx.Open and Connect, ent's sql.Open: the catalogue's
+    PoolWrapperOpeners), that is stored (a field, a global, a struct
+    literal), passed to a function, or used by a function literal, with no
+    SetMaxOpenConns(n > 0) on it in the function: on the pool, on the *sql.DB
+    inside it (db.DB().SetMaxOpenConns(n), or sqlDB, err := db.DB() then
+    sqlDB.SetMaxOpenConns(n)), or the wrapper's own (xorm's
+    engine.SetMaxOpenConns(n)). A function that returns the pool unbounded exports a fact
     (opensUnboundedDB), and its callers, in any package, are checked in its
     place; a function that calls SetMaxOpenConns on a *sql.DB parameter
     exports boundsDBParam, and passing the pool to it bounds it.

@@ -17,6 +17,7 @@ type openSite struct {
 	origin   token.Pos    // the sql.Open this package can point at, if any
 	bounded  bool         // SetMaxOpenConns(n > 0) on it, here or in a callee
 	zeroed   bool         // SetMaxOpenConns(n <= 0) on it
+	result   int          // the index of the pool among the call's results
 	returned int          // the result index it is returned as, or -1
 	escape   string       // how it escapes: "stored", "passed on", "used by a closure"
 	vars     []*types.Var // the local variables that hold it
@@ -130,14 +131,46 @@ func (c *checker) reportOpen(site openSite) {
 	if site.zeroed {
 		how = "given SetMaxOpenConns(0), which means no maximum"
 	}
-	subject := "the *sql.DB from " + site.opener
+	noun := c.poolNoun(site)
+	subject := "the " + noun + " from " + site.opener
 	if site.origin.IsValid() {
-		subject = "the *sql.DB that " + site.opener + " returns"
+		subject = "the " + noun + " that " + site.opener + " returns"
 	}
-	c.report(site.call.Pos(), site.origin, "opened here by sql.Open",
+	c.report(site.call.Pos(), site.origin, "opened here by "+c.originName(site.origin),
 		"pool without a maximum: %s is %s, so when the database slows every waiting request opens one more "+
 			"connection until the database refuses them all; call SetMaxOpenConns(n) with n > 0 (the lane's share "+
 			"of connections) before it is used", subject, how)
+}
+
+// poolNoun names what the site's call returns: "*sql.DB", or the wrapper's
+// type with "pool of" (the pool of *gorm.DB).
+func (c *checker) poolNoun(site openSite) string {
+	t := c.pass.TypesInfo.TypeOf(site.call)
+	if tuple, ok := t.(*types.Tuple); ok && site.result < tuple.Len() {
+		t = tuple.At(site.result).Type()
+	}
+	if t == nil || isNamed(t, "database/sql", "DB") {
+		return "*sql.DB"
+	}
+	return "pool of " + types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// originName is what opened the pool at pos inside an opener: "sql.Open",
+// "gorm.Open".
+func (c *checker) originName(pos token.Pos) string {
+	name := "sql.Open"
+	for _, f := range c.pass.Files {
+		if pos < f.Pos() || pos > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && call.Pos() == pos && opensPool(c.callee(call)) {
+				name = c.calleeName(call)
+			}
+			return true
+		})
+	}
+	return name
 }
 
 // learnBounders finds the functions that call SetMaxOpenConns(n > 0) on a
@@ -180,17 +213,21 @@ func (c *checker) boundsIn(body ast.Node, names map[string]bool, v *types.Var) b
 // maxOpenCalls reports whether body bounds the pool named by v or names,
 // and whether it explicitly unbounds it with SetMaxOpenConns(n <= 0).
 func (c *checker) maxOpenCalls(body ast.Node, names map[string]bool, v *types.Var) (bounded, zeroed bool) {
+	isPool := func(e ast.Expr) bool {
+		return v != nil && c.localVarOrParam(e) == v || names[types.ExprString(e)]
+	}
+	inner := c.innerPools(body, isPool)
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
 			return true
 		}
 		fn := c.callee(call)
-		if fn == nil || fn.FullName() != catalog.SQLBound {
+		if fn == nil || fn.FullName() != catalog.SQLBound && !catalog.PoolWrapperBounds.Has(fn) {
 			return true
 		}
 		recv := ast.Unparen(call.Fun.(*ast.SelectorExpr).X)
-		if (v == nil || c.localVarOrParam(recv) != v) && !names[types.ExprString(recv)] {
+		if !isPool(recv) && !c.isInnerPool(recv, isPool) && !inner[c.localVarOrParam(recv)] {
 			return true
 		}
 		if k, ok := c.constInt(call.Args[0]); ok && k <= 0 {
@@ -201,6 +238,41 @@ func (c *checker) maxOpenCalls(body ast.Node, names map[string]bool, v *types.Va
 		return true
 	})
 	return bounded, zeroed
+}
+
+// isInnerPool reports whether e is the *sql.DB inside a wrapper the pool
+// is (db.DB(), drv.DB()): a call of a method named DB, with no arguments,
+// on it.
+func (c *checker) isInnerPool(e ast.Expr, isPool func(ast.Expr) bool) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "DB" && isPool(ast.Unparen(sel.X))
+}
+
+// innerPools are the local variables body assigns the inner *sql.DB of the
+// pool to (sqlDB, err := db.DB()).
+func (c *checker) innerPools(body ast.Node, isPool func(ast.Expr) bool) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 || !c.isInnerPool(as.Rhs[0], isPool) {
+			return true
+		}
+		if w := c.localVarOrParam(as.Lhs[0]); w != nil {
+			out[w] = true
+		}
+		return true
+	})
+	return out
+}
+
+// opensPool reports whether fn opens a pool with no maximum: sql.Open and
+// sql.OpenDB, or a wrapper's opener (gorm.Open, xorm.NewEngine, sqlx.Open).
+func opensPool(fn *types.Func) bool {
+	return catalog.SQLOpeners.Has(fn) || catalog.PoolWrapperOpeners.Has(fn)
 }
 
 func (c *checker) localVarOrParam(e ast.Expr) *types.Var {
@@ -219,7 +291,7 @@ func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin 
 	if fn == nil {
 		return 0, "", token.NoPos, false
 	}
-	if catalog.SQLOpeners.Has(fn) {
+	if opensPool(fn) {
 		return 0, c.calleeName(call), token.NoPos, true
 	}
 	fact := c.openers[fn]
@@ -248,7 +320,7 @@ func (c *checker) originOf(fn *types.Func) token.Pos {
 				continue
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok && !pos.IsValid() && catalog.SQLOpeners.Has(c.callee(call)) {
+				if call, ok := n.(*ast.CallExpr); ok && !pos.IsValid() && opensPool(c.callee(call)) {
 					pos = call.Pos()
 				}
 				return !pos.IsValid()
@@ -274,7 +346,7 @@ func (c *checker) openSites(fd *ast.FuncDecl) []openSite {
 		if !ok {
 			return true
 		}
-		site := openSite{call: call, opener: name, origin: origin, returned: -1}
+		site := openSite{call: call, opener: name, origin: origin, result: result, returned: -1}
 		c.follow(fd, &site, result, stack[len(stack)-1])
 		sites = append(sites, site)
 		return true

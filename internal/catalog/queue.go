@@ -65,6 +65,27 @@ var SQLOpeners = newTable("database/sql.Open", "database/sql.OpenDB")
 // SQLBound is the method that gives a *database/sql.DB its maximum.
 const SQLBound = "(*database/sql.DB).SetMaxOpenConns"
 
+// PoolWrapperOpeners open a *database/sql.DB inside a type of their own (an
+// ORM's engine, sqlx's DB, ent's driver): its pool has no maximum until
+// SetMaxOpenConns(n > 0) is called on the wrapper, on what its DB() method
+// returns (gorm's db.DB(), ent's drv.DB()), or, for a wrapper that embeds
+// the *sql.DB (sqlx), on it directly. A wrapper that sets a maximum of its
+// own by default (pgxpool, pop's Pool) has no row.
+var PoolWrapperOpeners = newTable(
+	"gorm.io/gorm.Open", "github.com/jinzhu/gorm.Open",
+	"xorm.io/xorm.NewEngine", "xorm.io/xorm.NewEngineWithParams", "github.com/go-xorm/xorm.NewEngine",
+	"github.com/jmoiron/sqlx.Open", "github.com/jmoiron/sqlx.Connect",
+	"github.com/jmoiron/sqlx.MustOpen", "github.com/jmoiron/sqlx.MustConnect",
+	"entgo.io/ent/dialect/sql.Open",
+)
+
+// PoolWrapperBounds are the wrappers' own methods that set the maximum of
+// the pool inside (xorm's Engine forwards to its *sql.DB).
+var PoolWrapperBounds = newTable(
+	"(*xorm.io/xorm.Engine).SetMaxOpenConns", "(*xorm.io/xorm.EngineGroup).SetMaxOpenConns",
+	"(*github.com/go-xorm/xorm.Engine).SetMaxOpenConns",
+)
+
 // Servers are calls that make a main package a long-running server rather
 // than a one-shot command.
 var Servers = newTable(

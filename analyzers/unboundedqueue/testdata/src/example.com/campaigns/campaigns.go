@@ -19,7 +19,9 @@ type DefaultWorker struct {
 	sem    chan struct{}
 }
 
-func (w *DefaultWorker) mails(c Campaign) []mailqueue.Mail { return []mailqueue.Mail{{To: "a@example.com"}} }
+func (w *DefaultWorker) mails(c Campaign) []mailqueue.Mail {
+	return []mailqueue.Mail{{To: "a@example.com"}}
+}
 
 // LaunchCampaign waits until the mailer's consumer takes the batch.
 func (w *DefaultWorker) LaunchCampaign(c Campaign) { // want LaunchCampaign:"parksOnSend\\(mw.queue via \\(mailqueue.Mailer\\).Queue\\)"

@@ -38,8 +38,8 @@
 //
 // # Memory
 //
-// State is kept only for tenants seen lately: about 170 bytes each, the
-// map's share included (measured at 10^6 tenants), in 256 shards. A tenant with nothing running that has not
+// State is kept only for tenants seen lately: about 160 bytes each, the
+// table's share included (measured at 10^6 tenants), in 256 shards. A tenant with nothing running that has not
 // been seen for Config.IdleAfter (and whose bucket has had time to fill
 // again, so forgetting it forgives nothing) is dropped when its shard next
 // looks for room. At most Config.MaxTenants are tracked; past that, new

@@ -20,8 +20,11 @@ Lanes come from two sources:
     comment (or doc) of a struct field, of a pool or client type (*sql.DB,
     *sqlx.DB, *pgxpool.Pool, gorm's *gorm.DB (jinzhu/gorm and gorm.io),
     *dbx.DB and dbx.Builder (pocketbase/dbx), a prepared *sql.Stmt,
-    *sqlx.Stmt or *sqlx.NamedStmt, *http.Client, *http.Transport,
-    http.RoundTripper, *redis.Client, *grpc.ClientConn) it assigns that
+    *sqlx.Stmt or *sqlx.NamedStmt, xorm's *xorm.Engine and
+    *xorm.EngineGroup, bun's *bun.DB, *http.Client, *http.Transport,
+    http.RoundTripper, go-redis's *redis.Client, *redis.ClusterClient and
+    redis.UniversalClient (v8 and v9), redigo's *redis.Pool,
+    *grpc.ClientConn) it assigns that
     resource to lane NAME;
   - the bulkhead runtime's lane-typed types: a function handed to
     Executor[L].Do, Executor[L].Handler or bulkhead.Call with an
@@ -44,7 +47,8 @@ inferred:
     process: a loop that waits on a ticker, a timer, a channel (a queue
     consumer, range over a channel) or a sleep on each round, or a loop
     with no way out; and jobs handed to a scheduler (robfig/cron AddFunc
-    and AddJob, pocketbase's cron). A goroutine started on a request's path
+    and AddJob, pocketbase's cron, go-co-op/gocron's Scheduler.Do in v1
+    and the function given to gocron.NewTask in v2). A goroutine started on a request's path
     in the same package is part of the request, not background work; one
     that returns after its work is neither.
 
@@ -110,11 +114,12 @@ Escape policy: a resource is identified by the package-level variable or
 struct field it is loaded from, or by its lane-typed type. Only explicit
 uses count: http.DefaultClient.Do does, http.Get (which uses it inside
 net/http) does not, and the internals of database/sql, sqlx, pgx, gorm, dbx,
-net/http and the runtime are never resources of their own (the *sql.Stmt
+xorm, bun, go-redis, redigo, net/http and the runtime are never resources of their own (the *sql.Stmt
 a *sqlx.Stmt embeds, the *sql.DB in a *sqlx.DB: the program's variable or
 field holding the wrapper is the resource). An ORM or
-query-builder handle (*gorm.DB, *dbx.DB, a dbx.Builder field) wraps one
-*sql.DB and is that pool; a gorm association or statement, dbx params and
+query-builder handle (*gorm.DB, *dbx.DB, a dbx.Builder field, an xorm
+Engine or EngineGroup, a *bun.DB) wraps one *sql.DB (an EngineGroup, its
+primary's and replicas') and is that pool; an xorm Session, a gorm association or statement, dbx params and
 a user's type that merely shares a name (a package of its own called gorm)
 are not pools. A prepared statement kept in a variable or field is a use
 of the pool it was prepared on: for inferred classes it is one pool with

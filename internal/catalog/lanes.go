@@ -35,7 +35,8 @@ var LaneRunners = map[string]int{
 // is the noun a message uses. An ORM or query-builder handle wraps one
 // *sql.DB and is that pool: gorm's *gorm.DB (jinzhu/gorm v1 and gorm.io),
 // pocketbase/dbx's *dbx.DB and its dbx.Builder interface (what pocketbase
-// keeps its pools in). A prepared statement (*sql.Stmt, *sqlx.Stmt,
+// keeps its pools in), xorm's *xorm.Engine and *xorm.EngineGroup, bun's
+// *bun.DB. A prepared statement (*sql.Stmt, *sqlx.Stmt,
 // *sqlx.NamedStmt) is a use of the pool it was prepared on.
 var ResourceTypes = map[string]string{
 	"*database/sql.DB":                      "database pool",
@@ -53,7 +54,20 @@ var ResourceTypes = map[string]string{
 	"*net/http.Transport":                  "HTTP transport",
 	"net/http.RoundTripper":                "HTTP transport",
 	"*github.com/redis/go-redis/v9.Client": "Redis client",
-	"*google.golang.org/grpc.ClientConn":   "gRPC connection",
+	// xorm: an Engine holds one *sql.DB; an EngineGroup, the primary's and
+	// the replicas' pools, all of which every caller shares.
+	"*xorm.io/xorm.Engine":      "database pool",
+	"*xorm.io/xorm.EngineGroup": "database pool",
+	// uptrace/bun: *bun.DB embeds the *sql.DB it wraps.
+	"*github.com/uptrace/bun.DB": "database pool",
+	// go-redis v8 and v9's other clients, and redigo's pool.
+	"*github.com/go-redis/redis/v8.Client":         "Redis client",
+	"*github.com/go-redis/redis/v8.ClusterClient":  "Redis client",
+	"github.com/go-redis/redis/v8.UniversalClient": "Redis client",
+	"*github.com/redis/go-redis/v9.ClusterClient":  "Redis client",
+	"github.com/redis/go-redis/v9.UniversalClient": "Redis client",
+	"*github.com/gomodule/redigo/redis.Pool":       "Redis client",
+	"*google.golang.org/grpc.ClientConn":           "gRPC connection",
 }
 
 // LanePackages are the import paths a package must reach to use a lane
@@ -62,6 +76,7 @@ var LanePackages = []string{
 	"database/sql", "github.com/jmoiron/sqlx", "github.com/jackc/pgx/v5/pgxpool", "net/http",
 	"github.com/jinzhu/gorm", "gorm.io/gorm", "github.com/pocketbase/dbx",
 	"github.com/redis/go-redis/v9", "google.golang.org/grpc", RuntimePath,
+	"xorm.io/xorm", "github.com/uptrace/bun", "github.com/go-redis/redis/v8", "github.com/gomodule/redigo/redis",
 	RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp", RuntimePath + "/fleet",
 }
 

@@ -126,6 +126,10 @@ var schedulers = map[string]int{
 	"(*github.com/robfig/cron.Cron).AddJob":                       1,
 	"(*github.com/pocketbase/pocketbase/tools/cron.Cron).Add":     2,
 	"(*github.com/pocketbase/pocketbase/tools/cron.Cron).MustAdd": 2,
+	// go-co-op/gocron: v1 schedules s.Every(…).Do(job, args…); v2 wraps
+	// the job in a task for Scheduler.NewJob(definition, task).
+	"(*github.com/go-co-op/gocron.Scheduler).Do": 0,
+	"github.com/go-co-op/gocron/v2.NewTask":      0,
 }
 
 // sleeps are the calls that make a loop wait between rounds.

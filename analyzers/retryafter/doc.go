@@ -35,7 +35,13 @@ path where Retry-After was not set: c.Response().Header().Set or Add
 (echo), c.Header("Retry-After", …) or c.Writer.Header().Set (gin). A
 function taking the context that writes a status it is passed
 (respond(c, status, msg)) makes each call passing a shed status a finding;
-one that writes a shed of its own is reported where it writes it.
+one that writes a shed of its own is reported where it writes it. A
+helper that takes the framework's context as a context.Context (or any
+other interface) and recovers it inside — switch ctx := c.(type) { case
+*gin.Context: ctx.AbortWithStatusJSON(status, …) }, or c.(echo.Context) —
+is such a function too: HandleError(c, http.StatusServiceUnavailable, err)
+is reported at the call, and a helper that never asserts its parameter to
+a framework's context writes nothing.
 Echo's rate limiter: middleware.RateLimiter(store), and
 middleware.RateLimiterWithConfig with a configuration that leaves
 DenyHandler unset (a literal without it, or a copy of

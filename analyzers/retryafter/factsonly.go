@@ -23,10 +23,13 @@ import (
 
 // mayExportFacts reports whether the package may export a fact.
 func mayExportFacts(pass *analysis.Pass) bool {
+	takesInterface := false
 	for _, obj := range pass.TypesInfo.Defs {
-		if fn, ok := obj.(*types.Func); ok && (takesWriterSig(fn.Signature()) || isStatusMethodSig(fn)) {
+		fn, ok := obj.(*types.Func)
+		if ok && (takesWriterSig(fn.Signature()) || isStatusMethodSig(fn)) {
 			return true
 		}
+		takesInterface = takesInterface || ok && takesInterfaceSig(fn.Signature())
 	}
 	seen := map[types.Object]bool{}
 	for _, obj := range pass.TypesInfo.Uses {
@@ -34,11 +37,33 @@ func mayExportFacts(pass *analysis.Pass) bool {
 			continue
 		}
 		seen[obj] = true
-		if usesShedSource(pass, obj) {
+		if usesShedSource(pass, obj) || takesInterface && namesFrameworkContext(obj) {
 			return true
 		}
 	}
 	return false
+}
+
+// takesInterfaceSig reports whether a parameter has an interface type: one
+// that may be a framework's context recovered inside (recoveredFramework).
+func takesInterfaceSig(sig *types.Signature) bool {
+	for v := range sig.Params().Variables() {
+		if types.IsInterface(v.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesFrameworkContext reports whether obj is a framework's request context
+// type (gin.Context, echo.Context), which a function may assert to.
+func namesFrameworkContext(obj types.Object) bool {
+	tn, ok := obj.(*types.TypeName)
+	if !ok {
+		return false
+	}
+	return catalog.FrameworkOfContext(catalog.TypeKey(tn.Type())) != nil ||
+		catalog.FrameworkOfContext(catalog.TypeKey(types.NewPointer(tn.Type()))) != nil
 }
 
 // takesWriterSig is takesWriter by the signature: a parameter that is a

@@ -243,11 +243,40 @@ func recvArgs(fn *types.Func) int {
 }
 
 // frameworkOf returns the web framework whose request context fn takes
-// (echo.Context, *gin.Context), or nil.
+// (echo.Context, *gin.Context), or recovers from a parameter of an interface
+// type, or nil.
 func frameworkOf(fn *ssa.Function) *catalog.HTTPFramework {
+	takesInterface := false
 	for _, p := range fn.Params {
 		if f := catalog.FrameworkOfContext(catalog.TypeKey(p.Type())); f != nil {
 			return f
+		}
+		takesInterface = takesInterface || types.IsInterface(p.Type())
+	}
+	if !takesInterface {
+		return nil
+	}
+	return recoveredFramework(fn)
+}
+
+// recoveredFramework returns the framework whose request context fn asserts
+// one of its parameters to: a helper that takes the framework's context as a
+// context.Context (or any) and recovers it inside
+// (switch ctx := c.(type) { case *gin.Context: ctx.AbortWithStatusJSON(status, …) })
+// writes the response as much as one that takes *gin.Context.
+func recoveredFramework(fn *ssa.Function) *catalog.HTTPFramework {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ta, ok := instr.(*ssa.TypeAssert)
+			if !ok {
+				continue
+			}
+			if _, isParam := ta.X.(*ssa.Parameter); !isParam {
+				continue
+			}
+			if f := catalog.FrameworkOfContext(catalog.TypeKey(ta.AssertedType)); f != nil {
+				return f
+			}
 		}
 	}
 	return nil

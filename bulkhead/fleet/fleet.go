@@ -91,8 +91,10 @@ type Config struct {
 	// background, within the client's timeouts; an acquire granted late is
 	// given back). 0 (the default) adapts it to Redis's observed latency:
 	// twice the smoothed latency plus four times its deviation, at least
-	// MinRedisTimeout (100ms) and at most LeaseTTL/4, so that a Redis slowed
-	// down by CPU load is waited for rather than taken for unreachable.
+	// MinRedisTimeout (100ms) and at most LeaseTTL/4, and FirstRedisTimeout
+	// (1s, at most LeaseTTL/4) until Redis first answers, so that a Redis
+	// slowed down by CPU load is waited for rather than taken for
+	// unreachable.
 	RedisTimeout time.Duration
 	// RetryRedisEvery is how often a limiter that fell back tries Redis
 	// again. Default 1s.

@@ -10,6 +10,12 @@ const (
 	// MinRedisTimeout is the adaptive RedisTimeout's floor (and the fixed
 	// default of earlier versions).
 	MinRedisTimeout = 100 * time.Millisecond
+	// FirstRedisTimeout is the adaptive RedisTimeout before Redis has
+	// answered once (at most its ceiling), as TCP starts with a retransmit
+	// timeout of 1s: with nothing learnt yet, a first answer slowed down by
+	// a cold connection or a loaded machine would otherwise send every
+	// caller to the fallback at start-up.
+	FirstRedisTimeout = time.Second
 )
 
 // redisLatency estimates how long Redis takes to answer, as TCP estimates
@@ -17,7 +23,8 @@ const (
 // every answer — the late ones of calls already abandoned included, so a
 // Redis slowed down by CPU load raises the timeout instead of sending every
 // caller to the fallback. The timeout is twice the smoothed latency plus
-// four deviations, between MinRedisTimeout and max.
+// four deviations, between MinRedisTimeout and max; FirstRedisTimeout
+// until the first answer.
 type redisLatency struct {
 	max time.Duration
 
@@ -27,7 +34,7 @@ type redisLatency struct {
 }
 
 func newRedisLatency(max time.Duration) *redisLatency {
-	return &redisLatency{max: max, timeout: MinRedisTimeout}
+	return &redisLatency{max: max, timeout: min(FirstRedisTimeout, max)}
 }
 
 func (r *redisLatency) observe(took time.Duration) {

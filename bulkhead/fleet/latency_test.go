@@ -9,13 +9,13 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// TestRedisTimeoutAdapts: the timeout follows the answers Redis gives,
-// between MinRedisTimeout and its ceiling: a Redis answering in 300ms under
+// TestRedisTimeoutAdapts: the timeout starts at FirstRedisTimeout and
+// follows the answers Redis gives, between MinRedisTimeout and its ceiling: a Redis answering in 300ms under
 // load is waited for, not taken for unreachable.
 func TestRedisTimeoutAdapts(t *testing.T) {
 	r := newRedisLatency(time.Second)
-	if got := r.current(); got != MinRedisTimeout {
-		t.Errorf("before any answer: %s, want %s", got, MinRedisTimeout)
+	if got := r.current(); got != FirstRedisTimeout {
+		t.Errorf("before any answer: %s, want %s", got, FirstRedisTimeout)
 	}
 	for range 20 {
 		r.observe(time.Millisecond)

@@ -26,6 +26,12 @@ func viaProxy[L bulkhead.Lane](t *testing.T, cfg lanepool.Config) (*testsvc.Prox
 	if err != nil {
 		t.Fatal(err)
 	}
+	return proxy, poolOf(t, db)
+}
+
+// poolOf is what pooltest needs of db; at the end of the test it waits for
+// every slot to be given back and closes db.
+func poolOf[L bulkhead.Lane](t *testing.T, db *lanedb.DB[L]) pooltest.Pool {
 	t.Cleanup(func() {
 		testsvc.WaitFor(t, "every slot to be given back", func() bool {
 			s := db.PoolStats()
@@ -33,7 +39,7 @@ func viaProxy[L bulkhead.Lane](t *testing.T, cfg lanepool.Config) (*testsvc.Prox
 		})
 		db.Close()
 	})
-	return proxy, pooltest.Pool{
+	return pooltest.Pool{
 		Stats: db.PoolStats,
 		Acquire: func(ctx context.Context) (func(context.Context) error, func(), error) {
 			c, err := db.Conn(ctx)
@@ -92,21 +98,5 @@ func TestSlowDialServesALaterCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		testsvc.WaitFor(t, "every slot to be given back", func() bool {
-			s := db.PoolStats()
-			return s.InUse+s.Pending+s.Waiting == 0
-		})
-		db.Close()
-	})
-	pooltest.SlowDial(t, pooltest.Pool{
-		Stats: db.PoolStats,
-		Acquire: func(ctx context.Context) (func(context.Context) error, func(), error) {
-			c, err := db.Conn(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			return c.PingContext, func() { c.Close() }, nil
-		},
-	})
+	pooltest.SlowDial(t, poolOf(t, db))
 }

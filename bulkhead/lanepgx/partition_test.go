@@ -25,6 +25,13 @@ func newViaProxy[L bulkhead.Lane](t *testing.T, dsn string, cfg lanepool.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, p)
+	return p
+}
+
+// closeAtEnd waits at the end of the test for every slot of p to be given
+// back, and closes it.
+func closeAtEnd[L bulkhead.Lane](t *testing.T, p *lanepgx.Pool[L]) {
 	t.Cleanup(func() {
 		testsvc.WaitFor(t, "every slot to be given back", func() bool {
 			s := p.PoolStats()
@@ -32,7 +39,6 @@ func newViaProxy[L bulkhead.Lane](t *testing.T, dsn string, cfg lanepool.Config)
 		})
 		p.Close()
 	})
-	return p
 }
 
 // viaProxy is a pool of lane L behind a proxy of the test's own, for pooltest.
@@ -40,8 +46,12 @@ func viaProxy[L bulkhead.Lane](t *testing.T, cfg lanepool.Config) (*testsvc.Prox
 	t.Helper()
 	env(t)
 	dsn, proxy := testsvc.PostgresProxy(t)
-	p := newViaProxy[L](t, dsn, cfg)
-	return proxy, pooltest.Pool{
+	return proxy, poolOf(newViaProxy[L](t, dsn, cfg))
+}
+
+// poolOf is what pooltest needs of p.
+func poolOf[L bulkhead.Lane](p *lanepgx.Pool[L]) pooltest.Pool {
+	return pooltest.Pool{
 		Stats: p.PoolStats,
 		Acquire: func(ctx context.Context) (func(context.Context) error, func(), error) {
 			c, err := p.Acquire(ctx)
@@ -94,21 +104,6 @@ func TestSlowDialServesALaterCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		testsvc.WaitFor(t, "every slot to be given back", func() bool {
-			s := p.PoolStats()
-			return s.InUse+s.Pending+s.Waiting == 0
-		})
-		p.Close()
-	})
-	pooltest.SlowDial(t, pooltest.Pool{
-		Stats: p.PoolStats,
-		Acquire: func(ctx context.Context) (func(context.Context) error, func(), error) {
-			c, err := p.Acquire(ctx)
-			if err != nil {
-				return nil, nil, err
-			}
-			return c.Ping, c.Release, nil
-		},
-	})
+	closeAtEnd(t, p)
+	pooltest.SlowDial(t, poolOf(p))
 }

@@ -167,6 +167,19 @@ runs).
     leaves the goroutine running). Fix: take a slot before starting it and
     reject when none is free, hand the work to a fixed set of workers, or
     give it a context with a timeout.
+ 8. transport per request: in a function that runs once per request (as in
+    shape 7), an http.Transport made there — a composite literal
+    (&http.Transport{…}) or a Clone
+    (http.DefaultTransport.(*http.Transport).Clone()) — also in a function
+    literal the request runs (a reverse proxy's). A transport is a
+    connection pool whose limits (MaxConnsPerHost, the idle connections)
+    hold per transport: one made per request reuses no connection and caps
+    none, so the connections to the dependency grow with the requests.
+    Silent when it is assigned straight to a field or a package variable (a
+    cache the first request fills) or made under a sync.Once. Fix: make one
+    transport when the service starts, with MaxConnsPerHost, and share it.
+    A shared transport with no MaxConnsPerHost is not reported: whether its
+    dependency needs a limit is not in the code.
 
 What counts as a limiter (shapes 1 and 2): a channel send (a buffered
 channel used as a semaphore), a channel receive (a token), and the
@@ -184,7 +197,7 @@ every library package, and a main package that listens (http.ListenAndServe,
 net.Listen, grpc Serve…). A main package that never listens is a one-shot
 command, and main and init themselves run once; neither is checked for
 shape 4, nor a one-shot command for shape 3. Test files are not checked for
-shapes 3, 4, 6 and 7.
+shapes 3, 4, 6, 7 and 8.
 
 Escape policy: a group, a pool or a context that comes from elsewhere (a
 parameter, a field, a package variable, a request) is the creator's to

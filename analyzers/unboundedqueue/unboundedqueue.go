@@ -84,6 +84,7 @@ func run(pass *analysis.Pass) (any, error) {
 				guard.At(fd.Pos(), func() { c.checkFanOut(fd) })
 				guard.At(fd.Pos(), func() { c.checkParkedPerRequest(fd) })
 				guard.At(fd.Pos(), func() { c.checkDetachedPerRequest(fd) })
+				guard.At(fd.Pos(), func() { c.checkTransportPerRequest(fd) })
 			}
 		}
 	}

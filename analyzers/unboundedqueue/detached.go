@@ -7,6 +7,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/netio"
 )
 
 // onceOnly are the calls that run their function argument at most once at
@@ -159,7 +160,19 @@ func (c *checker) workWaits(fun ast.Expr) string {
 		return c.funcWaits(c.ssaFuncAt(lit))
 	}
 	fn := c.calleeOfExpr(fun)
-	if fn == nil || fn.Signature().Recv() != nil && types.IsInterface(fn.Signature().Recv().Type()) {
+	if fn == nil {
+		return ""
+	}
+	if recv := fn.Signature().Recv(); recv != nil && types.IsInterface(recv.Type()) {
+		// An interface method waits when an implementation in its own
+		// package does (waitsOnNetwork, as callWaits reads it).
+		c.net.rounds.Read(fn)
+		if via, ok := c.net.ifaces[fn]; ok {
+			return via
+		}
+		if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, new(waitsOnNetwork)) {
+			return netio.Name(fn)
+		}
 		return ""
 	}
 	prog := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).Package().Prog

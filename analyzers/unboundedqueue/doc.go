@@ -144,7 +144,8 @@ runs).
     under it) — the waitsOnNetwork fact, across packages — through static
     calls, interface methods that a type of the interface's own package
     implements with such a method (a mailer's Send over SMTP, a generated
-    gRPC client), and function literals handed to a call (a hook's
+    gRPC client; also when the go statement runs the interface method
+    itself, go s.mailer.Send(m)), and function literals handed to a call (a hook's
     Trigger(event, func(e) error { return e.Mailer.Send(m) })), not to one
     that runs them later (time.AfterFunc, a function that starts a
     goroutine per call). It has no deadline when the work itself neither

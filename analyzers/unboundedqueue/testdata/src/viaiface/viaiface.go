@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"example.com/campaigns"
+	"example.com/mailer"
 )
 
 type Server struct {
@@ -30,4 +31,20 @@ func (s *Server) launchOnOwnQueue(w http.ResponseWriter, r *http.Request) { // w
 
 func (s *Server) launchWaitsForSlot(w http.ResponseWriter, r *http.Request) { // want launchWaitsForSlot:"startsGoroutine"
 	go s.worker.LaunchBounded(campaigns.Campaign{ID: 1})
+}
+
+type Mailing struct {
+	mailer   mailer.Mailer
+	renderer mailer.Renderer
+}
+
+// A goroutine per request runs an interface method whose implementation,
+// in the interface's package, waits on the SMTP server.
+func (m *Mailing) sendThroughInterface(w http.ResponseWriter, r *http.Request) { // want sendThroughInterface:"startsGoroutine"
+	go m.mailer.Send(&mailer.Message{To: r.FormValue("to")}) // want `goroutine per request: this go statement starts, on every request, a goroutine that waits on the network \(\(mailer.Mailer\).Send\)`
+}
+
+// Trap: an interface whose implementations stay in memory.
+func (m *Mailing) renderThroughInterface(w http.ResponseWriter, r *http.Request) { // want renderThroughInterface:"startsGoroutine"
+	go m.renderer.Render(&mailer.Message{To: r.FormValue("to")})
 }

@@ -3,6 +3,7 @@ package sharedpool
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -189,4 +190,111 @@ func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
 		}
 	}
 	return best, found
+}
+
+// fieldFuncs returns the functions this package stores in a func-typed
+// field of one of its own struct types (Run: func(c) error { … } in a
+// package-level &CronJob{…}): a call through that field (j.Run(c)) runs one
+// of them. Fields of other packages' types are not followed: who else
+// stores into them is not known here.
+func (c *checker) fieldFuncs(field *types.Var) []*ssa.Function {
+	if c.storedFuncs == nil {
+		c.storedFuncs = map[*types.Var][]*ssa.Function{}
+		scan := []*ssa.Function{}
+		for fn := range c.local {
+			scan = append(scan, fn)
+		}
+		if c.initFn != nil {
+			scan = append(scan, c.initFn)
+		}
+		sort.Slice(scan, func(i, j int) bool { return scan[i].Pos() < scan[j].Pos() })
+		for _, fn := range scan {
+			if c.isTestFile(fn.Pos()) {
+				continue
+			}
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					fa, ok := st.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+					if !ok {
+						continue
+					}
+					v := fieldOf(ptr.Elem(), fa.Field)
+					if v == nil || v.Pkg() != c.pass.Pkg {
+						continue
+					}
+					if target, ok := storedFunc(st.Val); ok && !slices.Contains(c.storedFuncs[v], target) {
+						c.storedFuncs[v] = append(c.storedFuncs[v], target)
+					}
+				}
+			}
+		}
+	}
+	return c.storedFuncs[field]
+}
+
+// storedFunc is the function a stored func value runs: a function or a
+// closure of this package.
+func storedFunc(v ssa.Value) (*ssa.Function, bool) {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return v, true
+	case *ssa.MakeClosure:
+		fn, ok := v.Fn.(*ssa.Function)
+		return fn, ok
+	}
+	return nil, false
+}
+
+// calledField returns the func-typed field of this package's struct types a
+// dynamic call loads its function from (j.Run(c)), or nil.
+func (c *checker) calledField(common *ssa.CallCommon) *types.Var {
+	if common.IsInvoke() || common.StaticCallee() != nil {
+		return nil
+	}
+	var v *types.Var
+	switch x := common.Value.(type) {
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok || x.Op != token.MUL {
+			return nil
+		}
+		if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
+			v = fieldOf(ptr.Elem(), fa.Field)
+		}
+	case *ssa.Field:
+		v = fieldOf(x.X.Type(), x.Field)
+	}
+	if v == nil || v.Pkg() != c.pass.Pkg {
+		return nil
+	}
+	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
+		return nil
+	}
+	return v
+}
+
+// initClosures are the closures the package initialiser makes, at any
+// depth: the func literals of package-level variables' initialisers.
+func initClosures(init *ssa.Function) []*ssa.Function {
+	if init == nil {
+		return nil
+	}
+	var out []*ssa.Function
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		for _, anon := range fn.AnonFuncs {
+			out = append(out, anon)
+			visit(anon)
+		}
+	}
+	visit(init)
+	return out
 }

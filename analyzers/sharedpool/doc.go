@@ -140,9 +140,13 @@ the pool or fills a field is not followed this way, since each of its
 calls opens a pool of its own. A pool passed as a
 parameter is attributed at the load that produced it, in the caller; one
 a function stores into laned variables or fields (NewDeps(db) filling Card
-and Tax with db) is wrapped into those lanes. Calls through function values
-stored elsewhere are not followed, so a resource reached only that way is
-missed rather than guessed at. Calls through an interface declared outside
+and Tax with db) is wrapped into those lanes. A call through a func-typed field of
+one of the package's own struct types (j.Run(c), where the package's jobs
+are values &Job{Run: func(c) error {…}}) reaches what every function the
+package stores in that field reaches; a field of another package's type
+is not followed, since who else fills it is not known there. Other calls
+through function values stored elsewhere are not followed, so a resource
+reached only that way is missed rather than guessed at. Calls through an interface declared outside
 the standard library are carried in facts unresolved and resolved in the
 package that sees the implementations (every named type of the packages it
 imports, directly or not): the call reaches the pools of every visible

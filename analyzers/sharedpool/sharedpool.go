@@ -82,6 +82,8 @@ type checker struct {
 	methodIndex  map[string][]types.Type
 	creations    map[string]token.Pos
 	creators     map[*ssa.Function][]poolCreation // the package-level pools each function creates (creators.go)
+	storedFuncs  map[*types.Var][]*ssa.Function   // the functions stored in this package's func fields (fieldFuncs)
+	initFn       *ssa.Function                    // the package initialiser, for the stores of its var initialisers
 	stdlib       map[string]bool
 	links        []lanes.Link
 
@@ -139,7 +141,12 @@ func run(pass *analysis.Pass) (any, error) {
 	if pkgscope.Reaches(pass.Pkg, catalog.LanePackages) {
 		builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 		funcs := builder.SrcFuncs()
-		c.computeReach(funcs)
+		c.initFn = builder.Package().Func("init")
+		// The closures of package-level initialisers (Run: func() {…} in a
+		// var's composite literal) are reached through the fields they are
+		// stored in (fieldFuncs): their reach is needed, though they are
+		// no declared function's.
+		c.computeReach(append(slices.Clip(funcs), initClosures(c.initFn)...))
 		c.findCreators(funcs)
 		for _, fn := range funcs {
 			guard.At(fn.Pos(), func() { c.findEntries(fn); c.findWraps(fn) })
@@ -426,6 +433,11 @@ func (c *checker) callUses(instr ssa.CallInstruction, add func(lanes.Use, token.
 	}
 	if callee := common.StaticCallee(); callee != nil {
 		c.addCalleeUses(callee, pos, add)
+	}
+	if field := c.calledField(common); field != nil {
+		for _, fn := range c.fieldFuncs(field) {
+			c.addCalleeUses(fn, pos, add)
+		}
 	}
 }
 

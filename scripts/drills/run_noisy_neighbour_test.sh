@@ -5,7 +5,7 @@
 # ask for week-long reports at a steady rate; then one merchant floods with
 # 90-day reports, each 13 times as costly: a batch client with 64 workers
 # working off a backlog of 100 times a calm merchant's reports, waiting out
-# each Retry-After (--flood=rate instead: 100 times a calm merchant's rate,
+# each Retry-After with jitter (--flood=rate instead: 100 times a calm merchant's rate,
 # open loop, never backing off). The same load runs twice: the lane alone, then with per-merchant quotas
 # (-tenant-quotas: bulkhead/tenant, 4 reports at once, a token bucket of
 # report-days, fair share). Targets: without quotas every calm merchant's
@@ -16,7 +16,7 @@
 # line starts with "drill:".
 #
 #   scripts/drills/run_noisy_neighbour_test.sh            # full: 30 s calm, 30 s flood (~2.5 min)
-#   scripts/drills/run_noisy_neighbour_test.sh --short    # CI: 20 s calm, 15 s flood (~1.5 min + build)
+#   scripts/drills/run_noisy_neighbour_test.sh --short    # CI: 30 s calm, 20 s flood (~2 min + build)
 #
 # Environment: PAYMENT_CORE_DSN; DRILL_OUT [examples/payment-core/drill-out/noisy-neighbour].
 set -euo pipefail

@@ -6,7 +6,7 @@ package main
 // reports (13 times the cost of a calm one each): by default (-flood
 // backlog) a batch client with 64 workers working off a backlog of 100
 // times the reports a calm merchant sends in the window, waiting out every
-// Retry-After; with -flood rate, 100 times a calm merchant's rate, open
+// Retry-After with jitter; with -flood rate, 100 times a calm merchant's rate, open
 // loop, never backing off. Two runs: the lane alone ("no-quotas"), then with
 // per-merchant quotas ("quotas"). Targets: without quotas every calm
 // merchant's p99 rises; with them the calm merchants' p99 during the flood
@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/signal"
@@ -61,7 +62,7 @@ type noisyPlan struct {
 
 var (
 	noisyFull  = noisyPlan{merchants: 10, rate: 5, calm: 30 * time.Second, flood: 30 * time.Second, after: 10 * time.Second}
-	noisyShort = noisyPlan{merchants: 10, rate: 5, calm: 20 * time.Second, flood: 15 * time.Second, after: 5 * time.Second}
+	noisyShort = noisyPlan{merchants: 10, rate: 5, calm: 30 * time.Second, flood: 20 * time.Second, after: 5 * time.Second}
 )
 
 // noisyRec is one report request.
@@ -184,13 +185,14 @@ func floodString(plan noisyPlan, r *noisyRun) string {
 	if r.flood == "rate" {
 		return fmt.Sprintf("%.0f/s (%dx a calm merchant's rate) of %d-day reports, open loop", plan.rate*floodFactor, floodFactor, floodDays)
 	}
-	return fmt.Sprintf("a backlog of %d %d-day reports (%dx a calm merchant's reports in the window), %d workers, each waiting out Retry-After",
+	return fmt.Sprintf("a backlog of %d %d-day reports (%dx a calm merchant's reports in the window), %d workers, each waiting out Retry-After (+0-50%% jitter)",
 		r.backlog, floodDays, floodFactor, floodWorkers)
 }
 
 // workBacklog is the flooder as a batch client: floodWorkers workers take
 // the backlog's reports in turn and send each until it is served, waiting
-// out the Retry-After of every 429 or 503, until the flood window ends.
+// out the Retry-After of every 429 or 503 (with jitter, as a client should),
+// until the flood window ends.
 // It returns how many reports were served.
 func workBacklog(ctx context.Context, r *noisyRun, timeout time.Duration, add func(noisyRec)) int {
 	client := &http.Client{Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: floodWorkers, MaxConnsPerHost: floodWorkers}}
@@ -244,7 +246,7 @@ func sendUntilServed(ctx context.Context, client *http.Client, r *noisyRun, end 
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(min(wait, time.Until(end))):
+		case <-time.After(min(jittered(wait), time.Until(end))):
 		}
 	}
 	return false
@@ -265,6 +267,13 @@ func floodTargeter() vegeta.Targeter {
 	return func(t *vegeta.Target) error {
 		return reportTarget(t, floodMerchant, floodDays, n.Add(1))
 	}
+}
+
+// jittered is wait plus up to half again, at random: a client that honours
+// Retry-After without jitter sends its whole pool of workers back at the
+// same instant, a burst the service must refuse all at once.
+func jittered(wait time.Duration) time.Duration {
+	return wait + rand.N(wait/2+1)
 }
 
 func reportTarget(t *vegeta.Target, merchant string, days int, i uint64) error {

@@ -13,12 +13,12 @@ import (
 )
 
 // createsPool marks a function that opens a pool and stores it in a
-// package-level variable, itself or through the functions it calls
-// (models.Setup doing db, err = gorm.Open(…)): a call of it in the package
-// that wires the program is where that pool is created. Only package-level
-// variables count: one variable is one pool whoever calls the function,
-// while a constructor that fills a field or returns the pool makes a new
-// pool per call.
+// package-level variable or a struct field, itself or through the
+// functions it calls (models.Setup doing db, err = gorm.Open(…)): a call of
+// it in the package that wires the program is where that pool is created.
+// A variable is one pool whoever calls the function; a field is filled anew
+// by each call, so a package that calls the creator of a field more than
+// once has made several pools and no call of them is reported as the one.
 type createsPool struct{ Pools []poolCreation }
 
 // poolCreation is one pool a function creates: the variable's resource key
@@ -28,6 +28,7 @@ type poolCreation struct {
 	File      string
 	Line      int
 	Call      string // the opening call, as "gorm.Open"
+	Global    bool   // a package-level variable, not a field
 }
 
 func (*createsPool) AFact() {}
@@ -110,16 +111,18 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 	return out
 }
 
-// storedCreation recognises db, err = gorm.Open(…) at package level: a
-// store into a package-level pool variable of the result of a call of a
+// storedCreation recognises db, err = gorm.Open(…) and &Database{engine:
+// e} after e, err = xorm.NewEngine(…): a store into a pool variable or field
+// with no lane of the result of a call of a
 // function (not a method: db.Unsafe(), a getter), as creationOf does.
 func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
-	g, ok := st.Addr.(*ssa.Global)
-	if !ok {
+	switch st.Addr.(type) {
+	case *ssa.Global, *ssa.FieldAddr:
+	default:
 		return poolCreation{}, false
 	}
-	r, ok := c.loadedResource(g)
-	if !ok || !r.Global {
+	r, ok := c.loadedResource(st.Addr)
+	if !ok || r.Lane != "" {
 		return poolCreation{}, false
 	}
 	v := st.Val
@@ -146,7 +149,7 @@ func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
 		return poolCreation{}, false
 	}
 	p := c.pass.Fset.Position(pos)
-	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(call.Common())}, true
+	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(call.Common()), Global: r.Global}, true
 }
 
 // creatorCall finds the first call of this package (outside tests) of a
@@ -154,6 +157,7 @@ func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
 // that opens it (models.Setup() in main), and what it creates.
 func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
 	best, found, bestRank := token.NoPos, poolCreation{}, 2
+	calls := map[token.Pos]bool{}
 	for fn := range c.local {
 		if c.isTestFile(fn.Pos()) {
 			continue
@@ -182,12 +186,23 @@ func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
 				}
 				for _, p := range pools {
 					pos := c.callStart(call.Pos())
-					if p.Key == key && pos.IsValid() && (rank < bestRank || rank == bestRank && pos < best) {
+					if p.Key != key || !pos.IsValid() {
+						continue
+					}
+					if rank == 0 {
+						calls[pos] = true
+					}
+					if rank < bestRank || rank == bestRank && pos < best {
 						best, found, bestRank = pos, p, rank
 					}
 				}
 			}
 		}
+	}
+	if len(calls) > 1 && !found.Global {
+		// A field filled by a constructor this package calls twice holds
+		// two pools: neither call is the one that creates the shared pool.
+		return token.NoPos, poolCreation{}
 	}
 	return best, found
 }

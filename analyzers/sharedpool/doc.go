@@ -76,11 +76,11 @@ Reported:
     interactive and background work reach, once per pool, where the
     wiring package creates it (the first call there whose result is such a
     pool, sql.Open, gorm.Open, dbx.Open or the program's own constructor;
-    for a dbx.Builder field, the first call returning *dbx.DB; for a
-    package-level variable, else the call of a function that opens the
-    pool into it, itself or through the functions it calls, as
-    models.Setup() in main doing db, err = gorm.Open(…) in package
-    models, learned as a fact), naming both classes
+    for a dbx.Builder field, the first call returning *dbx.DB; else the
+    call of a function that opens the pool into its variable or field,
+    itself or through the functions it calls, as models.Setup() in main
+    doing db, err = gorm.Open(…) in package models, learned as a fact;
+    for a field, only if this package calls such a function once), naming both classes
     and one call path from each; the related information points at the
     background loop and the handler (where they start, and each function on
     the way), at every other background loop that reaches the pool, and
@@ -132,12 +132,14 @@ linked to no pool is a pool of its own (reported if both classes run that
 very statement). A struct field with no lane
 is not treated as shared, since each lane may fill its own instance; a
 laned field is that lane's wherever it is read. A function creates a
-package-level pool when it stores into the variable the result of a call
-of a function (not of a method: db.Unsafe() or a getter opens nothing; a
-copy of another variable neither), directly, in a closure it makes
-(sync.Once.Do) or through its static callees; a constructor that returns
-the pool or fills a field is not followed this way, since each of its
-calls opens a pool of its own. A pool passed as a
+pool when it stores into a variable or field with no lane the result of a
+call of a function (not of a method: db.Unsafe() or a getter opens
+nothing; a copy of another variable neither), directly, in a closure it
+makes (sync.Once.Do) or through its static callees. A variable is one pool
+whoever calls its creator; a field is filled anew by each call, so a
+package that calls a field's creator twice (one pool for the handlers, one
+for the jobs) has no single call to report, and the finding stays where it
+would be without one. A pool passed as a
 parameter is attributed at the load that produced it, in the caller; one
 a function stores into laned variables or fields (NewDeps(db) filling Card
 and Tax with db) is wrapped into those lanes. A call through a func-typed field of

@@ -41,7 +41,7 @@ func (w *Warmer) Run() { // want Run:`loops\(sleep loop\)`
 	}
 }
 
-func Start(useDB bool) {
+func Start(useDB bool) { // want Start:`creates\(inferdisagree\.dbCache\.db\)`
 	db, _ := sql.Open("postgres", "app")
 	var c Cache = &memCache{m: map[string]string{}}
 	if useDB {

@@ -16,7 +16,7 @@ type GormDatabase struct {
 
 type Message struct{ Text string }
 
-func New() (*GormDatabase, error) {
+func New() (*GormDatabase, error) { // want New:`creates\(infergorm\.GormDatabase\.DB\)`
 	db, err := gorm.Open("sqlite3", "data.db") // want `infergorm.GormDatabase.DB, a database pool created once, serves both interactive and background work`
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func (d *GormDatabase) pluginLoop(in chan Message) {
 	}
 }
 
-func Main() { // want Main:`reaches\(infergorm\.GormDatabase\.DB\(no lane\)\)`
+func Main() { // want Main:`reaches\(infergorm\.GormDatabase\.DB\(no lane\)\)` Main:`creates\(infergorm\.GormDatabase\.DB\)`
 	d, _ := New()
 	http.HandleFunc("/message", d.messages)
 	go d.pluginLoop(make(chan Message))

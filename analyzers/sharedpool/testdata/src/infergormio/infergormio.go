@@ -22,7 +22,7 @@ type Store struct {
 	cache *fake.DB
 }
 
-func Open() *Store {
+func Open() *Store { // want Open:`creates\(infergormio\.Store\.db\)`
 	db, _ := gorm.Open(sqlite{}) // want `infergormio.Store.db, a database pool created once, serves both interactive and background work`
 	return &Store{db: db, stmt: db.Statement, cache: fake.Open()}
 }
@@ -42,7 +42,7 @@ func (s *Store) cleanup() {
 	}
 }
 
-func Main() { // want Main:`reaches\(infergormio\.Store\.db\(no lane\)\)`
+func Main() { // want Main:`reaches\(infergormio\.Store\.db\(no lane\)\)` Main:`creates\(infergormio\.Store\.db\)`
 	s := Open()
 	http.HandleFunc("/rows", s.list)
 	go s.cleanup()

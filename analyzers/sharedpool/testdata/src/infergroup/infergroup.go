@@ -16,7 +16,7 @@ type App struct {
 	cacheDB *sql.DB
 }
 
-func NewApp() *App {
+func NewApp() *App { // want NewApp:`creates\(infergroup\.App\.cacheDB, infergroup\.App\.readDB, infergroup\.App\.writeDB\)`
 	read, _ := sql.Open("sqlite", "data.db?mode=ro") // want `database pools infergroup.App.readDB and infergroup.App.writeDB each serve both interactive and background work, and no lanes are declared`
 	write, _ := sql.Open("sqlite", "data.db")
 	cache, _ := sql.Open("sqlite", "cache.db")
@@ -38,7 +38,7 @@ func (a *App) cleanupLoop() {
 	}
 }
 
-func Main() { // want Main:`reaches\(infergroup\.App\.readDB\(no lane\), infergroup\.App\.writeDB\(no lane\)\)`
+func Main() { // want Main:`reaches\(infergroup\.App\.readDB\(no lane\), infergroup\.App\.writeDB\(no lane\)\)` Main:`creates\(infergroup\.App\.cacheDB, infergroup\.App\.readDB, infergroup\.App\.writeDB\)`
 	a := NewApp()
 	http.HandleFunc("/records", a.records)
 	go a.cleanupLoop()

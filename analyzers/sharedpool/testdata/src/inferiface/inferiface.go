@@ -31,7 +31,7 @@ func (s *Syncer) Run(ticks <-chan time.Time) { // want Run:`loops\(ticker loop\)
 	}
 }
 
-func Start() { // want Start:`reaches\(via \(inferiface\.Repo\)\.Save\)`
+func Start() { // want Start:`reaches\(via \(inferiface\.Repo\)\.Save\)` Start:`creates\(inferiface\.pgRepo\.db\)`
 	db, _ := sql.Open("postgres", "app") // want `inferiface.pgRepo.db, a database pool created once, serves both interactive and background work, and no lanes are declared: interactive by \(\*inferiface.API\).ServeHTTP → \(inferiface.Repo\).Save → \(\*inferiface.pgRepo\).Save → inferiface.pgRepo.db`
 	repo := &pgRepo{db: db}
 	srv := &http.Server{Handler: &API{repo: repo}}

@@ -17,7 +17,7 @@ type Store struct {
 	archive *sql.Stmt
 }
 
-func NewStore() *Store { // want NewStore:`reaches\(inferprep\.Store\.db\(no lane\), inferprep\.Store\.reports\(no lane\)\)`
+func NewStore() *Store { // want NewStore:`reaches\(inferprep\.Store\.db\(no lane\), inferprep\.Store\.reports\(no lane\)\)` NewStore:`creates\(inferprep\.Store\.db, inferprep\.Store\.reports\)`
 	s := &Store{}
 	s.db, _ = sql.Open("postgres", "app") // want `inferprep.Store.db, a database pool created once, serves both interactive and background work`
 	s.reports, _ = sql.Open("postgres", "reports")
@@ -38,7 +38,7 @@ func (s *Store) statsLoop() {
 	}
 }
 
-func Main() { // want Main:`reaches\(inferprep\.Store\.archive\(no lane\), inferprep\.Store\.count\(no lane\), inferprep\.Store\.db\(no lane\), inferprep\.Store\.reports\(no lane\)\)`
+func Main() { // want Main:`reaches\(inferprep\.Store\.archive\(no lane\), inferprep\.Store\.count\(no lane\), inferprep\.Store\.db\(no lane\), inferprep\.Store\.reports\(no lane\)\)` Main:`creates\(inferprep\.Store\.db, inferprep\.Store\.reports\)`
 	s := NewStore()
 	http.HandleFunc("/items", s.items)
 	go s.statsLoop()

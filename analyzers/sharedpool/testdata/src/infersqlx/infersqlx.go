@@ -18,7 +18,7 @@ type Store struct {
 	nextJob *sqlx.Stmt
 }
 
-func NewStore() *Store { // want NewStore:`reaches\(infersqlx\.Store\.db\(no lane\), infersqlx\.Store\.jobs\(no lane\)\)`
+func NewStore() *Store { // want NewStore:`reaches\(infersqlx\.Store\.db\(no lane\), infersqlx\.Store\.jobs\(no lane\)\)` NewStore:`creates\(infersqlx\.Store\.db, infersqlx\.Store\.jobs\)`
 	s := &Store{}
 	s.db, _ = sqlx.Connect("postgres", "app")
 	s.jobs, _ = sqlx.Connect("postgres", "jobs")
@@ -41,7 +41,7 @@ func (s *Store) jobLoop() {
 	}
 }
 
-func Main() { // want Main:`reaches\(infersqlx\.Store\.db\(no lane\), infersqlx\.Store\.jobs\(no lane\), infersqlx\.Store\.nextJob\(no lane\)\)`
+func Main() { // want Main:`reaches\(infersqlx\.Store\.db\(no lane\), infersqlx\.Store\.jobs\(no lane\), infersqlx\.Store\.nextJob\(no lane\)\)` Main:`creates\(infersqlx\.Store\.db, infersqlx\.Store\.jobs\)`
 	s := NewStore()
 	http.HandleFunc("/item", s.item)
 	go s.jobLoop()

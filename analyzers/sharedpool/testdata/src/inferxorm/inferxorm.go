@@ -19,7 +19,7 @@ type Archive struct {
 	engine *xorm.Engine
 }
 
-func Open() (*Database, *Archive) {
+func Open() (*Database, *Archive) { // want Open:`creates\(inferxorm\.Archive\.engine, inferxorm\.Database\.engineGroup\)`
 	g, _ := xorm.NewEngineGroup("mysql", []string{"app"}) // want `inferxorm.Database.engineGroup, a database pool created once, serves both interactive and background work`
 	e, _ := xorm.NewEngine("mysql", "archive")
 	return &Database{engineGroup: g}, &Archive{engine: e}
@@ -38,7 +38,7 @@ func (a *Archive) compactArchive() {
 	a.engine.Exec("VACUUM")
 }
 
-func Main() {
+func Main() { // want Main:`creates\(inferxorm\.Archive\.engine, inferxorm\.Database\.engineGroup\)`
 	d, a := Open()
 	http.HandleFunc("/users", d.listUsers)
 	s, _ := gocron.NewScheduler()

@@ -52,13 +52,16 @@ func (c *checker) learnParkers() {
 				c.parkers[obj] = &parksOnSend{Chan: ch}
 				continue
 			}
-			calls[obj] = c.parkingCandidates(fd)
+			if inModule(c.pass.Pkg) {
+				calls[obj] = c.parkingCandidates(fd)
+			}
 		}
 	}
+	// The standard library parks inside its own machinery (an HTTP
+	// transport's writer loop): only its own sends are facts, not what
+	// reaches them.
 	var impls []methodImplementation
-	if !inModule(c.pass.Pkg) {
-		calls = nil // the standard library parks inside its own machinery (an HTTP transport's writer loop): not followed
-	} else {
+	if inModule(c.pass.Pkg) {
 		impls = c.localMethodImplementations()
 	}
 	for changed := true; changed; {

@@ -135,8 +135,12 @@ type Limiter[L bulkhead.Lane] struct {
 	// heartbeat between the two.
 	lastAnswer, lastHeard time.Time
 	share                 int
-	seq                   uint64
-	prefix                string
+	// lastFairSent is when the last fair-share call was sent, and
+	// redisOffset Redis's clock less ours, as the last answer showed.
+	lastFairSent time.Time
+	redisOffset  time.Duration
+	seq          uint64
+	prefix       string
 
 	// latency adapts the Redis timeout when Config.RedisTimeout is 0.
 	latency *redisLatency
@@ -431,15 +435,33 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok bool, local int)
 	// work in flight that Redis does not list: they count against the
 	// fleet limit until they are given back.
 	localHeld := l.localHeld
-	var fair []any
-	if l.cfg.Partition == PartitionFairShare {
-		fair = append(l.fairArgs(), id)
-	}
+	fairShare := l.cfg.Partition == PartitionFairShare
 	l.mu.Unlock()
+	if useRedis && probe && fairShare {
+		// A probe that ran the fair-share script late would record a
+		// heartbeat while this instance runs its share: ask with PING.
+		if useRedis = l.ping(ctx); !useRedis {
+			l.mu.Lock()
+			l.probing = false
+			l.mu.Unlock()
+			if ctx.Err() != nil {
+				return nil, false, noFallback
+			}
+		}
+	}
+	var fair []any
+	if useRedis && fairShare {
+		l.mu.Lock()
+		fair = append(l.fairArgs(), id)
+		l.mu.Unlock()
+	}
 	if useRedis {
 		sent := time.Now()
-		// One variable for both answers, so the closures move one to the heap.
-		var got struct{ granted, share int }
+		// One variable for the answers, so the closures move one to the heap.
+		var got struct {
+			granted, share int
+			redisNow       int64
+		}
 		err := l.call(ctx, func(ctx context.Context) (err error) {
 			if fair == nil {
 				got.granted, err = acquireScript.Run(ctx, l.rdb, []string{l.key}, l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), id, localHeld).Int()
@@ -447,8 +469,11 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok bool, local int)
 			}
 			var answer []int64
 			answer, err = fairAcquireScript.Run(ctx, l.rdb, l.fairKeys(), fair...).Int64Slice()
+			if err == nil && answer[0] < 0 {
+				return errStale
+			}
 			if err == nil {
-				got.granted, got.share = int(answer[0]), int(answer[1])
+				got.granted, got.share, got.redisNow = int(answer[0]), int(answer[1]), answer[2]
 			}
 			return err
 		}, func(err error) {
@@ -461,8 +486,11 @@ func (l *Limiter[L]) try(ctx context.Context) (lease *Lease, ok bool, local int)
 			l.probing = false
 			l.mu.Unlock()
 		}
+		if fair != nil && err == nil {
+			l.heard(sent, got.share, got.redisNow)
+		}
 		if err == nil {
-			l.redisOK(sent, got.share)
+			l.redisOK()
 			if got.granted != 1 {
 				return nil, false, noFallback
 			}
@@ -539,6 +567,19 @@ func (l *Limiter[L]) call(ctx context.Context, f func(context.Context) error, la
 	}
 }
 
+// ping asks Redis whether it answers, and records the answer.
+func (l *Limiter[L]) ping(ctx context.Context) bool {
+	err := l.call(ctx, func(ctx context.Context) error { return l.rdb.Ping(ctx).Err() }, nil)
+	if err != nil {
+		if ctx.Err() == nil {
+			l.redisFailed(err)
+		}
+		return false
+	}
+	l.redisOK()
+	return true
+}
+
 // redisTimeout is Config.RedisTimeout, or the adaptive one.
 func (l *Limiter[L]) redisTimeout() time.Duration {
 	if l.latency != nil {
@@ -554,18 +595,11 @@ func (l *Limiter[L]) zrem(id string) {
 	_ = l.rdb.ZRem(ctx, l.key, id).Err() // if this fails too, it expires by itself
 }
 
-// redisOK records an answer from Redis to a call sent at sent, with this
-// instance's fair share if the call allocated one.
-func (l *Limiter[L]) redisOK(sent time.Time, share int) {
+// redisOK records that Redis answered: the limiter is back on it.
+func (l *Limiter[L]) redisOK() {
 	l.mu.Lock()
 	was := l.fallback
 	l.fallback = false
-	if sent.After(l.lastAnswer) {
-		l.lastAnswer, l.lastHeard = sent, time.Now()
-		if l.cfg.Partition == PartitionFairShare {
-			l.share = share
-		}
-	}
 	l.mu.Unlock()
 	if was {
 		l.cfg.Logger.Info("bulkhead: fleet limit is back on Redis", "lane", l.lane, "key", l.key, "limit", l.cfg.Limit)
@@ -700,7 +734,7 @@ func (l *Limiter[L]) nextWake(nextRenewal time.Time) time.Time {
 // renew extends the leases ids, sent at sent.
 func (l *Limiter[L]) renew(ctx context.Context, sent time.Time, ids []string) {
 	var gone []string
-	share := 0
+	share, redisNow := 0, int64(0)
 	err := l.call(ctx, func(ctx context.Context) (err error) {
 		if l.cfg.Partition != PartitionFairShare {
 			args := []any{l.cfg.LeaseTTL.Milliseconds()}
@@ -711,18 +745,25 @@ func (l *Limiter[L]) renew(ctx context.Context, sent time.Time, ids []string) {
 		args := l.fairArgs()
 		l.mu.Unlock()
 		gone, err = fairRenewScript.Run(ctx, l.rdb, l.fairKeys(), append(args, anys(ids)...)...).StringSlice()
-		if err == nil { // the share first, then what was lost
+		if err == nil { // the share and Redis's clock first, then what was lost
 			share, _ = strconv.Atoi(gone[0])
-			gone = gone[1:]
+			redisNow, _ = strconv.ParseInt(gone[1], 10, 64)
+			gone = gone[2:]
+			if share < 0 {
+				return errStale
+			}
 		}
 		return err
 	}, nil)
+	if l.cfg.Partition == PartitionFairShare && err == nil {
+		l.heard(sent, share, redisNow)
+	}
 	if err != nil && !errors.Is(err, redis.Nil) {
 		l.cfg.Logger.Warn("bulkhead: could not renew fleet leases; they are lost unless a renewal succeeds within LeaseTTL",
 			"lane", l.lane, "key", l.key, "leases", len(ids), "ttl", l.cfg.LeaseTTL, "error", err)
 		return
 	}
-	l.redisOK(sent, share)
+	l.redisOK()
 	var lost []*Lease
 	l.mu.Lock()
 	for _, id := range ids {

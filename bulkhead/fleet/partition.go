@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,10 +31,11 @@ const (
 	// an instance is silent the others count its share as taken, and one
 	// that holds more than its own share gives the excess back (those
 	// leases are lost: Lease.Lost closes, Do cancels the work). A cut-off
-	// instance uses its share from 2×LeaseTTL after its last answer from
-	// Redis (by then every excess lease elsewhere is lost) until
-	// ForgetAfter after it (when Redis forgets it and its share); outside
-	// that window it fails closed. The limit holds — Redis leases plus
+	// instance uses its share from 2×LeaseTTL + RedisTimeout after it last
+	// sent Redis a call (by then every excess lease elsewhere is lost)
+	// until ForgetAfter after the last call that answered was sent (when
+	// Redis forgets it and its share); outside that window it fails
+	// closed. The limit holds — Redis leases plus
 	// local ones across all instances never exceed Limit — provided work
 	// stops when its lease is lost; the price is that a silent instance's
 	// share stays reserved until it is forgotten.
@@ -74,10 +76,16 @@ const DefaultForgetAfter = 10
 // heard from for ARGV forget, records the caller's heartbeat and local
 // leases, allocates its share, and computes taken: every listed lease,
 // every live instance's local leases, and for each silent instance the
-// part of its share it does not hold in Redis.
+// part of its share it does not hold in Redis. A call that arrives after
+// ARGV notAfter (Redis's clock, as the caller estimates it; 0: no bound)
+// changes nothing and answers {-1, now}: its caller has given up on it, and
+// a heartbeat recorded then would make an instance that believes itself
+// cut off, and runs its share, look alive to the others.
 const fairPrelude = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local notAfter = tonumber(ARGV[7])
+if notAfter > 0 and now > notAfter then return {-1, now} end
 local limit, ttl = tonumber(ARGV[1]), tonumber(ARGV[2])
 local inst, silent, forget, localHeld = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
@@ -117,20 +125,20 @@ for _, k in ipairs(KEYS) do redis.call('PEXPIRE', k, math.max(ttl * 2, forget)) 
 
 var (
 	// fairAcquireScript: ARGV limit, ttl, instance, silent, forget, local
-	// leases, lease id. Returns {granted, share}.
+	// leases, notAfter, lease id. Returns {granted, share, now}.
 	fairAcquireScript = redis.NewScript(fairPrelude + `
 if taken < limit then
-  redis.call('ZADD', KEYS[1], now + ttl, ARGV[7])
-  return {1, share}
+  redis.call('ZADD', KEYS[1], now + ttl, ARGV[8])
+  return {1, share, now}
 end
-return {0, share}`)
+return {0, share, now}`)
 	// fairRenewScript: ARGV as fairAcquireScript's, then the ids to renew.
-	// Returns {share, lost ids...}: ids Redis no longer had, and, while the
-	// fleet counts more than limit taken, ids beyond the caller's share.
+	// Returns {share, now, lost ids...}: ids Redis no longer had, and, while
+	// the fleet counts more than limit taken, ids beyond the caller's share.
 	fairRenewScript = redis.NewScript(fairPrelude + `
 local lost = {}
 local kept = {}
-for i = 7, #ARGV do
+for i = 8, #ARGV do
   local s = redis.call('ZSCORE', KEYS[1], ARGV[i])
   if s and tonumber(s) > now then table.insert(kept, ARGV[i]) else
     redis.call('ZREM', KEYS[1], ARGV[i])
@@ -147,14 +155,40 @@ for i = #kept, 1, -1 do
     redis.call('ZADD', KEYS[1], 'XX', now + ttl, kept[i])
   end
 end
+table.insert(lost, 1, now)
 table.insert(lost, 1, share)
 return lost`)
 )
 
-// fairArgs are the arguments fairPrelude reads. Callers hold l.mu.
+// fairArgs are the arguments fairPrelude reads, for a call sent now.
+// Callers hold l.mu.
 func (l *Limiter[L]) fairArgs() []any {
+	l.lastFairSent = time.Now()
+	var notAfter int64 // no bound until an answer has told Redis's clock
+	if !l.lastHeard.IsZero() {
+		notAfter = time.Now().Add(l.redisOffset + l.redisTimeout()).UnixMilli()
+	}
 	return []any{l.cfg.Limit, l.cfg.LeaseTTL.Milliseconds(), l.prefix,
-		l.cfg.LeaseTTL.Milliseconds(), l.forgetAfter().Milliseconds(), l.localHeld}
+		l.cfg.LeaseTTL.Milliseconds(), l.forgetAfter().Milliseconds(), l.localHeld, notAfter}
+}
+
+// errStale is a fair-share script's answer to a call that reached Redis
+// after its caller had given up on it.
+var errStale = errors.New("the call reached Redis after its caller had given up on it")
+
+// heard records a fair-share script's answer to a call sent at sent:
+// Redis recorded the heartbeat at redisNow (its clock, in ms), between
+// sent and now, and allocated share.
+func (l *Limiter[L]) heard(sent time.Time, share int, redisNow int64) {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// Redis's clock less ours, at most the true offset (Redis answered
+	// before now): deadlines computed from it come early, not late.
+	l.redisOffset = time.UnixMilli(redisNow).Sub(now)
+	if sent.After(l.lastAnswer) {
+		l.lastAnswer, l.lastHeard, l.share = sent, now, share
+	}
 }
 
 func (l *Limiter[L]) fairKeys() []string {
@@ -171,13 +205,17 @@ func (l *Limiter[L]) partitionLimit(now time.Time) int {
 	case PartitionFailClosed:
 		return 0
 	case PartitionFairShare:
-		// Redis recorded the last heartbeat between lastAnswer and
-		// lastHeard. Until 2×LeaseTTL after it, a lease another instance
+		// Redis recorded our last heartbeat no later than RedisTimeout
+		// after the last fair-share call was sent (a later one is refused
+		// by notAfter). Until 2×LeaseTTL after it, a lease another instance
 		// holds beyond its share may still run (the others see us silent
 		// after LeaseTTL, and give their excess back at their next renewal,
-		// or lose it LeaseTTL after their last one); ForgetAfter after it,
-		// Redis gives our share to the others.
-		if l.lastAnswer.IsZero() || now.Sub(l.lastHeard) < 2*l.cfg.LeaseTTL || now.Sub(l.lastAnswer) >= l.forgetAfter() {
+		// or lose it LeaseTTL after their last one). Counting from the send
+		// also means no local lease is taken while a call is out, so the
+		// local leases a call reports to Redis can only have gone down by
+		// the time it runs. ForgetAfter after the last call that answered
+		// was sent, Redis gives our share to the others.
+		if l.lastAnswer.IsZero() || now.Sub(l.lastFairSent) < 2*l.cfg.LeaseTTL+l.redisTimeout() || now.Sub(l.lastAnswer) >= l.forgetAfter() {
 			return 0
 		}
 		return l.share

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -47,6 +48,7 @@ type instanceConfig struct {
 type interval struct {
 	Start, End int64
 	Local      bool
+	Instance   int `json:"-"`
 }
 
 const (
@@ -128,8 +130,9 @@ func writeIntervals(path string, got []interval) int {
 }
 
 // mostOverlapping sweeps the intervals: the largest number running at one
-// instant (an end at the same nanosecond as a start comes first).
-func mostOverlapping(ivs []interval) int {
+// instant (an end at the same nanosecond as a start comes first), and the
+// first instant it was reached.
+func mostOverlapping(ivs []interval) (most int, at int64) {
 	type edge struct {
 		at    int64
 		delta int
@@ -141,12 +144,26 @@ func mostOverlapping(ivs []interval) int {
 	slices.SortFunc(edges, func(a, b edge) int {
 		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.delta, b.delta))
 	})
-	n, most := 0, 0
+	n := 0
 	for _, e := range edges {
 		n += e.delta
-		most = max(most, n)
+		if n > most {
+			most, at = n, e.at
+		}
 	}
-	return most
+	return most, at
+}
+
+// describeAt lists the intervals running at the instant at, relative to start.
+func describeAt(ivs []interval, at int64, start time.Time) string {
+	var b strings.Builder
+	for _, iv := range ivs {
+		if iv.Start <= at && at < iv.End {
+			fmt.Fprintf(&b, "\n  instance %d, local %v: %s to %s", iv.Instance, iv.Local,
+				time.Duration(iv.Start-start.UnixNano()).Round(time.Millisecond), time.Duration(iv.End-start.UnixNano()).Round(time.Millisecond))
+		}
+	}
+	return b.String()
 }
 
 func readIntervals(t *testing.T, path string) []interval {
@@ -197,9 +214,10 @@ func TestTwoProcessPartition(t *testing.T) {
 				cmds = append(cmds, cmd)
 			}
 			a, b := proxies[0], proxies[1]
+			started := time.Now()
 			step := func(d time.Duration, what string, f func()) {
 				time.Sleep(d)
-				t.Logf("%s", what)
+				t.Logf("%s: %s", time.Since(started).Round(time.Millisecond), what)
 				f()
 			}
 			step(1500*time.Millisecond, "cut A", a.Cut)
@@ -217,6 +235,9 @@ func TestTwoProcessPartition(t *testing.T) {
 			local := 0
 			for i := range cmds {
 				ivs := readIntervals(t, filepath.Join(dir, strconv.Itoa(i)))
+				for j := range ivs {
+					ivs[j].Instance = i
+				}
 				t.Logf("instance %d: %d leases", i, len(ivs))
 				all = append(all, ivs...)
 			}
@@ -225,13 +246,13 @@ func TestTwoProcessPartition(t *testing.T) {
 					local++
 				}
 			}
-			most := mostOverlapping(all)
+			most, at := mostOverlapping(all)
 			t.Logf("Partition %s: %d leases' work recorded (%d local), at most %d at once (limit %d)", mode, len(all), local, most, twoProcLimit)
 			if len(all) < 100 {
 				t.Errorf("only %d leases served: the test did not exercise the limit", len(all))
 			}
 			if mode != PartitionLocal && most > twoProcLimit {
-				t.Errorf("Partition %s: %d leases' work at once across the two processes, over the fleet limit of %d", mode, most, twoProcLimit)
+				t.Errorf("Partition %s: %d leases' work at once across the two processes, over the fleet limit of %d:%s", mode, most, twoProcLimit, describeAt(all, at, started))
 			}
 		})
 	}

@@ -20,7 +20,11 @@ such a type is held from the call that begins it: gorm's db.Begin() (the
 *gorm.DB it returns, until Commit or Rollback) and xorm's sess.Begin(),
 which returns only an error and holds the session it is called on until
 Commit, Rollback or Close (a session that never begins holds nothing
-between its statements). A value is held from the call that returns it until, on
+between its statements). An interface of the analysed module with a
+releasing method (type Tx interface { Exec(…); Commit() error; Rollback()
+error }) is held when a visible implementation is a held type or wraps one,
+so store.Begin(ctx) returning that interface, itself called through a Store
+interface, acquires a transaction. A value is held from the call that returns it until, on
 each control-flow path, a release: Commit or Rollback, Close, Release,
 the last rows.Next() returning false, pgx.CollectRows and the other pgx
 functions that close rows, or a function that releases its parameter
@@ -43,15 +47,17 @@ that holds.
 Transaction helpers behind interfaces. A call through an interface method
 that takes a func (app.RunInTransaction(func(txApp App) error { … }),
 s.tx.WithTx(ctx, func(ctx context.Context) error { … }) with the
-transaction carried in the context) is followed when the implementations
-that are visible all hold while running it: the named types of the
-interface's package, of the calling package and of the packages it imports
-that implement the interface. The message names the implementation
-followed. If one visible implementation does not hold (a fake, a store
-that runs the callback directly) or they hold different parameters, the
-implementations disagree and the call is not followed: nothing is
-reported rather than a guess. If no implementation is visible, nothing is
-assumed either.
+transaction carried in the context) is followed when a visible implementation
+holds while running it: the named types of the interface's package, of the
+calling package and of the packages it imports that implement the
+interface. The message names the implementation followed. When the
+implementations disagree (one backend runs the callback inside a SQL
+transaction, another, a fake or an in-memory store, runs it directly), the
+caller cannot tell which it gets, so the one that holds is followed and the
+message names it and those that hold nothing. If every visible
+implementation runs the callback with nothing held, or the holding ones
+hold different parameters, the call is not followed; if no implementation
+is visible, nothing is assumed either.
 
 What the held connection must not wait on:
 
@@ -63,6 +69,12 @@ What the held connection must not wait on:
   - a subprocess: (*exec.Cmd).Run, Output, CombinedOutput and Wait, or a
     function that reaches one through static calls (a fact, learned also in
     packages that touch no database); Start alone does not wait;
+  - either of these behind an interface declared in the analysed module
+    (s.git.Push(dir) where a visible implementation runs git, a Mirror
+    whose HTTP implementation posts): the call is reported naming the
+    implementation that waits, even when another one (a fake, an in-memory
+    one) does not. Interfaces of the standard library and of other modules
+    (io.Writer, a logger's) are not searched;
   - another connection: a query, exec, prepare or begin on a pool handle.
     On the pool the held value came from (the same package variable, struct
     field or parameter; sqlx's embedded *sql.DB and Unsafe() count as their
@@ -98,9 +110,11 @@ call that returned it is an acquisition there); one stored in a field or
 passed to a function that does not release it stays held on this path.
 Calls through function values are not followed, except the callback
 helpers above; calls through interfaces only as above (the catalogue's
-interface methods, and callback helpers whose visible implementations
-agree), so a network call hidden behind an interface is missed rather than
-guessed at. Calls in a goroutine started while holding do not make this
+interface methods, the module's interfaces with a visible implementation
+that waits, and callback helpers with a visible implementation that holds),
+so a network call behind an interface whose implementation is out of sight
+(wired in main, in a package this one does not import) is missed rather
+than guessed at. Calls in a goroutine started while holding do not make this
 function wait and are not reported, even when the callback then waits for
 the goroutine. Branches are correlated only through integer counters
 compared with zero: a transaction begun when a counter is zero, the counter

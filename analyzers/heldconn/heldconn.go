@@ -89,6 +89,8 @@ func run(pass *analysis.Pass) (any, error) {
 		holders:      map[*ssa.Function]*holdsDuringCallback{},
 		holderObjs:   map[*types.Func]*holdsDuringCallback{},
 		ifaceHolders: map[*types.Func]*holder{},
+		ifaceWaits:   map[*types.Func]waitOn{},
+		ifaceKinds:   map[*types.Named]catalog.HeldKind{},
 		releasers:    map[*ssa.Function][]int{},
 		subproc:      map[*ssa.Function][]string{},
 		stmtParams:   map[*ssa.Function][]int{},
@@ -101,7 +103,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return nil, nil
 	}
-	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
+	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	funcs := builder.SrcFuncs()
+	c.ssaPkg = builder.Package()
 	c.learnSubprocesses(funcs)
 	c.learnStmtParams(funcs)
 	c.learnReleasers(funcs)
@@ -126,7 +130,10 @@ type checker struct {
 	holders  map[*ssa.Function]*holdsDuringCallback // this package's, by origin
 	// holderObjs are the same facts by object, for interface resolution.
 	holderObjs   map[*types.Func]*holdsDuringCallback
-	ifaceHolders map[*types.Func]*holder // interface methods resolved, nil when not followed
+	ifaceHolders map[*types.Func]*holder           // interface methods resolved, nil when not followed
+	ifaceWaits   map[*types.Func]waitOn            // interface methods resolved to a waiting implementation (path nil: none)
+	ifaceKinds   map[*types.Named]catalog.HeldKind // module interfaces a held type implements (Noun "": none)
+	ssaPkg       *ssa.Package
 	releasers    map[*ssa.Function][]int
 	subproc      map[*ssa.Function][]string // functions that wait on a subprocess, and how
 	stmtParams   map[*ssa.Function][]int    // functions that execute a statement parameter
@@ -190,6 +197,51 @@ func exactKind(t types.Type) (catalog.HeldKind, bool) {
 		}
 	}
 	return catalog.HeldKind{}, false
+}
+
+// heldInterfaceKind is the kind of a module's interface whose visible
+// implementations include a held type or a wrapper of one, and which has a
+// method that releases it (type Tx interface { Commit() error; … }
+// implemented by a struct embedding *sql.Tx): a store's Begin that returns
+// it acquires a transaction although no held type is in sight. An interface
+// of one method (a closer) says too little to count.
+func (c *checker) heldInterfaceKind(t types.Type) (catalog.HeldKind, bool) {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return catalog.HeldKind{}, false
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() < 2 || !c.declaredInModule(named.Obj().Pkg()) {
+		return catalog.HeldKind{}, false
+	}
+	if k, ok := c.ifaceKinds[named]; ok {
+		return k, k.Noun != ""
+	}
+	var kind catalog.HeldKind
+	for m := range iface.Methods() {
+		if m.Name() != "Commit" && m.Name() != "Rollback" && m.Name() != "Close" && m.Name() != "Release" {
+			continue
+		}
+		for _, impl := range c.implementationsOf(m) {
+			k, ok := heldKindOf(impl.Signature().Recv().Type())
+			if !ok || !slices.Contains(k.Release, m.Name()) {
+				continue
+			}
+			// Released by the interface's own methods of that kind.
+			kind = catalog.HeldKind{Type: k.Type, Noun: k.Noun, NextReleases: k.NextReleases}
+			for _, r := range k.Release {
+				if obj, _, _ := types.LookupFieldOrMethod(named, false, named.Obj().Pkg(), r); obj != nil {
+					kind.Release = append(kind.Release, r)
+				}
+			}
+			break
+		}
+		if kind.Noun != "" {
+			break
+		}
+	}
+	c.ifaceKinds[named] = kind
+	return kind, kind.Noun != ""
 }
 
 func isHeldType(t types.Type) bool {
@@ -345,6 +397,9 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 		return nil
 	}
 	kind, ok := heldKindOf(results.At(0).Type())
+	if !ok {
+		kind, ok = c.heldInterfaceKind(results.At(0).Type())
+	}
 	if !ok {
 		return nil
 	}

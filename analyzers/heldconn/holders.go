@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -27,6 +28,7 @@ type holder struct {
 	noun string   // "transaction", "connection"
 	via  []string // the helpers below the callee, down to the one that holds
 	impl string   // for a call through an interface: the implementation followed
+	bare []string // and the implementations that hold nothing
 }
 
 // learnHolders exports holdsDuringCallback for functions that call a func
@@ -166,6 +168,7 @@ type callbackSite struct {
 	noun   string
 	via    []string
 	impl   string
+	bare   []string
 }
 
 // followed names the function the site leads to: the implementation for a
@@ -192,6 +195,13 @@ func (s callbackSite) chain() string {
 	for _, p := range path[1:] {
 		out += " → " + p
 	}
+	if len(s.bare) > 0 {
+		out += "; " + strings.Join(s.bare, " and ") + " hold"
+		if len(s.bare) == 1 {
+			out += "s"
+		}
+		out += " nothing"
+	}
 	return out
 }
 
@@ -209,7 +219,7 @@ func (c *checker) callbackSites(fn *ssa.Function) []callbackSite {
 			}
 			for _, i := range h.args {
 				if i >= 0 && i < len(call.Common().Args) {
-					sites = append(sites, callbackSite{call, call.Common().Args[i], callName(call.Common()), h.noun, h.via, h.impl})
+					sites = append(sites, callbackSite{call, call.Common().Args[i], callName(call.Common()), h.noun, h.via, h.impl, h.bare})
 				}
 			}
 		}
@@ -275,10 +285,11 @@ func hasFuncArg(common *ssa.CallCommon) bool {
 
 // interfaceHolder learns a holder for an interface method from the
 // implementations that are visible: the named types of the interface's
-// package, of this package and of the packages this package imports. All of
-// them must hold the same parameters while running them; if one does not (a
-// fake that calls the callback directly, a store that runs it without a
-// transaction), or none is visible, the call is not followed.
+// package, of this package and of the packages this package imports. Those
+// that hold must hold the same parameters; those that do not (a fake that
+// calls the callback directly, a store that runs it without a transaction)
+// are named beside the one followed. If none holds, or none is visible, the
+// call is not followed.
 func (c *checker) interfaceHolder(m *types.Func) *holder {
 	if h, ok := c.ifaceHolders[m]; ok {
 		return h
@@ -289,6 +300,39 @@ func (c *checker) interfaceHolder(m *types.Func) *holder {
 }
 
 func (c *checker) resolveInterfaceHolder(m *types.Func) *holder {
+	var first *holdsDuringCallback
+	var impl string
+	var bare []string // implementations that hold nothing
+	for _, method := range c.implementationsOf(m) {
+		fact := c.importedHolder(method)
+		if fact == nil {
+			bare = append(bare, netio.Name(method)) // an implementation that does not hold
+			continue
+		}
+		if first == nil {
+			first, impl = fact, netio.Name(method)
+		} else if !slices.Equal(first.Params, fact.Params) || first.Noun != fact.Noun {
+			return nil // the holding implementations disagree on what they hold
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	// Another implementation may run the callback with nothing held (a
+	// read path, a fake); this one holds, and the caller cannot tell which
+	// it gets: the one that holds is followed and named.
+	slices.Sort(bare)
+	var args []int
+	for _, p := range first.Params {
+		args = append(args, p-1) // the receiver is not among an invoke's Args
+	}
+	return &holder{args: args, noun: first.Noun, via: first.Via, impl: impl, bare: bare}
+}
+
+// implementationsOf returns the methods implementing the interface method m
+// among the named types of the visible packages (visiblePackages), in scope
+// order.
+func (c *checker) implementationsOf(m *types.Func) []*types.Func {
 	recv := m.Signature().Recv()
 	if recv == nil {
 		return nil
@@ -297,8 +341,7 @@ func (c *checker) resolveInterfaceHolder(m *types.Func) *holder {
 	if !ok || iface.NumMethods() == 0 {
 		return nil
 	}
-	var first *holdsDuringCallback
-	var impl string
+	var out []*types.Func
 	seen := map[*types.Func]bool{}
 	for _, pkg := range c.visiblePackages(m.Pkg()) {
 		scope := pkg.Scope()
@@ -316,25 +359,10 @@ func (c *checker) resolveInterfaceHolder(m *types.Func) *holder {
 				continue
 			}
 			seen[method] = true
-			fact := c.importedHolder(method)
-			if fact == nil {
-				return nil // an implementation that does not hold
-			}
-			if first == nil {
-				first, impl = fact, netio.Name(method)
-			} else if !slices.Equal(first.Params, fact.Params) || first.Noun != fact.Noun {
-				return nil // implementations disagree
-			}
+			out = append(out, method)
 		}
 	}
-	if first == nil {
-		return nil
-	}
-	var args []int
-	for _, p := range first.Params {
-		args = append(args, p-1) // the receiver is not among an invoke's Args
-	}
-	return &holder{args: args, noun: first.Noun, via: first.Via, impl: impl}
+	return out
 }
 
 // implementation returns the method of named (or of a pointer to it) that

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -44,6 +45,9 @@ func (c *checker) waitIn(common *ssa.CallCommon, acq *acquisition) (waitOn, bool
 	}
 	if path := c.subprocessCall(common); path != nil {
 		return waitOn{kind: subprocess, path: path}, true
+	}
+	if common.IsInvoke() {
+		return c.interfaceWait(common.Method)
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
@@ -398,4 +402,88 @@ func (w waitOn) fix(acq *acquisition) string {
 		return "make the call before the transaction starts or after it ends, and pass the result in"
 	}
 	return fixFor(acq)
+}
+
+// interfaceWait resolves a call through an interface method declared in the
+// analysed module (not the standard library's io.Writer and the like) to its
+// visible implementations (implementationsOf). If one of them waits on the
+// network or on a subprocess, through static calls here or by a fact from
+// its package, the call may wait: it is reported naming that
+// implementation, as a transaction helper behind an interface is followed
+// to the implementation that holds. Implementations that wait on nothing (a
+// fake, an in-memory store) do not make the call silent.
+func (c *checker) interfaceWait(m *types.Func) (waitOn, bool) {
+	if w, ok := c.ifaceWaits[m]; ok {
+		return w, w.path != nil
+	}
+	var w waitOn
+	if c.declaredInModule(m.Pkg()) {
+		for _, impl := range c.implementationsOf(m) {
+			if path := c.funcNetwork(impl); path != nil {
+				w = waitOn{kind: network, path: path}
+				break
+			}
+			if path := c.funcSubprocess(impl); path != nil {
+				w = waitOn{kind: subprocess, path: path}
+				break
+			}
+		}
+	}
+	if w.path != nil {
+		w.path = append([]string{netio.Name(m) + " [implemented by " + w.path[0] + "]"}, w.path[1:]...)
+	}
+	c.ifaceWaits[m] = w
+	return w, w.path != nil
+}
+
+// declaredInModule reports whether pkg belongs to the module of the analysed
+// package. Without module information (a GOPATH-style test), a package
+// whose path starts with a domain (example.com/…) counts, the standard
+// library's do not.
+func (c *checker) declaredInModule(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if mod := c.pass.Module; mod != nil && mod.Path != "" {
+		return pkg.Path() == mod.Path || strings.HasPrefix(pkg.Path(), mod.Path+"/")
+	}
+	first, _, _ := strings.Cut(pkg.Path(), "/")
+	return strings.Contains(first, ".")
+}
+
+// funcNetwork is the path by which the method reaches the network, as
+// netio knows it (the catalogue, a fact of the method's package, or this
+// package's SSA).
+func (c *checker) funcNetwork(obj *types.Func) []string {
+	if fn := c.ssaFunc(obj); fn != nil {
+		return c.net.FuncReaches(fn) // the catalogue, netio's fact, or this package's
+	}
+	return nil
+}
+
+// funcSubprocess is the path by which the method waits on a subprocess.
+func (c *checker) funcSubprocess(obj *types.Func) []string {
+	if catalog.Subprocesses.Has(obj) {
+		return []string{netio.Name(obj)}
+	}
+	if obj.Pkg() != c.pass.Pkg {
+		var fact waitsOnSubprocess
+		if obj.Pkg() != nil && c.pass.ImportObjectFact(obj, &fact) {
+			return prependPath(netio.Name(obj), fact.Path)
+		}
+		return nil
+	}
+	if fn := c.ssaFunc(obj); fn != nil {
+		return c.subprocessFunc(fn)
+	}
+	return nil
+}
+
+// ssaFunc is the SSA function of a function or method of this package or
+// of a package it imports (created without bodies), or nil.
+func (c *checker) ssaFunc(obj *types.Func) *ssa.Function {
+	if c.ssaPkg == nil || obj.Pkg() == nil || c.ssaPkg.Prog.Package(obj.Pkg()) == nil {
+		return nil
+	}
+	return c.ssaPkg.Prog.FuncValue(obj)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"sync"
 )
 
 // ---- a dbx-like wrapper: Transactional begins, runs f, commits ----
@@ -88,7 +89,7 @@ func (t *PgTransactor) WithTx(ctx context.Context, fn func(ctx context.Context) 
 	return tx.Commit()
 }
 
-// ---- Runner: implementations disagree, so calls through it are not followed ----
+// ---- Runner: implementations disagree; calls through it follow the one that holds ----
 
 type Runner interface {
 	Run(ctx context.Context, fn func(ctx context.Context) error) error
@@ -112,6 +113,28 @@ func (r TxRunner) Run(ctx context.Context, fn func(ctx context.Context) error) e
 type DirectRunner struct{}
 
 func (DirectRunner) Run(ctx context.Context, fn func(ctx context.Context) error) error {
+	return fn(ctx)
+}
+
+// ---- Batcher: implementations that all hold nothing ----
+
+type Batcher interface {
+	Batch(ctx context.Context, fn func(ctx context.Context) error) error
+}
+
+// FakeBatcher runs fn directly (a test double).
+type FakeBatcher struct{}
+
+func (FakeBatcher) Batch(ctx context.Context, fn func(ctx context.Context) error) error {
+	return fn(ctx)
+}
+
+// MemBatcher runs fn under a mutex, with no connection.
+type MemBatcher struct{ mu sync.Mutex }
+
+func (m *MemBatcher) Batch(ctx context.Context, fn func(ctx context.Context) error) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	return fn(ctx)
 }
 

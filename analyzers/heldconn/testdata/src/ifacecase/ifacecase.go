@@ -47,15 +47,34 @@ func throughWrapper(app appcore.App) error {
 	})
 }
 
+// Runner's implementations disagree (TxRunner holds, DirectRunner does not):
+// the caller cannot tell which it gets, so the one that holds is followed and
+// named.
+func runnerWithOneHoldingImplementation(ctx context.Context, r appcore.Runner) error {
+	return r.Run(ctx, func(ctx context.Context) error {
+		_, err := http.Get("https://tax.example") // want `the function passed to \(appcore.Runner\).Run calls http.Get while the transaction it runs in is held \(held through its implementation \(appcore.TxRunner\).Run; \(appcore.DirectRunner\).Run holds nothing\)`
+		return err
+	})
+}
+
 // ---- traps ----
 
-// Runner's implementations disagree (TxRunner holds, DirectRunner does not):
-// the call is not followed.
-func disagreeingRunner(ctx context.Context, r appcore.Runner) error {
-	return r.Run(ctx, func(ctx context.Context) error {
+// Every visible implementation of Batcher runs the callback with nothing
+// held (a fake, an in-memory store): the call is not followed.
+func onlyBareImplementations(ctx context.Context, b appcore.Batcher) error {
+	return b.Batch(ctx, func(ctx context.Context) error {
 		_, err := http.Get("https://tax.example")
 		return err
 	})
+}
+
+// The call after a holding implementation returns is fine.
+func runnerCallAfterRun(ctx context.Context, r appcore.Runner) error {
+	if err := r.Run(ctx, func(ctx context.Context) error { return nil }); err != nil {
+		return err
+	}
+	_, err := http.Get("https://tax.example")
+	return err
 }
 
 // No implementation of Hooks is visible: nothing is assumed.

@@ -17,7 +17,9 @@ What counts as a retry loop: a loop (for, or goto; a range over an integer
 counts, a range over a slice, map, string, channel or iterator does not)
 around a call whose error decides whether the loop goes round again (when
 the error comes from an accessor on a call's result — go-redis's
-rdb.Get(ctx, k).Result(), .Err() — the call is the one retried). The
+rdb.Get(ctx, k).Result(), .Err(), also when the accessor is promoted
+from a field the result embeds, as Ping(ctx).Err() is — the call is the
+one retried). The
 error is tested by err != nil, a comparison with a sentinel
 (err == ErrConflict), a type assertion or a case of a type switch
 (case *ConditionFailedError: continue), errors.Is and errors.As, or
@@ -67,9 +69,19 @@ It is reported when
     (time.Sleep(50 * time.Millisecond), a fixed ticker or time.After) with
     no growth and no jitter, so every caller retries in step.
 
-A bounded loop that retries a local operation at once (a compare-and-swap
-conflict, a bad pooled connection) adds no load to a dependency and is
-not reported.
+A call that reaches a database counts as a network call for the third
+rule: a connection taken from a pool (sql.DB's Query, Exec, Ping, BeginTx;
+pgxpool's; sqlx's), an opener that connects (gorm.Open, sqlx.Connect,
+xorm.NewEngine), a method of a database pool type (*gorm.DB, *xorm.Engine,
+*bun.DB), directly or through functions of the package — its driver
+reaches the network through interfaces no static call shows. So a loop
+waiting a constant 5s for the database to come up, bounded or not, is
+reported like one waiting for an HTTP server. A bounded loop that retries
+a call reaching only a database at once is a conflict retry (a
+serialization failure, a bad pooled connection), not a wait for a server,
+and is not reported; neither is a bounded loop that retries a local
+operation at once (a compare-and-swap conflict): they add no load to a
+dependency.
 
 A wait counts wherever it happens in the loop: time.Sleep, a receive from
 time.After, a timer or a ticker (also in a select; creating a timer is not

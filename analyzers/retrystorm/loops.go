@@ -248,6 +248,12 @@ func (c *checker) operationOf(call *ssa.Call) *ssa.Call {
 		case *ssa.MakeInterface:
 			recv = v.X
 			continue
+		case *ssa.FieldAddr: // an accessor promoted from an embedded field: Ping(ctx).Err() is (&cmd.baseCmd).Err()
+			recv = v.X
+			continue
+		case *ssa.Field:
+			recv = v.X
+			continue
 		case *ssa.Call:
 			if c.networkPath(v) != nil {
 				return v

@@ -27,7 +27,10 @@ func (c *checker) judge(r *retry) {
 	// A bounded loop that retries a local operation at once (a conflict, a
 	// bad pooled connection) multiplies no remote load: only a bounded retry
 	// of a network call needs a growing pause.
-	network := c.networkPath(r.call)
+	network, reaches := c.networkPath(r.call), "a network call"
+	if network == nil && p == constantPause {
+		network, reaches = c.databasePath(r.call), "a database call"
+	}
 	if bound.any() && network == nil {
 		return
 	}
@@ -47,7 +50,7 @@ func (c *checker) judge(r *retry) {
 	d := analysis.Diagnostic{
 		Pos: c.callStart(r.call.Pos()),
 		Message: fmt.Sprintf("%s: this loop retries %s when it fails %s; %s", Code,
-			c.operationName(r.call, network), strings.Join(problems, ", "), fixFor(bound, p)),
+			c.operationNameAs(r.call, network, reaches), strings.Join(problems, ", "), fixFor(bound, p)),
 	}
 	if where != nil && where.Pos().IsValid() && p == constantPause {
 		d.Related = []analysis.RelatedInformation{{Pos: c.callStart(where.Pos()), Message: "the constant wait"}}
@@ -98,6 +101,12 @@ func (c *checker) constantWait(where ssa.Instruction) string {
 }
 
 func (c *checker) operationName(call *ssa.Call, path []string) string {
+	return c.operationNameAs(call, path, "a network call")
+}
+
+// operationNameAs names the call and, when it reaches its wait through
+// other functions, the path, as reaching what ("a database call").
+func (c *checker) operationNameAs(call *ssa.Call, path []string, reaches string) string {
 	common := call.Common()
 	name := "a function value"
 	switch {
@@ -112,7 +121,7 @@ func (c *checker) operationName(call *ssa.Call, path []string) string {
 		}
 	}
 	if len(path) > 1 {
-		return name + " (a network call: → " + strings.Join(path[1:], " → ") + ")"
+		return name + " (" + reaches + ": → " + strings.Join(path[1:], " → ") + ")"
 	}
 	return name
 }

@@ -269,7 +269,10 @@ type checker struct {
 	sleeps   map[*ssa.Function]*Sleeps // this package's, nil when it does not wait
 	visiting map[*ssa.Function]bool
 	fields   map[fieldKey][]*ssa.Function
-	starts   ssautil.CallStarts
+	// dbReaches: for this package's functions, the path by which each
+	// reaches a database (nil when it does not).
+	dbReaches map[*ssa.Function][]string
+	starts    ssautil.CallStarts
 	// innermost is, for the function being checked, the smallest loop that
 	// holds each block.
 	innermost map[*ssa.BasicBlock]*loop

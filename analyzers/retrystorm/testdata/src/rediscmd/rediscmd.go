@@ -46,3 +46,38 @@ func getWithBackoff(ctx context.Context, rdb *redis.Client, key string) (string,
 	}
 	return "", err
 }
+
+type queueClient struct {
+	Redis  *redis.Client
+	Logger interface{ Debugf(string, ...any) }
+}
+
+// pingTenTimesConstant: bounded, but a constant 1s between network attempts.
+func pingTenTimesConstant(c *queueClient) error {
+	var err error
+	for i := 0; i < 10; i++ {
+		err = c.Redis.Ping(context.Background()).Err() // want `this loop retries \(redis.cmdable\).Ping when it fails waiting a constant 1s`
+		if err != nil {
+			c.Logger.Debugf("retrying in %v", time.Duration(i)*time.Second)
+			time.Sleep(1 * time.Second)
+			continue
+		}
+		return nil
+	}
+	return err
+}
+
+// pingTenTimesWithJitteredBackoff: the same promoted Err, bounded, with a
+// growing, jittered pause: silent.
+func pingTenTimesWithJitteredBackoff(c *queueClient) error {
+	var err error
+	delay := 100 * time.Millisecond
+	for i := 0; i < 10; i++ {
+		if err = c.Redis.Ping(context.Background()).Err(); err == nil {
+			return nil
+		}
+		time.Sleep(delay + time.Duration(rand.Int64N(int64(delay))))
+		delay *= 2
+	}
+	return err
+}

@@ -12,9 +12,13 @@ type StringCmd struct {
 func (c *StringCmd) Result() (string, error) { return c.val, c.err }
 func (c *StringCmd) Err() error              { return c.err }
 
-type StatusCmd struct{ err error }
+// baseCmd carries the error of every command type that embeds it: Err
+// is a promoted method (StatusCmd's, as in go-redis).
+type baseCmd struct{ err error }
 
-func (c *StatusCmd) Err() error { return c.err }
+func (c *baseCmd) Err() error { return c.err }
+
+type StatusCmd struct{ baseCmd }
 
 type cmdable func(ctx context.Context, cmd any) error
 

@@ -57,8 +57,14 @@ runs).
     when each goroutine ranges over a part the code made (a chunk of a
     list, one producer's channel) and the function waits for them all
     (WaitGroup or errgroup Wait) after the loop: as many goroutines as
-    parts, all gone when it returns. Fix: take a slot first, or start a
-    fixed number of workers that read from a channel.
+    parts, all gone when it returns; or when each goroutine's work loops
+    for as long as its source lives (a receive loop over a channel, a
+    ticker loop, an infinite loop, in the work or two calls down: the rule
+    that makes a goroutine background work): one reader per shard, file,
+    peer, plugin or input channel is bounded by how many sources the
+    deployment or the code set up, not by how fast input arrives. Fix:
+    take a slot first, or start a fixed number of workers that read from
+    a channel.
  2. errgroup without a limit: (*errgroup.Group).Go in such a loop, on a group
     created in the function (var g errgroup.Group, new, &errgroup.Group{},
     errgroup.WithContext) with no g.SetLimit(n), n >= 0, in a block around

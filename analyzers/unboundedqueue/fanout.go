@@ -6,7 +6,11 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/entrypoints"
+	"github.com/bhlint/bhlint/internal/lazyssa"
 )
 
 // perItemLoop is a loop that runs once per item of something whose length
@@ -29,14 +33,14 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 				return true // go f(x) where f takes a slot of a limiter itself
 			}
 			if loop := c.enclosingPerItemLoop(fd, stack); loop != nil {
-				c.checkGoroutine(loop, n, c.workBody(n.Call.Fun), "go statement")
+				c.checkGoroutine(loop, n, n.Call.Fun, c.workBody(n.Call.Fun), "go statement")
 			}
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			starter, group := catalog.GoroutineStarters.Has(fn), catalog.LimitedGroups.Has(fn)
 			if where := c.startsPerCall(fn); !starter && !group && where != "" && !isGoCall(n, stack) {
 				if loop := c.enclosingPerItemLoop(fd, stack); loop != nil {
-					c.checkGoroutine(loop, n, c.funcArgBody(n.Args),
+					c.checkGoroutine(loop, n, firstFuncLit(n.Args), c.funcArgBody(n.Args),
 						c.calleeName(n)+" call (it starts a goroutine at "+where+")")
 				}
 				return true
@@ -49,7 +53,7 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 				return true
 			}
 			if starter {
-				c.checkGoroutine(loop, n, c.workBody(n.Args[0]), c.calleeName(n))
+				c.checkGoroutine(loop, n, n.Args[0], c.workBody(n.Args[0]), c.calleeName(n))
 			} else {
 				c.checkGroupGo(fd, loop, n)
 			}
@@ -531,10 +535,10 @@ func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 	return found
 }
 
-func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, body *ast.BlockStmt, how string) {
+func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string) {
 	start := starter.Pos()
 	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) ||
-		c.joinedPartitions(loop, body) {
+		c.joinedPartitions(loop, body) || c.readerPerSource(work) {
 		return
 	}
 	c.report(start, loop.node.Pos(), "the loop over each "+loop.what+" starts here",
@@ -669,4 +673,40 @@ func (c *checker) limitSetBefore(fd *ast.FuncDecl, g *types.Var, loop ast.Stmt) 
 		return !set
 	})
 	return set
+}
+
+// readerPerSource reports whether the goroutine's work loops for as long as
+// its source lives — a receive loop over a channel, a ticker loop, an
+// infinite loop, in the work or two calls down (entrypoints' rule for
+// background work). One such goroutine per item is a reader per shard,
+// file, peer, plugin or input channel: the items are sources the
+// deployment or the code set up, each read by one goroutine for its whole
+// life, not units of work queued per input; what bounds them is how many
+// sources there are, not how fast input arrives.
+func (c *checker) readerPerSource(work ast.Expr) bool {
+	fn := c.ssaFuncOfWork(work)
+	return fn != nil && (&entrypoints.Finder{}).Loop(fn) != ""
+}
+
+// ssaFuncOfWork is the SSA function a goroutine runs: a function literal,
+// or a function or method of this package named by work; nil otherwise.
+func (c *checker) ssaFuncOfWork(work ast.Expr) *ssa.Function {
+	switch w := ast.Unparen(work).(type) {
+	case *ast.FuncLit:
+		return c.ssaFuncAt(w)
+	case *ast.Ident, *ast.SelectorExpr:
+		fn, ok := c.pass.TypesInfo.Uses[identOf(w)].(*types.Func)
+		if !ok || fn.Pkg() != c.pass.Pkg {
+			return nil
+		}
+		return c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).Package().Prog.FuncValue(fn)
+	}
+	return nil
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		return sel.Sel
+	}
+	return e.(*ast.Ident)
 }

@@ -89,9 +89,17 @@ func (c *checker) startsPerCall(fn *types.Func) string {
 // funcArgBody is the body of the first function literal among args (the
 // work FireAndForget(func() { … }) runs), or nil.
 func (c *checker) funcArgBody(args []ast.Expr) *ast.BlockStmt {
+	if lit, ok := firstFuncLit(args).(*ast.FuncLit); ok {
+		return lit.Body
+	}
+	return nil
+}
+
+// firstFuncLit is the first function literal among args, or nil.
+func firstFuncLit(args []ast.Expr) ast.Expr {
 	for _, a := range args {
 		if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
-			return lit.Body
+			return lit
 		}
 	}
 	return nil

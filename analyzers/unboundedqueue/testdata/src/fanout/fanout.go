@@ -619,3 +619,48 @@ func startReceivers(rs []*asyncpost.Receiver, chans []<-chan *asyncpost.Payload)
 		asyncpost.Drain(asyncpost.Merge(chans))
 	}
 }
+
+// ---- a reader per source: each goroutine loops for its source's life ----
+
+type Shard struct{ events chan Order }
+
+// readerPerShard: one long-lived reader per shard the code set up; the
+// goroutines are as many as the shards, not as the events.
+func readerPerShard(ctx context.Context, shards []*Shard) {
+	for _, s := range shards {
+		go func() {
+			for e := range s.events {
+				notify(ctx, e)
+			}
+		}()
+	}
+}
+
+func (s *Shard) pump(ctx context.Context) {
+	for {
+		select {
+		case e := <-s.events:
+			notify(ctx, e)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// pumpPerShardMethod: the same through a method that loops until the
+// context ends.
+func pumpPerShardMethod(ctx context.Context, shards map[string]*Shard) {
+	for _, s := range shards {
+		go s.pump(ctx)
+	}
+}
+
+// sendPerEvent: the work returns after one send; one goroutine per event
+// is work queued per input, whatever the events' source.
+func sendPerEvent(ctx context.Context, s *Shard, batch []Order) {
+	for _, e := range batch {
+		go func() { // want `goroutine per item: this go statement starts one goroutine for every element of batch`
+			s.events <- e
+		}()
+	}
+}

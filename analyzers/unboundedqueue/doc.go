@@ -88,8 +88,10 @@ runs).
     defer when it neither stores it, starts a goroutine nor serves (a
     migration run, a one-shot check: nothing concurrent waits on it).
     pgxpool is not reported: its pool always has a maximum
-    (pool_max_conns, by default the larger of 4 and the number of CPUs).
-    Fix: db.SetMaxOpenConns(n) with the lane's share.
+    (pool_max_conns, by default the larger of 4 and the number of CPUs),
+    nor a *sql.DB that draws every connection from such a pool
+    (stdlib.OpenDBFromPool: the catalogue's PoolBackedOpeners), which that
+    maximum bounds. Fix: db.SetMaxOpenConns(n) with the lane's share.
  4. wait with no deadline: a call that waits for a slot (the catalogue's
     SlotWaits: semaphore.Weighted.Acquire, (*sql.DB).Conn, BeginTx,
     QueryContext and the other context methods of a pool, pgxpool's Acquire,

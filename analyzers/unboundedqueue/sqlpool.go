@@ -288,7 +288,7 @@ func (c *checker) localVarOrParam(e ast.Expr) *types.Var {
 // it is.
 func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin token.Pos, ok bool) {
 	fn := c.callee(call)
-	if fn == nil {
+	if fn == nil || catalog.PoolBackedOpeners.Has(fn) {
 		return 0, "", token.NoPos, false
 	}
 	if opensPool(fn) {

@@ -62,6 +62,12 @@ var DerivedContexts = newTable("context.WithCancel", "context.WithCancelCause",
 // SetMaxOpenConns is called with n > 0.
 var SQLOpeners = newTable("database/sql.Open", "database/sql.OpenDB")
 
+// PoolBackedOpeners open a *database/sql.DB whose connections all come from
+// a pool that has its own maximum (pgx's stdlib over a *pgxpool.Pool): the
+// database/sql face is bounded by the pool behind it, and has no row in
+// SQLOpeners, whatever the fact on them says.
+var PoolBackedOpeners = newTable("github.com/jackc/pgx/v5/stdlib.OpenDBFromPool")
+
 // SQLBound is the method that gives a *database/sql.DB its maximum.
 const SQLBound = "(*database/sql.DB).SetMaxOpenConns"
 

@@ -5,6 +5,9 @@ import (
 	"database/sql/driver"
 	"net/http"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 type Store struct{ db *sql.DB }
@@ -156,4 +159,18 @@ func runServer(dsn string) error {
 	defer db.Close()
 	s := &server{store: &Store{db: db}}
 	return s.Run()
+}
+
+// ---- a database/sql face over a pool with its own maximum ----
+
+// overPgxPool: every connection of this *sql.DB comes from pool, whose
+// MaxConns bounds it; SetMaxOpenConns would add nothing.
+func overPgxPool(pool *pgxpool.Pool) *Store {
+	return &Store{db: stdlib.OpenDBFromPool(pool)}
+}
+
+// overConnectorOfOwn: sql.OpenDB over a connector of the program's own has
+// no maximum until SetMaxOpenConns.
+func overConnectorOfOwn(c driver.Connector) *Store {
+	return &Store{db: sql.OpenDB(c)} // want `pool without a maximum`
 }

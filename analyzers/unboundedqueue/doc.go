@@ -97,8 +97,10 @@ runs).
     QueryContext and the other context methods of a pool, pgxpool's Acquire,
     Begin, Query, Exec…) whose context is context.Background() or TODO(),
     directly or through WithCancel, WithValue or WithoutCancel, with no
-    WithTimeout or WithDeadline. Fix: derive the context with a timeout, or
-    pass the caller's. The runtime's executors are not waits of this kind:
+    WithTimeout or WithDeadline. Not a wait for a slot: sem.Acquire(ctx, n)
+    on a local sem := semaphore.NewWeighted(n), which takes every slot and
+    so returns when the work already started has finished (a join). Fix:
+    derive the context with a timeout, or pass the caller's. The runtime's executors are not waits of this kind:
     a lane's queue wait is bounded by its QueueTimeout (shape 6).
  5. slice used as a queue: a struct field of slice type that a method
     appends to on its receiver (r.f = append(r.f, …)) while holding a

@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -18,7 +19,7 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 		if !ok || !catalog.SlotWaits.Has(c.callee(call)) {
 			return true
 		}
-		if oneShot && !inLit(stack) || c.forwardsToItself(fd, call) {
+		if oneShot && !inLit(stack) || c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) {
 			return true
 		}
 		ctx := c.contextArg(call)
@@ -34,6 +35,42 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 		}
 		return true
 	})
+}
+
+// acquiresAll reports whether call takes a weighted semaphore's whole
+// capacity, sem.Acquire(ctx, n) on a local sem := semaphore.NewWeighted(n):
+// it returns once every slot taken before it is released — a join of the
+// work already started, as errgroup's Wait is, not a queue for a slot.
+func (c *checker) acquiresAll(fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 2 {
+		return false
+	}
+	sem := c.localVar(sel.X)
+	if sem == nil {
+		return false
+	}
+	made := c.assignmentsTo(fd, sem)
+	if len(made) != 1 || made[0] == nil {
+		return false
+	}
+	mk, ok := ast.Unparen(made[0]).(*ast.CallExpr)
+	if !ok || len(mk.Args) != 1 || !catalog.WeightedSemaphores.Has(c.callee(mk)) {
+		return false
+	}
+	return c.sameValue(mk.Args[0], call.Args[1])
+}
+
+// sameValue reports whether a and b are the same constant or the same
+// variable.
+func (c *checker) sameValue(a, b ast.Expr) bool {
+	info := c.pass.TypesInfo
+	if ta, tb := info.Types[a], info.Types[b]; ta.Value != nil && tb.Value != nil {
+		return constant.Compare(ta.Value, token.EQL, tb.Value)
+	}
+	ia, okA := ast.Unparen(a).(*ast.Ident)
+	ib, okB := ast.Unparen(b).(*ast.Ident)
+	return okA && okB && info.ObjectOf(ia) != nil && info.ObjectOf(ia) == info.ObjectOf(ib)
 }
 
 func (c *checker) contextArg(call *ast.CallExpr) ast.Expr {

@@ -68,6 +68,9 @@ var SQLOpeners = newTable("database/sql.Open", "database/sql.OpenDB")
 // SQLOpeners, whatever the fact on them says.
 var PoolBackedOpeners = newTable("github.com/jackc/pgx/v5/stdlib.OpenDBFromPool")
 
+// WeightedSemaphores make a semaphore of the capacity their argument gives.
+var WeightedSemaphores = newTable("golang.org/x/sync/semaphore.NewWeighted")
+
 // SQLBound is the method that gives a *database/sql.DB its maximum.
 const SQLBound = "(*database/sql.DB).SetMaxOpenConns"
 

@@ -121,3 +121,26 @@ func (s *sqlxService) exportWithin(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
+
+// joinByTakingEverySlot: taking the semaphore's whole capacity waits for
+// the work already started to finish, a join, not a queue for a slot.
+func joinByTakingEverySlot(work []func()) { // want joinByTakingEverySlot:"takesSlot"
+	limit := int64(4)
+	sem := semaphore.NewWeighted(limit)
+	for _, w := range work {
+		if err := sem.Acquire(context.Background(), 1); err != nil { // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire`
+			return
+		}
+		go func() {
+			defer sem.Release(1)
+			w()
+		}()
+	}
+	_ = sem.Acquire(context.Background(), limit)
+}
+
+// takingLessThanAll: a weight below the capacity is a slot wait.
+func takingLessThanAll() { // want takingLessThanAll:"takesSlot"
+	sem := semaphore.NewWeighted(4)
+	_ = sem.Acquire(context.Background(), 2) // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire`
+}

@@ -50,7 +50,11 @@ deny handler answers middleware.ErrRateLimitExceeded, a 429 with no
 Retry-After, and the user, who chose to shed there, is the one who can
 give it a DenyHandler that sets the header. A DenyHandler or ErrorHandler
 of the user's is a function taking echo's Context, judged like any
-handler. Fiber is not covered: it is not built on net/http, no service of
+handler. chi's throttles — middleware.Throttle, ThrottleBacklog, and
+ThrottleWithOpts with options that leave RetryAfterFn unset — answer 429
+without Retry-After when the limit and the backlog are full, and are
+reported where they are called in the same way; ThrottleWithOpts given a
+RetryAfterFn sets the header. Fiber is not covered: it is not built on net/http, no service of
 the corpus uses it, and its limiter middleware sets Retry-After on its 429
 by itself (unless configured with DisableHeaders).
 

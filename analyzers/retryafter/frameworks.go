@@ -40,8 +40,8 @@ func (c *checker) checkShedMiddlewares(fn *ssa.Function) {
 			}
 			c.pass.Report(analysis.Diagnostic{
 				Pos: pos,
-				Message: fmt.Sprintf("%s: %s registers %s, whose default %s answers %s without Retry-After; give its configuration a %s that sets c.Response().Header().Set(\"Retry-After\", …) before returning the error, so clients wait before retrying instead of retrying at once",
-					Code, funcName(fn), funcObject(callee).Name(), mw.DenyField, mw.Sends, mw.DenyField),
+				Message: fmt.Sprintf("%s: %s registers %s, whose default %s answers %s without Retry-After; %s, so clients wait before retrying instead of retrying at once",
+					Code, funcName(fn), funcObject(callee).Name(), mw.DenyField, mw.Sends, mw.Fix),
 			})
 		}
 	}

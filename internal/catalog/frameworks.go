@@ -123,6 +123,8 @@ type ShedMiddleware struct {
 	DenyField string
 	// Sends says what the middleware answers by default.
 	Sends string
+	// Fix says what to give it so that its refusals carry Retry-After.
+	Fix string
 }
 
 // ShedMiddlewares are the shedding middlewares by key: echo's rate
@@ -130,10 +132,24 @@ type ShedMiddleware struct {
 // a 429 with no Retry-After.
 var ShedMiddlewares = map[string]ShedMiddleware{
 	"github.com/labstack/echo/v4/middleware.RateLimiter": {ConfigArg: -1, DenyField: "DenyHandler",
-		Sends: "429 Too Many Requests (middleware.ErrRateLimitExceeded)"},
+		Sends: "429 Too Many Requests (middleware.ErrRateLimitExceeded)", Fix: echoDenyFix},
 	"github.com/labstack/echo/v4/middleware.RateLimiterWithConfig": {ConfigArg: 0, DenyField: "DenyHandler",
-		Sends: "429 Too Many Requests (middleware.ErrRateLimitExceeded)"},
+		Sends: "429 Too Many Requests (middleware.ErrRateLimitExceeded)", Fix: echoDenyFix},
+	// chi's throttles answer 429 when the limit and the backlog are full or
+	// the backlog wait times out, with Retry-After only when ThrottleOpts
+	// has a RetryAfterFn; Throttle and ThrottleBacklog never set one.
+	"github.com/go-chi/chi/v5/middleware.Throttle": {ConfigArg: -1, DenyField: "RetryAfterFn",
+		Sends: "429 Too Many Requests", Fix: chiThrottleFix},
+	"github.com/go-chi/chi/v5/middleware.ThrottleBacklog": {ConfigArg: -1, DenyField: "RetryAfterFn",
+		Sends: "429 Too Many Requests", Fix: chiThrottleFix},
+	"github.com/go-chi/chi/v5/middleware.ThrottleWithOpts": {ConfigArg: 0, DenyField: "RetryAfterFn",
+		Sends: "429 Too Many Requests", Fix: chiThrottleFix},
 }
+
+const (
+	echoDenyFix    = `give its configuration a DenyHandler that sets c.Response().Header().Set("Retry-After", …) before returning the error`
+	chiThrottleFix = `use middleware.ThrottleWithOpts with a RetryAfterFn, which sets Retry-After on each refusal`
+)
 
 // StatusMethods are the methods through which an error type says which
 // HTTP status its framework's error handler writes (func (e *E) StatusCode()

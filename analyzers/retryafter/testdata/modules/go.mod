@@ -4,6 +4,7 @@ go 1.24
 
 require (
 	github.com/failsafe-go/failsafe-go v0.9.8
+	github.com/go-chi/chi/v5 v5.1.0
 	github.com/gin-gonic/gin v1.10.0
 	github.com/labstack/echo/v4 v4.13.4
 	golang.org/x/sync v0.14.0

@@ -13,6 +13,9 @@ import (
 // boundKind is what can end the loop other than the call's success.
 type boundKind struct {
 	count, deadline, other bool
+	// clock: an exit tests the time itself (time.Since(start) > 10*time.Second),
+	// a deadline the loop set, not a context that may only be cancelled.
+	clock bool
 }
 
 func (b boundKind) any() bool { return b.count || b.deadline || b.other }
@@ -31,7 +34,7 @@ func (c *checker) boundsOf(r *retry) boundKind {
 
 // classifyExit records what an exit condition of the loop tests.
 func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
-	var fromCall, counter, deadline, other bool
+	var fromCall, counter, deadline, clock, other bool
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value)
 	walk = func(v ssa.Value) {
@@ -53,6 +56,7 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 			}
 			if isDeadlineCall(v.Common()) {
 				deadline = true
+				clock = clock || isClockCall(v.Common())
 				return
 			}
 			if inspectsError(v.Common()) {
@@ -91,6 +95,7 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 		bk.count = true
 	case deadline:
 		bk.deadline = true
+		bk.clock = bk.clock || clock
 	case other && !fromCall:
 		bk.other = true
 	}
@@ -124,6 +129,17 @@ func isDeadlineCall(common *ssa.CallCommon) bool {
 		return false
 	}
 	return fn.Pkg().Path() == "time" || fn.Pkg().Path() == "context"
+}
+
+// isClockCall reports calls that tell the time (time.Since, time.Until,
+// time.Now, a Time's After or Before), as opposed to a context's state.
+func isClockCall(common *ssa.CallCommon) bool {
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil {
+		return false
+	}
+	fn, _ := origin(callee).Object().(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time"
 }
 
 // pauseOf returns how the loop waits between attempts, and where.

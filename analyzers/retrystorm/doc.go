@@ -67,7 +67,12 @@ It is reported when
     until the deadline); or
   - the call reaches the network and the loop waits a constant time
     (time.Sleep(50 * time.Millisecond), a fixed ticker or time.After) with
-    no growth and no jitter, so every caller retries in step.
+    no growth and no jitter, so every caller retries in step — unless the
+    loop gives up at a deadline it reads from the clock
+    (time.Since(start) > 10*time.Second): a readiness poll that dials every
+    500ms for at most 10s makes a known, small number of attempts and ends
+    by itself. A context tested in the loop (ctx.Err(), <-ctx.Done()) is no
+    such deadline: it may be cancelled only at shutdown.
 
 A call that reaches a database counts as a network call for the third
 rule: a connection taken from a pool (sql.DB's Query, Exec, Ping, BeginTx;

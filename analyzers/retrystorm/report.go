@@ -24,6 +24,14 @@ func (c *checker) judge(r *retry) {
 	if bound.any() && p == growingPause {
 		return
 	}
+	// A poll that waits between attempts and gives up at a deadline it
+	// reads from the clock (a readiness check: dial every 500ms for at most
+	// 10s) sends a known, small number of attempts and ends by itself: not
+	// a storm. A context checked in the loop may never end (cancelled only
+	// at shutdown), so it is no such deadline.
+	if bound.clock && p == constantPause {
+		return
+	}
 	// A bounded loop that retries a local operation at once (a conflict, a
 	// bad pooled connection) multiplies no remote load: only a bounded retry
 	// of a network call needs a growing pause.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math/rand"
+	"net"
 	"net/http"
 	"time"
 
@@ -466,4 +467,47 @@ func sameConfigEachRound() error {
 		}
 	}
 	return err
+}
+
+// readinessPollUntilDeadline dials every 500ms and gives up after 10s: a
+// bounded readiness poll, a known small number of attempts. Silent.
+func readinessPollUntilDeadline(target string) error {
+	start := time.Now()
+	for {
+		conn, err := net.Dial("tcp", target)
+		if err == nil {
+			return conn.Close()
+		}
+		time.Sleep(500 * time.Millisecond)
+		if time.Since(start) > 10*time.Second {
+			return err
+		}
+	}
+}
+
+// dialTenTimesConstant is bounded by a count, not a deadline, and waits a
+// constant 500ms: every caller retries in step.
+func dialTenTimesConstant(target string) error {
+	var err error
+	for i := 0; i < 10; i++ {
+		var conn net.Conn
+		if conn, err = net.Dial("tcp", target); err == nil { // want `this loop retries net.Dial when it fails waiting a constant 500ms between attempts with no backoff or jitter`
+			return conn.Close()
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	return err
+}
+
+// redialUntilCancelledConstant waits a constant 1s and dials again until its
+// context is cancelled, which may be only at shutdown: no deadline bounds it.
+func redialUntilCancelledConstant(ctx context.Context, target string) error {
+	for ctx.Err() == nil {
+		conn, err := net.Dial("tcp", target) // want `this loop retries net.Dial when it fails waiting a constant 1s between attempts with no backoff or jitter`
+		if err == nil {
+			return conn.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return ctx.Err()
 }

@@ -118,47 +118,13 @@ type implementation struct {
 	impl   *ssa.Function // a method of a concrete type of this package that implements it
 }
 
-// localImplementations pairs the methods of the package's interfaces with
-// the methods of the package's concrete types that implement them.
+// localImplementations is localMethodImplementations with each
+// implementation's SSA function.
 func (c *checker) localImplementations(prog *ssa.Program) []implementation {
-	var ifaces []*types.Interface
-	var concrete []types.Type
-	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
-		}
-		if it, ok := named.Underlying().(*types.Interface); ok {
-			if it.NumMethods() > 0 {
-				ifaces = append(ifaces, it)
-			}
-		} else if named.NumMethods() > 0 {
-			concrete = append(concrete, types.NewPointer(named))
-		}
-	}
 	var out []implementation
-	for _, it := range ifaces {
-		for _, t := range concrete {
-			if !types.Implements(t, it) {
-				continue
-			}
-			for i := range it.NumMethods() {
-				m := it.Method(i)
-				if m.Pkg() != c.pass.Pkg {
-					continue // declared by an embedded interface of another package
-				}
-				obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pkg(), m.Name())
-				if f, ok := obj.(*types.Func); ok {
-					if fn := prog.FuncValue(f); fn != nil {
-						out = append(out, implementation{m, fn})
-					}
-				}
-			}
+	for _, im := range c.localMethodImplementations() {
+		if fn := prog.FuncValue(im.impl); fn != nil {
+			out = append(out, implementation{im.method, fn})
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // createsPool marks a function that opens a pool and stores it in a
@@ -245,7 +246,7 @@ func (c *checker) fieldFuncs(field *types.Var) []*ssa.Function {
 					if v == nil || v.Pkg() != c.pass.Pkg {
 						continue
 					}
-					if target, ok := storedFunc(st.Val); ok && !slices.Contains(c.storedFuncs[v], target) {
+					if target := ssautil.FuncOf(st.Val); target != nil && !slices.Contains(c.storedFuncs[v], target) {
 						c.storedFuncs[v] = append(c.storedFuncs[v], target)
 					}
 				}
@@ -253,19 +254,6 @@ func (c *checker) fieldFuncs(field *types.Var) []*ssa.Function {
 		}
 	}
 	return c.storedFuncs[field]
-}
-
-// storedFunc is the function a stored func value runs: a function or a
-// closure of this package.
-func storedFunc(v ssa.Value) (*ssa.Function, bool) {
-	switch v := v.(type) {
-	case *ssa.Function:
-		return v, true
-	case *ssa.MakeClosure:
-		fn, ok := v.Fn.(*ssa.Function)
-		return fn, ok
-	}
-	return nil, false
 }
 
 // calledField returns the func-typed field of this package's struct types a

@@ -13,12 +13,16 @@ import (
 	"github.com/bhlint/bhlint/internal/suite"
 )
 
+// sarifScripts is scripts/sarif, made absolute when the test binary starts:
+// tests that change directory (t.Chdir) still find the validator.
+var sarifScripts, _ = filepath.Abs(filepath.Join("..", "..", "scripts", "sarif"))
+
 // validateSARIF checks a SARIF file against the official 2.1.0 schema with
 // scripts/sarif/validate.js (ajv and the schema Microsoft ships on npm).
 func validateSARIF(t *testing.T, file string) {
 	t.Helper()
-	script := filepath.Join("..", "..", "scripts", "sarif", "validate.js")
-	if _, err := os.Stat(filepath.Join("..", "..", "scripts", "sarif", "node_modules")); err != nil {
+	script := filepath.Join(sarifScripts, "validate.js")
+	if _, err := os.Stat(filepath.Join(sarifScripts, "node_modules")); err != nil {
 		msg := "SARIF schema validator not installed: run `npm ci --prefix scripts/sarif` (needs node and npm)"
 		if os.Getenv("BHLINT_REQUIRE_SERVICES") != "" {
 			t.Fatal(msg)

@@ -16,8 +16,9 @@
 # create before building, e.g. an embedded UI build the module zip leaves out, nested=DIR
 # MODULE@VERSION SUM (one per line) for a module that a replace directive takes from DIR, which
 # the module zip leaves out, and ci=1),
-# triage.tsv (every bhlint finding: file:line, code, true|false|debatable|fixed, reason; fixed is
-# a false positive that an analyzer change removed and that must not come back),
+# triage.tsv (every bhlint finding: file:line, code, true|false|debatable|fixed|moved, reason; fixed
+# is a false positive that an analyzer change removed and that must not come back; moved is a
+# true finding now reported at another line, kept for the first-contact record that holds it),
 # recall.tsv (real instances found by reading the code: file:line, code, note) and
 # lookalikes.tsv (code that resembles an instance and is fine: file:line, code, what bounds it).
 # service.txt may also say apt=PACKAGES: Debian packages the build needs (cgo headers), installed

@@ -40,7 +40,10 @@ func (k key) String() string { return fmt.Sprintf("%s:%d\t%s", k.File, k.Line, k
 
 type triageEntry struct {
 	key
-	Verdict string // true, false, debatable, or fixed: a false positive no longer reported, which must not come back
+	// Verdict: true, false, debatable; fixed, a false positive no longer reported, which must not
+	// come back; or moved, a true finding an analyzer change now reports at another line (its
+	// own row), kept so that the first-contact record, which holds the old line, stays decided.
+	Verdict string
 	Reason  string
 }
 
@@ -49,7 +52,7 @@ type recallEntry struct {
 	Note string
 }
 
-var verdicts = map[string]bool{"true": true, "false": true, "debatable": true, "fixed": true}
+var verdicts = map[string]bool{"true": true, "false": true, "debatable": true, "fixed": true, "moved": true}
 
 // requiredMeta are the service.txt keys run.sh and the report need.
 var requiredMeta = []string{"module", "version", "sum", "packages", "style"}
@@ -138,7 +141,7 @@ func readTriage(path string) ([]triageEntry, error) {
 			return fmt.Errorf("%s:%d: %v", path, n, err)
 		}
 		if !verdicts[f[2]] {
-			return fmt.Errorf("%s:%d: verdict %q is not true, false, debatable or fixed", path, n, f[2])
+			return fmt.Errorf("%s:%d: verdict %q is not true, false, debatable, fixed or moved", path, n, f[2])
 		}
 		if strings.TrimSpace(f[3]) == "" {
 			return fmt.Errorf("%s:%d: the reason is empty", path, n)

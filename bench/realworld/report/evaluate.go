@@ -66,7 +66,7 @@ func evaluate(s *service, window int) *evaluation {
 		c.Findings++
 		found[f.key] = true
 		switch d.verdict(f) {
-		case "true":
+		case "true", "moved":
 			c.True++
 		case "false":
 			c.False++

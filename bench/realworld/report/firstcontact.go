@@ -123,7 +123,7 @@ func scoreFirstContact(s *service, window int) (byAnalyzer map[string]*counts, t
 		c := score(f.Code)
 		c.Findings++
 		switch d.verdict(f) {
-		case "true":
+		case "true", "moved":
 			c.True++
 		case "false", "fixed":
 			c.False++

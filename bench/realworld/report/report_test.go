@@ -264,3 +264,29 @@ func TestLabelsOfPlannedChecks(t *testing.T) {
 		t.Errorf("err = %v, want one naming lookalikes.tsv and the line", err)
 	}
 }
+
+// TestMovedFindingKeepsFirstContactDecided: a true finding that an analyzer
+// change moved is triaged moved at its old line and true at its new one:
+// the first contact, which holds the old line, counts it true, and the
+// current run does not report it as a true finding that disappeared.
+func TestMovedFindingKeepsFirstContactDecided(t *testing.T) {
+	services, results := corpus(t, "", "", "main.go:1:"+uq)
+	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	write(t, filepath.Join(services, "svc", "lookalikes.tsv"), "z.go:1\t"+uq+"\tfine\n")
+	if err := recordFirstContact(services, results, "svc", "c0ffee0", "abc1234", now); err != nil {
+		t.Fatal(err)
+	}
+	corpusMoved, resultsMoved := corpus(t, "main.go:1\t"+uq+"\tmoved\tnow at main.go:40\nmain.go:40\t"+uq+"\ttrue\treal\n", "", "main.go:40:"+uq)
+	data, err := os.ReadFile(filepath.Join(services, "svc", firstContactFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(corpusMoved, "svc", firstContactFile), string(data))
+	code, out, md := runReport(t, corpusMoved, resultsMoved)
+	if code != 0 || strings.Contains(out, "disappeared") {
+		t.Errorf("exit %d: a moved finding is no regression:\n%s", code, out)
+	}
+	if !strings.Contains(md, "| yes | 1 | 1 | 0 | 0 | 0 | 100% (1/1) |") {
+		t.Errorf("the first contact does not count the moved finding true:\n%s", md)
+	}
+}

@@ -290,24 +290,10 @@ type fieldKey struct {
 // fields, so a call through the field can be resolved to them.
 func fieldFuncs(funcs []*ssa.Function) map[fieldKey][]*ssa.Function {
 	out := map[fieldKey][]*ssa.Function{}
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				st, ok := instr.(*ssa.Store)
-				if !ok {
-					continue
-				}
-				fa, ok := st.Addr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				if f := ssautil.FuncOf(st.Val); f != nil {
-					k := fieldKeyOf(fa)
-					if !slices.Contains(out[k], f) {
-						out[k] = append(out[k], f)
-					}
-				}
-			}
+	for fa, f := range ssautil.FuncsStoredInFields(funcs) {
+		k := fieldKeyOf(fa)
+		if !slices.Contains(out[k], f) {
+			out[k] = append(out[k], f)
 		}
 	}
 	return out

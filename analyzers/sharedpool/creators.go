@@ -224,32 +224,18 @@ func (c *checker) fieldFuncs(field *types.Var) []*ssa.Function {
 			scan = append(scan, c.initFn)
 		}
 		sort.Slice(scan, func(i, j int) bool { return scan[i].Pos() < scan[j].Pos() })
-		for _, fn := range scan {
-			if c.isTestFile(fn.Pos()) {
+		scan = slices.DeleteFunc(scan, func(fn *ssa.Function) bool { return c.isTestFile(fn.Pos()) })
+		for fa, target := range ssautil.FuncsStoredInFields(scan) {
+			ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+			if !ok {
 				continue
 			}
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					st, ok := instr.(*ssa.Store)
-					if !ok {
-						continue
-					}
-					fa, ok := st.Addr.(*ssa.FieldAddr)
-					if !ok {
-						continue
-					}
-					ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-					if !ok {
-						continue
-					}
-					v := fieldOf(ptr.Elem(), fa.Field)
-					if v == nil || v.Pkg() != c.pass.Pkg {
-						continue
-					}
-					if target := ssautil.FuncOf(st.Val); target != nil && !slices.Contains(c.storedFuncs[v], target) {
-						c.storedFuncs[v] = append(c.storedFuncs[v], target)
-					}
-				}
+			v := fieldOf(ptr.Elem(), fa.Field)
+			if v == nil || v.Pkg() != c.pass.Pkg {
+				continue
+			}
+			if !slices.Contains(c.storedFuncs[v], target) {
+				c.storedFuncs[v] = append(c.storedFuncs[v], target)
 			}
 		}
 	}

@@ -112,3 +112,29 @@ func WaitedCalls(fn *ssa.Function) iter.Seq[*ssa.CallCommon] {
 		}
 	}
 }
+
+// FuncsStoredInFields yields each store, among funcs' instructions, of a
+// static function or closure into a struct field (s.run = f, &Job{Run:
+// func…}): the field's address and the function. Callers key the field as
+// they need and decide which fields to trust.
+func FuncsStoredInFields(funcs []*ssa.Function) iter.Seq2[*ssa.FieldAddr, *ssa.Function] {
+	return func(yield func(*ssa.FieldAddr, *ssa.Function) bool) {
+		for _, fn := range funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					fa, ok := st.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					if f := FuncOf(st.Val); f != nil && !yield(fa, f) {
+						return
+					}
+				}
+			}
+		}
+	}
+}

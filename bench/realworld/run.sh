@@ -21,6 +21,9 @@
 # true finding now reported at another line, kept for the first-contact record that holds it),
 # recall.tsv (real instances found by reading the code: file:line, code, note) and
 # lookalikes.tsv (code that resembles an instance and is fine: file:line, code, what bounds it).
+# services/<name>/bhlint.yml, when present, is copied to the module root as its .bhlint.yml: the
+# deployment (replicas) and database limits the service's own manifests document, which poolbudget
+# needs and a module never ships.
 # service.txt may also say apt=PACKAGES: Debian packages the build needs (cgo headers), installed
 # when missing.
 #
@@ -164,6 +167,11 @@ prepare() {
 			die "$name: downloading its dependencies failed"
 		touch "$copy/.realworld-ready"
 	fi
+	# The deployment the service's own manifests document (replicas, the database's
+	# max_connections), for poolbudget: services/NAME/bhlint.yml becomes the module's
+	# .bhlint.yml on every run, so an edit takes effect and a removed file leaves none behind.
+	local cfg="bench/realworld/services/$name/bhlint.yml" root="$copy/$(meta "$name" subdir)"
+	if [ -f "$cfg" ]; then cp "$cfg" "$root/.bhlint.yml"; else rm -f "$root/.bhlint.yml"; fi
 	echo "$copy"
 }
 

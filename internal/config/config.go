@@ -14,6 +14,12 @@
 //	lanes:                # lanes for code that cannot carry //bhlint:lane
 //	  - package: example.com/legacy/tax
 //	    lane: tax
+//	deploy:               # poolbudget's capacity keys (capacity.go)
+//	  replicas: 30
+//	databases:
+//	  main: {max-connections: 100, reserved: 3, dsn-env: DATABASE_URL}
+//	dependencies:
+//	  tax-api: {capacity: 100, lanes: [tax]}
 //
 // lanes may also be a mapping, to turn off the inference of workload
 // classes (interactive handlers, background loops) for code that declares
@@ -55,6 +61,12 @@ type Config struct {
 	Catalog   Catalog         `yaml:"catalog"`
 	Money     Money           `yaml:"money"`
 	Lanes     Lanes           `yaml:"lanes"`
+	// Deploy, Databases and Dependencies are the capacity keys
+	// (capacity.go): replicas, and what the shared databases and
+	// dependencies can take.
+	Deploy       Deploy                `yaml:"deploy"`
+	Databases    map[string]Database   `yaml:"databases"`
+	Dependencies map[string]Dependency `yaml:"dependencies"`
 
 	// Path is the file it was read from, "" for the default.
 	Path string `yaml:"-"`
@@ -201,8 +213,7 @@ func describeYAMLError(err error) string {
 	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
 	if i := strings.Index(msg, "field "); i >= 0 && strings.Contains(msg, " not found in type ") {
 		key := strings.Fields(msg[i+len("field "):])[0]
-		return strings.TrimSpace(msg[:i]) + " unknown key " + fmt.Sprintf("%q", key) +
-			" (known: analyzers, catalog.network-calls, catalog.pool-acquires, money.words, money.weak-words, money.not-money, money.types, lanes, lanes.infer, lanes.declare)"
+		return strings.TrimSpace(msg[:i]) + " unknown key " + fmt.Sprintf("%q", key) + " (known: " + knownKeysOf(msg) + ")"
 	}
 	return msg
 }
@@ -244,11 +255,20 @@ func joinPath(path, key string) string {
 }
 
 // lineOf is "line N: " for a validation error that starts with the path of
-// what it is about, "" when that path has no line.
+// what it is about, or of the nearest key above it that is in the file (a
+// required key that is missing: databases.main.max-connections is on the
+// line of databases.main); "" when none is.
 func (c *Config) lineOf(err error) string {
 	path, _, _ := strings.Cut(err.Error(), ": ")
-	if n, ok := c.lines[path]; ok {
-		return fmt.Sprintf("line %d: ", n)
+	for path != "" {
+		if n, ok := c.lines[path]; ok {
+			return fmt.Sprintf("line %d: ", n)
+		}
+		i := strings.LastIndexByte(path, '.')
+		if i < 0 {
+			break
+		}
+		path = path[:i]
 	}
 	return ""
 }
@@ -291,7 +311,7 @@ func (c *Config) validate() error {
 			return fmt.Errorf("line %d: lanes[%d]: lane %q must be one lower-case name such as card_auth", l.Line, i, l.Lane)
 		}
 	}
-	return nil
+	return c.validateCapacity()
 }
 
 // Load reads and parses a configuration file.

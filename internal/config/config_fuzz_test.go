@@ -11,6 +11,7 @@ func FuzzParse(f *testing.F) {
 		"catalog:\n  network-calls: [\"(*a.b/c.D).E\"]\n",
 		"money:\n  words: [premium]\n  types: [a.b/c.D]\n",
 		"lanes:\n  - package: a/b\n    lane: tax\n",
+		"deploy: {replicas: 3}\ndatabases: {main: {max-connections: 10, reserved: 1}}\ndependencies: {x: {capacity: 4, lanes: [tax]}}\n",
 		"analyzer: 1\n", "[", "{}", "",
 	} {
 		f.Add([]byte(seed))

@@ -178,7 +178,22 @@ var everyKey = []string{
 	"    - package: example.com/legacy/tax",
 	"      func: Foo",
 	"      lane: tax",
+	"deploy:",
+	"  replicas: 30",
+	"databases:",
+	"  main:",
+	"    max-connections: 100",
+	"    reserved: 3",
+	"    dsn-env: DATABASE_URL",
+	"dependencies:",
+	"  tax-api:",
+	"    capacity: 100",
+	"    lanes: [tax]",
 }
+
+// userNamed are the lines of everyKey whose key is a name the user chooses
+// (a database, a dependency), not a key of the schema.
+var userNamed = map[string]bool{"  main:": true, "  tax-api:": true}
 
 // TestEveryMisspeltKeyIsAnError: a typo in any key of the schema, however
 // deep, is an error naming the file, the line and the misspelt key; the
@@ -196,6 +211,9 @@ func TestEveryMisspeltKeyIsAnError(t *testing.T) {
 			if cfg[0] == "analyzers:" && i == 1 {
 				continue // analyzer names are checked against the suite: TestCheckAnalyzers
 			}
+			if userNamed[line] {
+				continue // any name is a database's or a dependency's
+			}
 			typo := key[1:] + key[:1] // "func" -> "uncf"
 			lines := slices.Clone(cfg)
 			lines[i] = strings.Replace(line, key+":", typo+":", 1)
@@ -204,6 +222,69 @@ func TestEveryMisspeltKeyIsAnError(t *testing.T) {
 			if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("%q", typo)) {
 				t.Errorf("%q misspelt as %q on line %d: err = %v; want it to start %q and name the key", key, typo, i+1, err, want)
 			}
+		}
+	}
+}
+
+func TestParseCapacity(t *testing.T) {
+	cfg, err := Parse(".bhlint.yml", []byte(`
+deploy:
+  replicas: 30
+databases:
+  main: {max-connections: 100, reserved: 3, dsn-env: DATABASE_URL}
+  reports: {max-connections: 50, dsn-env: REPORTS_URL}
+dependencies:
+  tax-api: {capacity: 100, lanes: [tax]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ReplicaCount() != 30 || !cfg.DeclaresCapacity() {
+		t.Errorf("replicas %d, declares %v; want 30, true", cfg.ReplicaCount(), cfg.DeclaresCapacity())
+	}
+	if got := cfg.Databases["main"].Allowed(); got != 97 {
+		t.Errorf("main allows %d, want 97", got)
+	}
+	for env, want := range map[string]string{"DATABASE_URL": "main", "REPORTS_URL": "reports", "OTHER": "", "": ""} {
+		if got := cfg.DatabaseFor(env); got != want {
+			t.Errorf("DatabaseFor(%q) = %q, want %q", env, got, want)
+		}
+	}
+	if dep := cfg.Dependencies["tax-api"]; dep.Capacity != 100 || len(dep.Lanes) != 1 {
+		t.Errorf("tax-api: %+v", dep)
+	}
+	one, err := Parse(".bhlint.yml", []byte("databases:\n  main: {max-connections: 100}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.DatabaseFor("") != "main" || one.DatabaseFor("ANY") != "main" || one.ReplicaCount() != 1 {
+		t.Errorf("one database: DatabaseFor = %q, replicas %d; want main for every pool, 1 replica", one.DatabaseFor(""), one.ReplicaCount())
+	}
+	if none, _ := Parse(".bhlint.yml", nil); none.DeclaresCapacity() {
+		t.Errorf("an empty file declares capacity")
+	}
+}
+
+func TestParseCapacityErrors(t *testing.T) {
+	for _, tc := range []struct{ content, want string }{
+		{"deploy:\n  replicas: 0\n", `.bhlint.yml: line 2: deploy.replicas: 0 is not a number of processes`},
+		{"deploy:\n  replicas: lots\n", `.bhlint.yml: line 2: cannot unmarshal`},
+		{"databases:\n  main:\n    reserved: 3\n", `.bhlint.yml: line 2: databases.main.max-connections: want the database's max_connections`},
+		{"databases:\n  main: {max-connections: 10, reserved: 10}\n", `line 2: databases.main.reserved: 10 must be at least 0 and below max-connections 10`},
+		{"databases:\n  main:\n    max-connections: 10\n    reserved: -1\n", `line 4: databases.main.reserved: -1`},
+		{"databases:\n  main: {max-connections: 10, dsn-env: \"database url\"}\n", `databases.main.dsn-env: "database url" is not an environment variable name`},
+		{"databases:\n  a: {max-connections: 10, dsn-env: A}\n  b: {max-connections: 10}\n", `line 3: databases.b: with several databases each needs dsn-env`},
+		{"databases:\n  a: {max-connections: 10, dsn-env: A}\n  b: {max-connections: 10, dsn-env: A}\n", `databases.b.dsn-env: A is also the dsn-env of database a`},
+		{"databases:\n  main:\n    max-conections: 10\n", `line 3: unknown key "max-conections" (known: max-connections, reserved, dsn-env)`},
+		{"databases:\n  main: 100\n", `.bhlint.yml: line 2: cannot unmarshal`},
+		{"dependencies:\n  tax-api: {capacity: 0}\n", `line 2: dependencies.tax-api.capacity: want the concurrent calls`},
+		{"dependencies:\n  tax-api:\n    capacity: 5\n    lanes: [Tax]\n", `line 4: dependencies.tax-api.lanes[0]: lane "Tax"`},
+		{"dependencies:\n  tax-api:\n    capacty: 5\n", `line 3: unknown key "capacty" (known: capacity, lanes)`},
+		{"deploy:\n  replica: 3\n", `line 2: unknown key "replica" (known: replicas)`},
+	} {
+		_, err := Parse(".bhlint.yml", []byte(tc.content))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want it to contain %q", tc.content, err, tc.want)
 		}
 	}
 }

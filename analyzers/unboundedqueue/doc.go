@@ -27,7 +27,12 @@ the cluster's membership (the hosts of a ring: as many as the operator
 runs).
 
  1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
-    over a slice, map, channel or query rows (for rows.Next()), or a call in
+    over a slice, map, channel or query rows (for rows.Next()) — a loop over
+    a channel also written by hand: an uncounted for loop whose select case
+    receives a value (case m := <-jobs:) with the go statement in that case,
+    or whose body starts with m := <-jobs; a case that receives no value or
+    an empty struct (a signal: wake, stop) and a time.Time (a tick: the
+    clock sets the pace, not input) are not items — or a call in
     such a loop of a function that starts a goroutine on every call (a fact,
     across packages: a go statement among the top-level statements of its
     body, as in webhook.PostAsync(p) or routine.FireAndForget(f); not one

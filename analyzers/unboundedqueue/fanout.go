@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -32,14 +33,14 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 			if c.takesSlotByCall(c.callee(n.Call)) {
 				return true // go f(x) where f takes a slot of a limiter itself
 			}
-			if loop := c.enclosingPerItemLoop(fd, stack); loop != nil {
+			if loop := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)); loop != nil {
 				c.checkGoroutine(loop, n, n.Call.Fun, c.workBody(n.Call.Fun), "go statement")
 			}
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			starter, group := catalog.GoroutineStarters.Has(fn), catalog.LimitedGroups.Has(fn)
 			if where := c.startsPerCall(fn); !starter && !group && where != "" && !isGoCall(n, stack) {
-				if loop := c.enclosingPerItemLoop(fd, stack); loop != nil {
+				if loop := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)); loop != nil {
 					c.checkGoroutine(loop, n, firstFuncLit(n.Args), c.funcArgBody(n.Args),
 						c.calleeName(n)+" call (it starts a goroutine at "+where+")")
 				}
@@ -48,7 +49,7 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 			if !starter && !group || len(n.Args) == 0 {
 				return true
 			}
-			loop := c.enclosingPerItemLoop(fd, stack)
+			loop := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n))
 			if loop == nil {
 				return true
 			}
@@ -69,21 +70,114 @@ func isGoCall(call *ast.CallExpr, stack []ast.Node) bool {
 	return ok && g.Call == call
 }
 
-// enclosingPerItemLoop is the innermost per-item loop around the node whose
-// ancestors are stack, within the same function.
+// enclosingPerItemLoop is the innermost per-item loop around the last node
+// of stack (the node, after its ancestors), within the same function.
 func (c *checker) enclosingPerItemLoop(fd *ast.FuncDecl, stack []ast.Node) *perItemLoop {
 	for i := len(stack) - 1; i >= 0; i-- {
 		switch s := stack[i].(type) {
 		case *ast.FuncLit:
 			return nil
 		case *ast.RangeStmt, *ast.ForStmt:
-			if loop := c.perItem(fd, s.(ast.Stmt)); loop != nil {
+			loop := c.perItem(fd, s.(ast.Stmt))
+			if loop == nil {
+				loop = c.receiveLoop(s.(ast.Stmt), stack[i+1:])
+			}
+			if loop != nil {
 				loop.fn = innermostBody(fd, stack[:i])
 				return loop
 			}
 		}
 	}
 	return nil
+}
+
+// receiveLoop reports an uncounted for loop that runs once per value
+// received from a channel, when the node whose ancestors below the loop are
+// inner sits in that value's part of the iteration: a select case that
+// receives into a variable (for { select { case m := <-jobs: go send(m) } })
+// or after a receive statement at the top of the loop body (for { m :=
+// <-jobs; go send(m) }). This is the range-over-channel loop written by
+// hand, and as unbounded: one goroutine per value, as fast as the senders
+// send. A case that receives no value (case <-stop:, case <-wake:) is a
+// signal, and a time.Time is a tick: the clock, not input, sets their pace.
+func (c *checker) receiveLoop(s ast.Stmt, inner []ast.Node) *perItemLoop {
+	loop, ok := s.(*ast.ForStmt)
+	if !ok || loop.Init != nil || loop.Post != nil || len(inner) < 2 || inner[0] != loop.Body {
+		return nil
+	}
+	top, ok := inner[1].(ast.Stmt)
+	if !ok {
+		return nil
+	}
+	i := slices.Index(loop.Body.List, top)
+	before := loop.Body.List[:max(i, 0)]
+	for _, n := range inner {
+		switch n.(type) {
+		case *ast.RangeStmt, *ast.ForStmt:
+			return nil // the receive belongs to an inner loop
+		}
+		if cc, ok := n.(*ast.CommClause); ok {
+			ch := c.valueReceive(cc.Comm)
+			if ch == nil {
+				return nil
+			}
+			// What may bound the goroutine: the loop's statements before the
+			// select, and the case's own; not the other cases' receives.
+			return c.receivedItems(loop, ch, slices.Concat(before, cc.Body))
+		}
+	}
+	for k, st := range before {
+		if ch := c.valueReceive(st); ch != nil {
+			// The item's receive is not a token taken: leave it out.
+			return c.receivedItems(loop, ch, slices.Concat(before[:k], loop.Body.List[k+1:]))
+		}
+	}
+	return nil
+}
+
+func (c *checker) receivedItems(loop *ast.ForStmt, ch ast.Expr, body []ast.Stmt) *perItemLoop {
+	return &perItemLoop{node: loop, body: &ast.BlockStmt{List: body}, what: "value received from " + types.ExprString(ch), elem: c.chanElem(ch)}
+}
+
+// valueReceive is the channel that st receives a value from into a
+// variable (m := <-ch, m, ok := <-ch, m = <-ch), when that value is an
+// item: not a tick (time.Time) nor an empty struct (a signal).
+func (c *checker) valueReceive(st ast.Stmt) ast.Expr {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 {
+		return nil
+	}
+	recv, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr)
+	if !ok || recv.Op != token.ARROW {
+		return nil
+	}
+	if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name == "_" {
+		return nil
+	}
+	elem := c.chanElem(recv.X)
+	if elem == nil || isTimeValue(elem) {
+		return nil
+	}
+	if st, ok := elem.Underlying().(*types.Struct); ok && st.NumFields() == 0 {
+		return nil
+	}
+	return recv.X
+}
+
+func (c *checker) chanElem(ch ast.Expr) types.Type {
+	t, ok := c.pass.TypesInfo.TypeOf(ch).(interface{ Underlying() types.Type })
+	if !ok {
+		return nil
+	}
+	if ct, ok := t.Underlying().(*types.Chan); ok {
+		return ct.Elem()
+	}
+	return nil
+}
+
+func isTimeValue(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
 }
 
 func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {

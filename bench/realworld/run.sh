@@ -125,6 +125,7 @@ fi
 if [ -z "$ci$report_only$fetch_only" ]; then
 	GOBIN="$work/bin" GOFLAGS=-buildvcs=false go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ||
 		die "installing staticcheck $staticcheck_version failed"
+	go build -o "$work/floor" ./bench/floor || die "building bench/floor failed"
 fi
 
 # meta SERVICE KEY: a value of the service's service.txt.
@@ -207,6 +208,10 @@ measure() {
 	# vet and bhlint run ROUNDS times, interleaved, each round with a new salt (a cold analysis
 	# cache); each figure is the best (lowest) of the rounds: what the other load on the machine
 	# added is noise, and the lowest is the run it disturbed least. staticcheck runs once.
+	# In each round, after them, the type-checking floor (bench/floor) and bhlint both run as go
+	# vet's -vettool, the same driver, so their ratio is what bhlint's analysis adds to what no
+	# vet tool can avoid: first as the user runs them, then with GODEBUG=disablethp=1, which
+	# switches off bhlint's huge-page advice (the speed target is the CPU ratio under it).
 	local r
 	set +e
 	: >"$out/load.txt"
@@ -221,13 +226,17 @@ measure() {
 		echo "bhlint $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
 		(cd "$dir" && bench_timed "$out/bhlint.time.raw.$r" "$work/bhlint-$s" -format=json "${pkgs[@]}" >"$out/bhlint.json" 2>"$out/bhlint.err")
 		echo $? >"$out/bhlint.rc"
+		vettool_round floor "$work/floor" "$r" ""
+		vettool_round bhlint-vettool "$work/bhlint" "$r" ""
+		vettool_round floor-disablethp "$work/floor" "$r" disablethp=1
+		vettool_round bhlint-vettool-disablethp "$work/bhlint" "$r" disablethp=1
 	done
 	mkdir -p "$work/sc-$s"
 	echo "staticcheck $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
 	(cd "$dir" && STATICCHECK_CACHE="$work/sc-$s" bench_timed "$out/staticcheck.time.raw.1" "$work/bin/staticcheck" "${pkgs[@]}" >"$out/staticcheck.out" 2>&1)
 	echo $? >"$out/staticcheck.rc"
 	set -e
-	for t in vet bhlint staticcheck; do
+	for t in vet bhlint staticcheck "${vettool_runs[@]}"; do
 		: >"$out/$t.rounds"
 		for raw in "$out/$t".time.raw.*; do
 			[ -f "$raw" ] || continue
@@ -236,6 +245,26 @@ measure() {
 		[ -s "$out/$t.rounds" ] && best_figures <"$out/$t.rounds" >"$out/$t.time"
 		echo "realworld: $name: $t (exit $(cat "$out/$t.rc")): wall cpu rssMB per round: $(paste -sd';' "$out/$t.rounds"); best: $(cat "$out/$t.time" 2>/dev/null)" >&2
 	done
+}
+
+# The go vet -vettool runs of each round, in their order (results/NAME/RUN.time and so on).
+vettool_runs=(floor bhlint-vettool floor-disablethp bhlint-vettool-disablethp)
+
+# vettool_round RUN BIN ROUND GODEBUG: go vet -vettool with a new salted copy of BIN (a cold
+# analysis cache) in measure's $dir on its packages, timed as RUN's round ROUND; GODEBUG, when
+# not empty, is added to the environment's. Its output and exit status go to $out/RUN.out, .rc.
+vettool_round() {
+	local run=$1 bin=$2 r=$3 debug=$4 tool
+	tool="$work/$run-$(bench_salt)"
+	bench_salted_copy "$bin" "$tool"
+	echo "$run $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"
+	(
+		cd "$dir" || exit 2
+		[ -z "$debug" ] || export GODEBUG="${GODEBUG:+$GODEBUG,}$debug"
+		bench_timed "$out/$run.time.raw.$r" go vet -vettool="$tool" "${pkgs[@]}" >"$out/$run.out" 2>&1
+	)
+	echo $? >"$out/$run.rc"
+	rm -f "$tool"
 }
 
 # best_figures: the lowest wall, CPU and RSS of "wall cpu rssMB" lines.
@@ -262,7 +291,7 @@ for name in "${services[@]}"; do
 	fi
 done
 
-header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint built at $built_at, HEAD at the end $(git rev-parse --short HEAD 2>/dev/null || echo unknown); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s; go vet and bhlint ran $rounds times each, interleaved, and each figure is the best of those rounds (staticcheck once); the by-round column pairs each bhlint run with the go vet run just before it."
+header="Run $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(go version | cut -d' ' -f3), staticcheck $staticcheck_version; bhlint built at $built_at, HEAD at the end $(git rev-parse --short HEAD 2>/dev/null || echo unknown); load average before: $load_start, after: $(cut -d' ' -f1-3 /proc/loadavg), during (1 min, every 15 s): $(bench_load_summary "$work/load.samples"); the whole run took $(($(date +%s) - start)) s; go vet and bhlint ran $rounds times each, interleaved, and each figure is the best of those rounds (staticcheck once); the by-round column pairs each bhlint run with the go vet run just before it; in each round the type-checking floor and bhlint then ran as go vet -vettool, as the user runs them and with GODEBUG=disablethp=1 (transparent huge pages here: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)${GODEBUG:+; GODEBUG=$GODEBUG in the environment})."
 if [ -n "$report_only" ]; then
 	have=()
 	for n in "${services[@]}"; do

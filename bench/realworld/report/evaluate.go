@@ -152,6 +152,7 @@ func writeMarkdown(w io.Writer, text prose, evals []*evaluation, window int) {
 	writeFirstContact(w, evals, window)
 	writeServiceTable(w, evals)
 	writeSpeedTable(w, evals)
+	writeFloorTable(w, evals)
 	writeAnalyzerTable(w, evals)
 	writeMisses(w, evals)
 	if text.Notes != "" {
@@ -195,30 +196,9 @@ func writeSpeedTable(w io.Writer, evals []*evaluation) {
 	fmt.Fprintln(w)
 }
 
-// pairedWall is bhlint's wall time over go vet's in each round (the two
-// ran one after the other, so each pair shared the machine's state of the
-// moment): the median and the range. On a busy machine the best-of figures
-// pair one tool's quietest minute with the other's; the pairs do not.
+// pairedWall is bhlint's wall time over go vet's, round by round (paired).
 func pairedWall(rounds map[string][]figures) string {
-	v, b := rounds["vet"], rounds["bhlint"]
-	var rs []float64
-	for i := range min(len(v), len(b)) {
-		if v[i].Wall > 0 {
-			rs = append(rs, b[i].Wall/v[i].Wall)
-		}
-	}
-	if len(rs) == 0 {
-		return "–"
-	}
-	slices.Sort(rs)
-	median := rs[len(rs)/2]
-	if len(rs)%2 == 0 {
-		median = (rs[len(rs)/2-1] + rs[len(rs)/2]) / 2
-	}
-	if len(rs) == 1 {
-		return fmt.Sprintf("%.2f (1 round)", median)
-	}
-	return fmt.Sprintf("%.2f (%.2f–%.2f, %d rounds)", median, rs[0], rs[len(rs)-1], len(rs))
+	return paired(rounds["bhlint"], rounds["vet"], wallOf)
 }
 
 func met(ok bool) string {

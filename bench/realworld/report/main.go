@@ -123,6 +123,11 @@ func printReview(w io.Writer, evals []*evaluation) bool {
 		for _, m := range r.Errors {
 			fmt.Fprintf(w, "  error: %s\n", m)
 		}
+		for _, run := range vettoolRuns() {
+			if p := r.VettoolProblems[run]; p != "" {
+				fmt.Fprintf(w, "  timing not comparable: %s\n", p)
+			}
+		}
 		for _, k := range e.LostTrue {
 			fmt.Fprintf(w, "  FAIL triaged-true finding disappeared: %s\n", k)
 			failed = true

@@ -290,3 +290,105 @@ func TestMovedFindingKeepsFirstContactDecided(t *testing.T) {
 		t.Errorf("the first contact does not count the moved finding true:\n%s", md)
 	}
 }
+
+// floorRun writes a go vet -vettool run's results as run.sh leaves them.
+func floorRun(t *testing.T, res, run, best, rounds, rc, out string) {
+	t.Helper()
+	write(t, filepath.Join(res, run+".time"), best)
+	write(t, filepath.Join(res, run+".rounds"), rounds)
+	write(t, filepath.Join(res, run+".rc"), rc)
+	write(t, filepath.Join(res, run+".out"), out)
+}
+
+// floorCorpus is a service whose results have the four floor runs: bhlint at 1.20× the floor's
+// CPU with disablethp=1 (target met), at 1.50× as run (no target on that row).
+func floorCorpus(t *testing.T) (services, results, res string) {
+	services, results = corpus(t, "", "")
+	res = filepath.Join(results, "svc")
+	floorRun(t, res, "floor-disablethp", "3.00 10.00 200\n", "3.00 10.00 200\n4.00 12.00 210\n", "0\n", "")
+	floorRun(t, res, "bhlint-vettool-disablethp", "3.50 12.00 300\n", "3.50 12.00 300\n4.50 16.80 310\n", "1\n", "a.go:1:1: heldconn: finding\n")
+	floorRun(t, res, "floor", "2.50 8.00 190\n", "2.50 8.00 190\n", "0\n", "")
+	floorRun(t, res, "bhlint-vettool", "3.00 12.00 280\n", "3.00 12.00 280\n", "1\n", "")
+	return services, results, res
+}
+
+// TestFloorTable: the floor table has the disablethp=1 row first with the target, then the as-run
+// row without it; the by-round column pairs each bhlint round with the floor's (12/10 and
+// 16.8/12: median 1.30, not the best-of ratio 1.20).
+func TestFloorTable(t *testing.T) {
+	services, results, _ := floorCorpus(t)
+	code, out, md := runReport(t, services, results)
+	if code != 0 || strings.Contains(out, "timing") {
+		t.Errorf("exit %d, want 0 and no timing warning (bhlint's exit 1 is its findings):\n%s", code, out)
+	}
+	target := "| svc | disablethp=1 | 3.00 | 3.50 | 10.00 | 12.00 | 1.20× | 1.30 (1.20–1.40, 2 rounds) | met | 200 | 300 | yes |"
+	asRun := "| svc | as run | 2.50 | 3.00 | 8.00 | 12.00 | 1.50× | 1.50 (1 round) | – | 190 | 280 | yes |"
+	i, j := strings.Index(md, target), strings.Index(md, asRun)
+	if !strings.Contains(md, "## Speed against the type-checking floor") || i < 0 || j < i {
+		t.Errorf("want the floor section with\n%s\nthen\n%s\nin:\n%s", target, asRun, md)
+	}
+	if i >= 0 && strings.Index(md, "## Speed (cold)") > i {
+		t.Errorf("the floor table comes before the speed table against go vet:\n%s", md)
+	}
+}
+
+// TestFloorTargetMissed: above 1.3× with disablethp=1 is missed; 1.3× as the table prints it is
+// met.
+func TestFloorTargetMissed(t *testing.T) {
+	services, results, res := floorCorpus(t)
+	floorRun(t, res, "bhlint-vettool-disablethp", "3.50 13.10 300\n", "3.50 13.10 300\n", "1\n", "")
+	if _, _, md := runReport(t, services, results); !strings.Contains(md, "| 1.31× | 1.31 (1 round) | **missed** |") {
+		t.Errorf("1.31× is not reported missed:\n%s", md)
+	}
+	for _, cpu := range []string{"13.00", "13.04"} { // 1.304× prints 1.30×
+		floorRun(t, res, "bhlint-vettool-disablethp", "3.50 "+cpu+" 300\n", "3.50 "+cpu+" 300\n", "1\n", "")
+		if _, _, md := runReport(t, services, results); !strings.Contains(md, "| 1.30× | 1.30 (1 round) | met |") {
+			t.Errorf("CPU %s (1.30×) is not reported met:\n%s", cpu, md)
+		}
+	}
+}
+
+// TestFloorRunsThatFailed: a floor that exited non-zero did not check every unit and a bhlint
+// vet tool that crashed did not finish: their rows say so, the review warns, and neither is a
+// regression of bhlint's findings (exit 0).
+func TestFloorRunsThatFailed(t *testing.T) {
+	services, results, res := floorCorpus(t)
+	write(t, filepath.Join(res, "floor.rc"), "1\n")
+	write(t, filepath.Join(res, "floor.out"), "# example.com/svc/x\nvet: x.go:3:2: undefined: y\n")
+	write(t, filepath.Join(res, "bhlint-vettool-disablethp.out"), "a.go:1:1: heldconn: finding\npanic: runtime error: nil map\n")
+	code, out, md := runReport(t, services, results)
+	if code != 0 {
+		t.Errorf("exit %d, want 0: a timing run's failure is not a regression of the findings:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"| 190 | 280 | **no**: floor exited 1: # example.com/svc/x |",
+		"| 200 | 300 | **no**: bhlint-vettool-disablethp crashed: panic: runtime error: nil map |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("want %q in:\n%s", want, md)
+		}
+	}
+	if !strings.Contains(out, "timing not comparable: floor exited 1") || !strings.Contains(out, "timing not comparable: bhlint-vettool-disablethp crashed") {
+		t.Errorf("the review does not warn of the failed timing runs:\n%s", out)
+	}
+	write(t, filepath.Join(res, "floor-disablethp.rc"), "")
+	if _, _, md := runReport(t, services, results); !strings.Contains(md, "**no**: floor-disablethp: no exit status; bhlint-vettool-disablethp crashed") {
+		t.Errorf("a run without an exit status is not marked:\n%s", md)
+	}
+}
+
+// TestNoFloorFigures: results from before the floor was measured (or one setting's runs only)
+// leave the missing rows, and with no rows the section, out of the report.
+func TestNoFloorFigures(t *testing.T) {
+	services, results := corpus(t, "", "")
+	if _, _, md := runReport(t, services, results); strings.Contains(md, "type-checking floor") {
+		t.Errorf("a floor section without figures:\n%s", md)
+	}
+	res := filepath.Join(results, "svc")
+	floorRun(t, res, "floor", "2.50 8.00 190\n", "2.50 8.00 190\n", "0\n", "")
+	floorRun(t, res, "bhlint-vettool", "3.00 12.00 280\n", "3.00 12.00 280\n", "1\n", "")
+	_, _, md := runReport(t, services, results)
+	if !strings.Contains(md, "| svc | as run |") || strings.Contains(md, "| svc | disablethp=1 |") {
+		t.Errorf("want the as-run row only:\n%s", md)
+	}
+}

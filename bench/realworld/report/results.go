@@ -17,6 +17,8 @@ import (
 //	TOOL.time                 "wall cpu rssMB" for TOOL in bhlint, vet, staticcheck (bench_figures)
 //	TOOL.rounds               the same, one line per round, in the order the rounds ran
 //	TOOL.out, TOOL.rc         go vet's and staticcheck's output and exit status
+//	RUN.time, .rounds, .out, .rc   the same for each go vet -vettool run (vettoolRuns: the
+//	                          type-checking floor and bhlint, as run and with GODEBUG=disablethp=1)
 type results struct {
 	Findings    []finding
 	Analysed    int
@@ -25,6 +27,8 @@ type results struct {
 	Times       map[string]figures
 	Rounds      map[string][]figures // by tool, round by round
 	Reports     map[string]int       // go vet's and staticcheck's findings, by tool
+	// VettoolProblems says, by go vet -vettool run, what makes its figures unfit to compare.
+	VettoolProblems map[string]string
 }
 
 type finding struct {
@@ -73,7 +77,7 @@ var crashRE = regexp.MustCompile(`(?m)^(panic: |fatal error: |.*internal error)`
 var toolFinding = regexp.MustCompile(`(?m)^[^\s#][^:]*\.go:\d+:\d+: `)
 
 func readResults(dir string) (*results, error) {
-	r := &results{Times: map[string]figures{}, Rounds: map[string][]figures{}, Reports: map[string]int{}}
+	r := &results{Times: map[string]figures{}, Rounds: map[string][]figures{}, Reports: map[string]int{}, VettoolProblems: map[string]string{}}
 	rootBytes, err := os.ReadFile(filepath.Join(dir, "root.txt"))
 	if err != nil {
 		return nil, err
@@ -90,6 +94,15 @@ func readResults(dir string) (*results, error) {
 		if out, err := os.ReadFile(filepath.Join(dir, tool+".out")); err == nil {
 			r.Reports[tool] = len(toolFinding.FindAll(out, -1))
 		}
+	}
+	for _, run := range vettoolRuns() {
+		f, ok := readFigures(filepath.Join(dir, run+".time"))
+		if !ok {
+			continue // not measured: a --ci run, or results from before the floor
+		}
+		r.Times[run] = f
+		r.Rounds[run] = readRounds(filepath.Join(dir, run+".rounds"))
+		r.VettoolProblems[run] = readVettoolRun(dir, run)
 	}
 	return r, nil
 }

@@ -1,0 +1,256 @@
+package fairclaim
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+)
+
+// builtQuery is the statement a chain of query builder calls makes, from
+// their constant arguments, put back together as SQL so that one reading
+// of claims serves both.
+type builtQuery struct {
+	columns, wheres, orders []string
+	table, suffix           string
+	model                   *types.Named
+	lockAt                  *ast.CallExpr // the call adding FOR UPDATE SKIP LOCKED
+	unknown                 bool          // a condition or order that is not a constant: unreadable
+}
+
+// collectChain reads the chain of builder calls ending at call (the
+// outermost call of the chain, which ast.Inspect meets first), marking its
+// calls seen.
+func (c *checker) collectChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, generated bool, holder types.Object) {
+	var q builtQuery
+	inChain := false
+	for cur := call; cur != nil; cur = receiverCall(cur) {
+		seen[cur] = true
+		fn, _ := typeutil.Callee(c.pass.TypesInfo, cur).(*types.Func)
+		clause, ok := catalog.SQLBuilderClause(fn)
+		if !ok {
+			if inChain {
+				break // the chain starts at a call of another API (a gorm.DB from a helper)
+			}
+			return
+		}
+		inChain = true
+		c.addClause(&q, clause, cur)
+	}
+	if q.lockAt == nil || q.unknown {
+		return
+	}
+	for _, cl := range fifoClaims(q.sql()) {
+		pos := q.lockAt.Pos()
+		if sel, ok := q.lockAt.Fun.(*ast.SelectorExpr); ok {
+			pos = sel.Sel.Pos()
+		}
+		c.sites = append(c.sites, site{pos: pos, claim: cl, generated: generated, holder: holder, model: q.model})
+	}
+}
+
+// receiverCall is the call whose result cur is called on: x.A().B() → x.A().
+func receiverCall(cur *ast.CallExpr) *ast.CallExpr {
+	sel, ok := ast.Unparen(cur.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	inner, _ := ast.Unparen(sel.X).(*ast.CallExpr)
+	return inner
+}
+
+// addClause adds what one builder call contributes. Calls are met from the
+// outermost in, so lists are prepended to keep their written order.
+func (c *checker) addClause(q *builtQuery, clause catalog.SQLClause, call *ast.CallExpr) {
+	switch clause {
+	case catalog.ClauseColumns:
+		q.columns = append(c.constArgs(call, nil), q.columns...)
+	case catalog.ClauseFrom:
+		if args := c.constArgs(call, nil); len(args) > 0 {
+			q.table = args[0]
+		}
+	case catalog.ClauseWhere:
+		q.wheres = append(c.conditions(q, call), q.wheres...)
+	case catalog.ClauseOrder:
+		q.orders = append(c.constArgs(call, &q.unknown), q.orders...)
+	case catalog.ClauseSuffix:
+		if args := c.constArgs(call, nil); len(args) > 0 {
+			q.suffix = strings.Join(args, " ") + " " + q.suffix
+			if mayContainClaim(q.suffix) {
+				q.lockAt = call
+			}
+		}
+	case catalog.ClauseLocking:
+		for _, arg := range call.Args {
+			if lock := c.gormLocking(arg); lock != "" {
+				q.suffix, q.lockAt = lock+" "+q.suffix, call
+			}
+		}
+	case catalog.ClauseModel:
+		if len(call.Args) > 0 && q.model == nil {
+			q.model = modelOf(c.pass.TypesInfo.TypeOf(call.Args[0]))
+		}
+	}
+}
+
+// constArgs returns the constant string arguments of call; a non-constant
+// argument sets *unknown, when given.
+func (c *checker) constArgs(call *ast.CallExpr, unknown *bool) []string {
+	var out []string
+	for _, arg := range call.Args {
+		if s, ok := c.constString(arg); ok {
+			out = append(out, s)
+		} else if unknown != nil {
+			*unknown = true
+		}
+	}
+	return out
+}
+
+// conditions reads a Where: a constant condition (its arguments are the
+// values of its placeholders), or a map literal keyed by column
+// (squirrel's Eq{"tenant_id": id}), read as column = ?. Anything else
+// makes the query unreadable: it may bind the tenant.
+func (c *checker) conditions(q *builtQuery, call *ast.CallExpr) []string {
+	if len(call.Args) == 0 {
+		return nil
+	}
+	if s, ok := c.constString(call.Args[0]); ok {
+		return []string{s}
+	}
+	lit, ok := ast.Unparen(call.Args[0]).(*ast.CompositeLit)
+	if !ok {
+		q.unknown = true
+		return nil
+	}
+	var out []string
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		key, isConst := "", false
+		if ok {
+			key, isConst = c.constString(kv.Key)
+		}
+		if !isConst {
+			q.unknown = true
+			return nil
+		}
+		out = append(out, key+" = ?")
+	}
+	return out
+}
+
+// gormLocking reads clause.Locking{Strength: "UPDATE", Options: "SKIP
+// LOCKED"} as the SQL it adds.
+func (c *checker) gormLocking(arg ast.Expr) string {
+	lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
+	if !ok {
+		return ""
+	}
+	if t, ok := types.Unalias(c.pass.TypesInfo.TypeOf(lit)).(*types.Named); !ok || t.Obj().Pkg() == nil ||
+		t.Obj().Pkg().Path()+"."+t.Obj().Name() != catalog.GormLocking {
+		return ""
+	}
+	fields := map[string]string{}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok {
+			if s, ok := c.constString(kv.Value); ok {
+				fields[id.Name] = s
+			}
+		}
+	}
+	if fields["Strength"] == "" || fields["Options"] == "" {
+		return ""
+	}
+	return "FOR " + fields["Strength"] + " " + fields["Options"]
+}
+
+// sql puts the chain back together as one statement.
+func (q *builtQuery) sql() string {
+	var b strings.Builder
+	b.WriteString("SELECT ")
+	if len(q.columns) == 0 {
+		b.WriteString("*")
+	}
+	b.WriteString(strings.Join(q.columns, ", "))
+	table := q.table
+	if table == "" && q.model != nil {
+		table = gormTable(q.model)
+	}
+	if table == "" {
+		table = "(unknown)"
+	}
+	b.WriteString(" FROM " + table)
+	if len(q.wheres) > 0 {
+		b.WriteString(" WHERE (" + strings.Join(q.wheres, ") AND (") + ")")
+	}
+	if len(q.orders) > 0 {
+		b.WriteString(" ORDER BY " + strings.Join(q.orders, ", "))
+	}
+	b.WriteString(" " + q.suffix)
+	return b.String()
+}
+
+// modelOf is the named struct type behind *T, []T, *[]T or []*T.
+func modelOf(t types.Type) *types.Named {
+	for {
+		switch u := types.Unalias(t).(type) {
+		case *types.Pointer:
+			t = u.Elem()
+		case *types.Slice:
+			t = u.Elem()
+		case *types.Named:
+			if _, ok := u.Underlying().(*types.Struct); ok {
+				return u
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
+// modelTenant is the tenant column of a gorm model, by its fields' column
+// names (a gorm:"column:…" tag, or gorm's snake case of the field's name),
+// with the field's name.
+func modelTenant(model *types.Named) (column, field string) {
+	st := model.Underlying().(*types.Struct)
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		col := gormColumn(f.Name(), st.Tag(i))
+		if catalog.TenantColumns[col] {
+			return col, f.Name()
+		}
+	}
+	return "", ""
+}
+
+func gormColumn(name, tag string) string {
+	for part := range strings.SplitSeq(reflect.StructTag(tag).Get("gorm"), ";") {
+		if col, ok := strings.CutPrefix(strings.TrimSpace(part), "column:"); ok {
+			return strings.ToLower(col)
+		}
+	}
+	return catalog.LaneName(name) // gorm's snake case is the runtime's for lane names: TenantID → tenant_id
+}
+
+// gormTable is gorm's default table name for a model: the snake case of its
+// name, plural. (A TableName method is not read; the name only labels the
+// message and finds a CREATE TABLE.)
+func gormTable(model *types.Named) string {
+	name := catalog.LaneName(model.Obj().Name())
+	switch {
+	case strings.HasSuffix(name, "y") && !strings.HasSuffix(name, "ey"):
+		return name[:len(name)-1] + "ies"
+	case strings.HasSuffix(name, "s"), strings.HasSuffix(name, "x"), strings.HasSuffix(name, "ch"), strings.HasSuffix(name, "sh"):
+		return name + "es"
+	}
+	return name + "s"
+}

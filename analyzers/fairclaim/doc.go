@@ -1,0 +1,117 @@
+/*
+Package fairclaim defines an Analyzer that reports job queues on SQL whose
+workers claim jobs first-in-first-out across tenants.
+
+# Analyzer fairclaim
+
+fairclaim: report a job claim (FOR UPDATE SKIP LOCKED) that takes the oldest job whatever its tenant
+
+ERR_FIFO_CLAIM_ACROSS_TENANTS. A job queue claimed with FOR UPDATE SKIP
+LOCKED and ORDER BY created_at is first-in-first-out across all tenants: if
+tenant A enqueues 2 million jobs, tenant B's single job waits behind all of
+them. Measured on the runtime's queue: B's first job starts 0.89 s behind
+40 of A's jobs, and about 9 hours behind 2 million. The queue is a resource
+shared between tenants like a pool, and ordering by age alone gives it to
+whoever filled it first.
+
+What counts: a SQL statement with FOR UPDATE SKIP LOCKED (or FOR NO KEY
+UPDATE SKIP LOCKED, or FOR UPDATE OF … SKIP LOCKED; MySQL 8 has the same
+syntax) whose locking SELECT has an ORDER BY made only of plain columns of
+age or id (created_at, inserted_at, enqueued_at, scheduled_at, run_at, id,
+…) and priority, with at least one of age or id — a priority first and then
+the age is still FIFO across tenants within each priority — on rows that
+carry a tenant (tenant_id, org_id, organization_id, account_id,
+workspace_id, project_id, team_id, customer_id, …; owner_id and user_id are
+not tenants). The word lists are catalogue rows (internal/catalog/sql.go).
+The tenant column may be seen:
+
+  - in the statement: the claim's SELECT list, the RETURNING list, or a
+    WHERE matching a list of tenants (tenant_id = ANY($1), IN (…)): FIFO
+    across those tenants;
+  - in the table's definition: CREATE TABLE (or ALTER TABLE … ADD COLUMN)
+    in a constant string of the same package, or in a .sql file of the
+    module (migrations, sqlc's schema);
+  - in gorm's model: a field whose column (gorm:"column:…", or the snake
+    case of its name) is a tenant column.
+
+Where the statements come from: constant strings, including constants
+folded from concatenation ("SELECT … " + orderByAge + " FOR UPDATE SKIP
+LOCKED"), raw-string queries and sqlc's generated query constants
+(const claimJob = `-- name: ClaimJob :one …`); and chains of query builder
+calls whose parts are constants: squirrel's sq.Select(…).From(…).Where(…).
+OrderBy(…).Suffix("FOR UPDATE SKIP LOCKED"), and gorm's
+db.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
+Where(…).Order("created_at").First(&job). The builder methods are
+catalogue rows, one table per library.
+
+Where it is reported: at the string literal of the claim, or at the builder
+call that adds the lock. A claim in a generated file (sqlc) is reported
+where the user's code calls the generated function that runs it
+(q.ClaimJob(ctx)), in this package or another, or the method of an
+interface of the generated package it implements (sqlc's Querier): nobody
+edits the generated file. A fact (RunsClaim) carries the claim from the
+generated package to its callers. The message names the table, the ORDER
+BY columns, the tenant column and where it was seen.
+
+Not reported:
+
+  - a claim bound to one tenant anywhere in the statement (WHERE tenant_id
+    = $1, a literal, or AND project_id = ? around the subquery): FIFO
+    within one tenant is what that worker is for;
+  - a claim whose FROM or WHERE uses the tenant column in any other way: a
+    join on per-tenant slot rows (the hard-cap claim locking a tenant_slots
+    row), a cap on a tenant's running jobs (NOT IN (SELECT tenant_id …
+    HAVING count(*) >= cap));
+  - a claim ordered by anything but plain age, id and priority columns:
+    the fair-share claim below, ordered by a tenant's running count, or a
+    column such as last_served_at;
+  - a claim with no ORDER BY (its order is the table's, and no worse than
+    random), a FOR UPDATE without SKIP LOCKED (one row locked by id is not
+    a claim), FOR SHARE;
+  - a table with no tenant column in the statement, its definition or its
+    model — the claims of single-tenant queue libraries (river, neoq, gue,
+    que-go, pgq) read their own tables, which have none, and are silent;
+  - test files, and SQL in comments.
+
+The fix is to choose the next job by tenant, not only by age. A fair-share
+claim takes the oldest job of the tenant running the fewest jobs:
+
+	WITH next AS (SELECT j.id FROM jobs j WHERE j.status = 'queued'
+	  ORDER BY (SELECT count(*) FROM jobs r WHERE r.tenant_id = j.tenant_id AND r.status = 'running'), j.created_at
+	  LIMIT 1 FOR UPDATE SKIP LOCKED)
+	UPDATE jobs SET status = 'running', started_at = now() FROM next WHERE jobs.id = next.id
+	RETURNING jobs.id, jobs.tenant_id;
+
+At scale, keep a per-tenant running count in a table of its own instead of
+counting job rows on every claim. The runtime's bulkhead/jobclaim package
+implements this queue: fair share (fewest running first, then the tenant
+served longest ago), a soft cap and a hard cap (per-tenant slot rows locked
+with SKIP LOCKED), with running counts per tenant in their own table,
+leases and a reaper; its package documentation says why River's claim
+cannot carry these rules.
+
+Escape policy and limits. A statement is read from one constant: a query
+put together at run time from non-constant parts (fmt.Sprintf("… ORDER BY
+%s …"), "FROM " + table + " ORDER BY id …") is read part by part, and a
+part without its FROM or ORDER BY is not a claim. A builder chain is read
+from one expression; a query built over several statements (q = q.Where(…))
+is not followed, and a non-constant Where or OrderBy argument makes the
+chain unreadable (it may bind the tenant), so it is not reported. ent and
+goqu/bob locking builders are not read. A table's definition is found by
+its name without a schema, in the package's constants and in the module's
+.sql files (from the directory of go.mod down, leaving out vendor,
+node_modules, testdata, hidden directories and nested modules; at most 2000
+files or 16 MB). Analysis passes see only Go files: go vet hands a vet
+tool the package's Go, cgo and assembly files (pass.OtherFiles,
+pass.IgnoredFiles), never its //go:embed files or other .sql files, so the
+module's .sql files are read from disk, and only when a claim needs its
+table's definition. go vet does not know about that read: after a change
+to a .sql file alone, a cached result may stand until a Go file of the
+package changes. A reaper that re-queues expired leases with SKIP LOCKED
+ordered by id has a claim's shape and is reported when its table has a
+tenant; suppress it.
+
+Suppress a finding with //bhlint:ignore ERR_FIFO_CLAIM_ACROSS_TENANTS
+reason, on the line or in the doc comment of the enclosing function.
+*/
+package fairclaim

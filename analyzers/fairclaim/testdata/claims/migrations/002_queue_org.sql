@@ -1,0 +1,1 @@
+ALTER TABLE queue_jobs ADD COLUMN IF NOT EXISTS org_id uuid;

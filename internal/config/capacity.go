@@ -92,6 +92,16 @@ func (c *Config) DatabaseFor(dsnEnv string) string {
 	return ""
 }
 
+// DependencyNames lists the declared dependencies, sorted.
+func (c *Config) DependencyNames() []string {
+	names := make([]string, 0, len(c.Dependencies))
+	for name := range c.Dependencies {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
 var (
 	capacityNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 	envPattern          = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -108,12 +118,7 @@ func (c *Config) validateCapacity() error {
 			return err
 		}
 	}
-	deps := make([]string, 0, len(c.Dependencies))
-	for name := range c.Dependencies {
-		deps = append(deps, name)
-	}
-	slices.Sort(deps)
-	for _, name := range deps {
+	for _, name := range c.DependencyNames() {
 		if err := validateDependency(name, c.Dependencies[name]); err != nil {
 			return err
 		}

@@ -1,0 +1,95 @@
+/*
+Package poolbudget defines an Analyzer that reports connection budgets
+that, multiplied by the fleet, exceed what a database or dependency can
+take.
+
+# Analyzer poolbudget
+
+poolbudget: report a binary whose pools, times its replicas, open more connections than its database or dependency allows
+
+ERR_POOL_BUDGETS_EXCEED_DATABASE. Bulkheads protect workloads from each
+other; they do not protect the database from you. Every limit in the code
+is per process, and the fleet multiplies it: five pools of 20 per pod at 30
+pods is 3,000 connections, and PostgreSQL's default max_connections is 100.
+When the fleet asks for more than the database allows, the connections
+past the limit are refused — under load, at the worst moment, and to
+whichever pod asks last. The limit per pod is what the database allows
+divided by the pods.
+
+It needs to know the fleet and the databases, from .bhlint.yml:
+
+	deploy:
+	  replicas: 30
+	databases:
+	  main:
+	    max-connections: 100   # the server's max_connections
+	    reserved: 3            # superuser_reserved_connections, replication, migrations
+	dependencies:
+	  tax-api:
+	    capacity: 100          # concurrent calls it can take
+	    lanes: [tax]           # the lanes whose outbound clients call it
+
+Without databases or dependencies it does nothing (and costs nothing).
+Without deploy.replicas it counts one process.
+
+What counts: every pool func main of a main package creates, itself or
+through the functions it calls, in any package (facts carry "this function
+creates these pools" from the bottom up): sql.Open and sql.OpenDB, with the
+maximum SetMaxOpenConns gives them (on the *sql.DB, on an ORM's handle —
+xorm's engine — or on the *sql.DB inside one, gorm's db.DB(); sqlx's
+embedded *sql.DB); the ORM openers over database/sql (gorm, xorm, sqlx,
+ent); pgxpool.New and pgxpool.NewWithConfig, with the *pgxpool.Config's
+MaxConns or the connection string's pool_max_conns; the bhlint runtime's
+lane pools, lanedb.Open, lanedb.OpenDB, lanepgx.New and
+lanepgx.NewWithConfig, with their lanepool.Config's MaxConns. Outbound,
+lanehttp.New's MaxConnsPerHost counts against a dependency that lists the
+client's lane. The catalogue (internal/catalog, budget.go) lists the
+openers and where their budget and connection string are.
+
+Which database a pool connects to: with one database declared, every
+database pool. With several, each declares dsn-env, the environment
+variable its connection string is read from, and a pool opened with
+os.Getenv of that variable (directly, through a local variable, or through
+a constructor's parameter) connects to it; a pool whose connection string
+comes from anything else is not counted.
+
+What is reported, at the name of func main: a database whose pools add up,
+times the replicas, to more than max-connections less reserved, with the
+arithmetic ("30 replicas × (20 ordersDB + 20 reportsDB) = 1200 connections
+to database main, which allows 97 (max-connections 100 − reserved 3); per
+replica budget must total at most 3"), and the related position of each
+pool (where main's package creates it, or its call that leads to the
+constructor that does). A database/sql pool with no maximum (no
+SetMaxOpenConns, or SetMaxOpenConns(n <= 0)) is the worst case: it is
+reported as unbounded whatever the others add up to. A pgxpool with no
+maximum in its configuration and a constant connection string without
+pool_max_conns has pgxpool's default, max(4, NumCPU); it counts as 4, and
+the message says so.
+
+The fix: give each pool its share, so that the pools of one process add up
+to at most what the database allows divided by the replicas; put a
+connection pooler (PgBouncer) in front of the database and budget against
+its pool; or raise max_connections — then say so in .bhlint.yml.
+
+Escape policy. A budget that is not a constant (from configuration, a flag,
+the environment) is not counted: the pool is named in the message as not
+counted when the constant ones already exceed the limit, and is silent
+otherwise; a constructor's parameter is replaced by what each call passes,
+so store.Open(dsn, 20) counts 20. A pgxpool whose connection string is not
+a constant is not counted either (the string may set pool_max_conns),
+unless its configuration sets MaxConns. A pool returned by a function
+takes the budget its caller sets on it; a pool passed to a function takes
+the budget that function (or one it passes the pool on to) sets on its
+parameter; a pool stored in a field or a global is followed within the
+function that stores it, not where the field is read later (set the
+maximum where the pool is opened). Each call of a constructor counts: a
+constructor called twice opens two pools and counts twice; a call in a
+loop counts once. Calls through an interface or a func value are not
+followed, nor are pools created in package-level variable initialisers or
+init functions, nor in packages whose .bhlint.yml declares no databases.
+Test files are skipped, and so is a test binary's main.
+
+Suppress a finding with //bhlint:ignore ERR_POOL_BUDGETS_EXCEED_DATABASE
+reason, in main's doc comment or on the line above func main.
+*/
+package poolbudget

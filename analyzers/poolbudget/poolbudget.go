@@ -1,0 +1,170 @@
+package poolbudget
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/config"
+	"github.com/bhlint/bhlint/internal/docs"
+	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+)
+
+// Code starts every message of this analyzer.
+const Code = "ERR_POOL_BUDGETS_EXCEED_DATABASE"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports connection budgets that, summed over a binary's pools
+// and multiplied by its replicas, exceed what a database or dependency can
+// take.
+var Analyzer = guard.Wrap(&analysis.Analyzer{
+	Name:      "poolbudget",
+	Doc:       docs.Extract(doc, "poolbudget"),
+	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/poolbudget",
+	FactTypes: []analysis.Fact{new(createsPools)},
+	Run:       run,
+}, Code)
+
+// createsPools marks a function that creates pools, itself or through the
+// functions it calls, or that sets the budget of a pool passed to it.
+type createsPools struct {
+	Pools  []Pool
+	Bounds []ParamBound
+}
+
+func (*createsPools) AFact() {}
+
+func (f *createsPools) String() string {
+	var parts []string
+	for _, p := range f.Pools {
+		parts = append(parts, p.String())
+	}
+	for _, b := range f.Bounds {
+		parts = append(parts, fmt.Sprintf("bounds param %d to %s", b.Param, b.Budget))
+	}
+	return "createsPools(" + strings.Join(parts, "; ") + ")"
+}
+
+// ParamBound: the function sets the budget of the pool passed as its
+// parameter Param (it calls SetMaxOpenConns on it).
+type ParamBound struct {
+	Param  int
+	Budget Budget
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	cfg, err := guard.Config(pass)
+	if err != nil {
+		return nil, err
+	}
+	// Nothing declared, nothing to compare with: the common case stops here.
+	if !cfg.DeclaresCapacity() || !pkgscope.Reaches(pass.Pkg, catalog.BudgetPackages) {
+		return nil, nil
+	}
+	c := &checker{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, summaries: map[*types.Func]*createsPools{}, busy: map[*types.Func]bool{}}
+	var mainDecl *ast.FuncDecl
+	for _, f := range pass.Files {
+		if isTestFile(pass, f) {
+			continue // a test's pools serve one test, not the fleet
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				c.decls[fn] = fd
+			}
+			if fd.Recv == nil && fd.Name.Name == "main" && pass.Pkg.Name() == "main" {
+				mainDecl = fd
+			}
+		}
+	}
+	if pass.Pkg.Name() != "main" {
+		// Facts for the packages above; nothing imports a main package.
+		for fn, fd := range c.decls {
+			guard.At(fd.Pos(), func() {
+				if s := c.summary(fn); s != nil && (len(s.Pools) > 0 || len(s.Bounds) > 0) {
+					pass.ExportObjectFact(fn, s)
+				}
+			})
+		}
+	}
+	if mainDecl != nil && !isTestBinary(pass) {
+		guard.At(mainDecl.Pos(), func() { c.checkMain(cfg, mainDecl) })
+	}
+	return nil, nil
+}
+
+type checker struct {
+	pass      *analysis.Pass
+	decls     map[*types.Func]*ast.FuncDecl
+	summaries map[*types.Func]*createsPools // this package's functions, once scanned
+	busy      map[*types.Func]bool          // being scanned: a recursive call adds nothing
+}
+
+// summary is what fn creates and bounds: scanned here for this package's
+// functions, a fact for the others.
+func (c *checker) summary(fn *types.Func) *createsPools {
+	fn = fn.Origin()
+	if fn.Pkg() != c.pass.Pkg {
+		var fact createsPools
+		if fn.Pkg() != nil && c.pass.ImportObjectFact(fn, &fact) {
+			return &fact
+		}
+		return nil
+	}
+	if s, ok := c.summaries[fn]; ok {
+		return s
+	}
+	fd := c.decls[fn]
+	if fd == nil || c.busy[fn] {
+		return nil
+	}
+	c.busy[fn] = true
+	s := c.scan(fd)
+	delete(c.busy, fn)
+	c.summaries[fn] = s
+	return s
+}
+
+// isTestBinary: the package go test generates around a package's tests
+// (its path ends in ".test") has a func main of its own. A main package
+// compiled with its _test.go files is checked as it is without them: its
+// test files are skipped, and go vet checks only that variant.
+func isTestBinary(pass *analysis.Pass) bool {
+	return strings.HasSuffix(pass.Pkg.Path(), ".test")
+}
+
+func isTestFile(pass *analysis.Pass, f *ast.File) bool {
+	file := pass.Fset.File(f.Pos())
+	return file != nil && strings.HasSuffix(file.Name(), "_test.go")
+}
+
+// siteOf is "dir/file.go:line" of pos, for messages about a pool created in
+// another package (its position there is not one this pass can point at).
+func (c *checker) siteOf(pos token.Pos) string {
+	p := c.pass.Fset.Position(pos)
+	name := p.Filename
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		if j := strings.LastIndexByte(name[:i], '/'); j >= 0 {
+			name = name[j+1:]
+		}
+	}
+	return fmt.Sprintf("%s:%d", name, p.Line)
+}
+
+// databaseOf names the declared database a pool connects to, "" when none
+// of them can be told.
+func databaseOf(cfg *config.Config, p *Pool) string {
+	return cfg.DatabaseFor(p.DSN.Env)
+}

@@ -1,0 +1,372 @@
+package poolbudget
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+)
+
+// scanner walks one function's body, closures included, in source order:
+// the pools it creates and the pools its callees create, where each is
+// kept, and the budgets set on them.
+type scanner struct {
+	c      *checker
+	params map[*types.Var]int
+	pools  []*Pool
+	held   map[*types.Var]*Pool // local variables holding a pool
+	stored map[string]*Pool     // fields and globals holding one, by expression ("s.db")
+	bounds map[int]Budget       // budgets set on pools passed as parameters
+	// structs are local configuration structs (lanepool.Config{…}, a parsed
+	// *pgxpool.Config): the field expressions assigned so far.
+	structs map[*types.Var]map[string]ast.Expr
+	pgxDSN  map[*types.Var]DSN // the connection string a *pgxpool.Config was parsed from
+	dsns    map[*types.Var]DSN // local strings holding a connection string
+}
+
+func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
+	s := &scanner{
+		c: c, params: map[*types.Var]int{}, held: map[*types.Var]*Pool{}, stored: map[string]*Pool{},
+		bounds: map[int]Budget{}, structs: map[*types.Var]map[string]ast.Expr{},
+		pgxDSN: map[*types.Var]DSN{}, dsns: map[*types.Var]DSN{},
+	}
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			if v, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+				s.params[v] = i
+			}
+			i++
+		}
+		if len(field.Names) == 0 {
+			i++
+		}
+	}
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			s.assign(n.Lhs, n.Rhs)
+		case *ast.ValueSpec:
+			lhs := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				lhs[i] = id
+			}
+			s.assign(lhs, n.Values)
+		case *ast.ReturnStmt:
+			s.returns(n)
+		case *ast.CallExpr:
+			s.call(n, stack[len(stack)-1])
+		}
+		return true
+	})
+	out := &createsPools{}
+	for _, p := range s.pools {
+		out.Pools = append(out.Pools, *p)
+	}
+	for param, b := range s.bounds {
+		out.Bounds = append(out.Bounds, ParamBound{Param: param, Budget: b})
+	}
+	slices.SortFunc(out.Bounds, func(a, b ParamBound) int { return a.Param - b.Param })
+	return out
+}
+
+// call handles a call that creates a pool, bounds one, or reaches a
+// function that does.
+func (s *scanner) call(call *ast.CallExpr, parent ast.Node) {
+	fn := typeutil.StaticCallee(s.c.pass.TypesInfo, call)
+	if fn == nil {
+		return // through an interface or a func value: not followed
+	}
+	if op, ok := catalog.PoolOpeners[catalog.Key(fn)]; ok {
+		s.open(call, fn, op, parent)
+		return
+	}
+	if catalog.Key(fn) == catalog.SQLBound || catalog.PoolWrapperBounds.Has(fn) {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && len(call.Args) == 1 {
+			s.setBudget(sel.X, s.intBudget(call.Args[0], catalog.UnsetUnbounded))
+		}
+		return
+	}
+	if sum := s.c.summary(fn); sum != nil {
+		s.inherit(call, fn, sum, parent)
+	}
+}
+
+// open records the pool an opener of the catalogue creates.
+func (s *scanner) open(call *ast.CallExpr, fn *types.Func, op catalog.PoolOpener, parent ast.Node) {
+	p := &Pool{Unset: op.Unset, DSN: noDSN(), Returned: -1, Outbound: op.Outbound, anchor: call.Pos(), Site: s.c.siteOf(call.Pos())}
+	p.Kind, p.Lane = s.kindOf(call, fn)
+	if op.DSN >= 0 && op.DSN < len(call.Args) {
+		p.DSN = s.dsnOf(call.Args[op.DSN])
+	}
+	var pgx Budget
+	if op.PgxConfig >= 0 && op.PgxConfig < len(call.Args) {
+		pgx, p.DSN = s.pgxBudget(call.Args[op.PgxConfig])
+	}
+	switch {
+	case op.Config >= 0 && op.Config < len(call.Args):
+		p.Budget = s.fieldBudget(call.Args[op.Config], op.Field, op.Unset)
+	case op.PgxConfig >= 0:
+		p.Budget = pgx
+	case op.Unset == catalog.UnsetPgxDefault:
+		p.Budget = Budget{State: FromDSN}
+	default:
+		p.Budget = budgetOf(0, op.Unset) // until SetMaxOpenConns
+	}
+	p.Budget = settle(p.Budget, p.DSN)
+	p.Name = p.Kind
+	s.bind(p, call, parent, 0)
+	s.pools = append(s.pools, p)
+}
+
+// inherit adds the pools a callee creates, with its parameters replaced by
+// this call's arguments, and applies the budgets it sets on arguments.
+func (s *scanner) inherit(call *ast.CallExpr, fn *types.Func, sum *createsPools, parent ast.Node) {
+	name := funcName(fn)
+	for _, fp := range sum.Pools {
+		p := fp
+		p.Via = append([]string{name}, fp.Via...)
+		p.named = false
+		if fn.Pkg() != s.c.pass.Pkg {
+			p.anchor = call.Pos() // the creation is in a package this pass cannot point into
+		}
+		if p.DSN.Param >= 0 {
+			p.DSN = s.argDSN(call, p.DSN.Param)
+		}
+		p.Budget = settle(s.argBudget(call, p.Budget, p.Unset), p.DSN)
+		returned := p.Returned
+		p.Returned = -1
+		if returned >= 0 {
+			s.bind(&p, call, parent, returned)
+		}
+		s.pools = append(s.pools, &p)
+	}
+	for _, b := range sum.Bounds {
+		if b.Param < len(call.Args) {
+			s.setBudget(call.Args[b.Param], s.argBudget(call, b.Budget, catalog.UnsetUnbounded))
+		}
+	}
+}
+
+// bind follows the pool the call returns as its result number result to
+// where the call's value goes: a variable names it.
+func (s *scanner) bind(p *Pool, call *ast.CallExpr, parent ast.Node, result int) {
+	switch parent := parent.(type) {
+	case *ast.AssignStmt:
+		s.keep(p, pick(parent.Lhs, parent.Rhs, call, result))
+	case *ast.ValueSpec:
+		if result < len(parent.Names) && len(parent.Values) == 1 {
+			s.keep(p, parent.Names[result])
+		} else if i := slices.IndexFunc(parent.Values, func(e ast.Expr) bool { return ast.Unparen(e) == call }); i >= 0 && i < len(parent.Names) {
+			s.keep(p, parent.Names[i])
+		}
+	case *ast.ReturnStmt:
+		p.Returned = result
+		if len(parent.Results) > 1 {
+			p.Returned = slices.IndexFunc(parent.Results, func(e ast.Expr) bool { return ast.Unparen(e) == call })
+		}
+	case *ast.KeyValueExpr:
+		if id, ok := parent.Key.(*ast.Ident); ok {
+			p.Name, p.named = id.Name, true
+		}
+	}
+}
+
+// keep records that lhs holds p, and names p after it.
+func (s *scanner) keep(p *Pool, lhs ast.Expr) {
+	if lhs == nil {
+		return
+	}
+	if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
+		return
+	}
+	if v := s.localVar(lhs); v != nil {
+		s.held[v] = p
+	} else {
+		s.stored[types.ExprString(lhs)] = p
+	}
+	p.Name, p.named = types.ExprString(lhs), true
+}
+
+// assign tracks what assignments carry: copies of a pool, configuration
+// structs and their fields, parsed pgxpool configurations, connection
+// strings.
+func (s *scanner) assign(lhs, rhs []ast.Expr) {
+	if len(rhs) == 1 && len(lhs) > 1 {
+		s.assignTuple(lhs, rhs[0])
+		return
+	}
+	if len(lhs) != len(rhs) {
+		return
+	}
+	for i, l := range lhs {
+		r := ast.Unparen(rhs[i])
+		if sel, ok := l.(*ast.SelectorExpr); ok {
+			if fields := s.structs[s.localVar(sel.X)]; fields != nil {
+				fields[sel.Sel.Name] = r // cfg.MaxConns = 20
+				continue
+			}
+		}
+		v := s.localVar(l)
+		if lit := compositeLit(r); lit != nil {
+			if v != nil {
+				s.structs[v] = fieldsOf(lit)
+			}
+			continue
+		}
+		if p := s.handle(r); p != nil {
+			s.keepCopy(p, l, v)
+			continue
+		}
+		if call, ok := r.(*ast.CallExpr); ok && v != nil {
+			s.assignCall(v, call)
+			continue
+		}
+		if d := s.dsnOf(r); v != nil && (d.Env != "" || d.IsConst || d.Param >= 0) {
+			s.dsns[v] = d
+		}
+	}
+}
+
+// assignTuple: cfg, err := pgxpool.ParseConfig(dsn); dsn, ok :=
+// os.LookupEnv("DATABASE_URL").
+func (s *scanner) assignTuple(lhs []ast.Expr, rhs ast.Expr) {
+	v := s.localVar(lhs[0])
+	if p := s.handle(rhs); p != nil {
+		s.keepCopy(p, lhs[0], v) // sqlDB, err := gormDB.DB()
+		return
+	}
+	call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+	if !ok || v == nil {
+		return
+	}
+	s.assignCall(v, call)
+}
+
+func (s *scanner) assignCall(v *types.Var, call *ast.CallExpr) {
+	fn := typeutil.StaticCallee(s.c.pass.TypesInfo, call)
+	if fn == nil {
+		return
+	}
+	if arg, ok := catalog.PgxConfigParsers[catalog.Key(fn)]; ok && arg < len(call.Args) {
+		s.structs[v] = map[string]ast.Expr{}
+		s.pgxDSN[v] = s.dsnOf(call.Args[arg])
+		return
+	}
+	if d := s.dsnOf(call); d.Env != "" {
+		s.dsns[v] = d
+	}
+}
+
+// keepCopy: a copy of a pool (db2 := db, sqlDB, _ := gormDB.DB()) is the
+// same pool; a store into a field or global is where it is kept.
+func (s *scanner) keepCopy(p *Pool, lhs ast.Expr, v *types.Var) {
+	switch {
+	case v != nil:
+		s.held[v] = p
+	case isBlank(lhs):
+	default:
+		s.stored[types.ExprString(lhs)] = p
+	}
+}
+
+// returns marks the pools a return statement hands to the caller.
+func (s *scanner) returns(ret *ast.ReturnStmt) {
+	for i, r := range ret.Results {
+		if p := s.handle(r); p != nil && p.Returned < 0 {
+			p.Returned = i
+		}
+	}
+}
+
+// handle is the pool e holds: a variable or field that holds one, or the
+// *sql.DB inside one (gormDB.DB()).
+func (s *scanner) handle(e ast.Expr) *Pool {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok {
+		sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !isSel || sel.Sel.Name != "DB" || len(call.Args) != 0 {
+			return nil
+		}
+		return s.handle(sel.X)
+	}
+	if v := s.localVar(e); v != nil {
+		return s.held[v]
+	}
+	if _, ok := e.(*ast.SelectorExpr); ok {
+		return s.stored[types.ExprString(e)]
+	}
+	return nil
+}
+
+// setBudget gives the pool e holds (or the parameter e is) its budget.
+func (s *scanner) setBudget(e ast.Expr, b Budget) {
+	if p := s.handle(e); p != nil {
+		p.Budget = b
+		return
+	}
+	if inner := innerOf(e); inner != nil {
+		e = inner
+	}
+	if i, ok := s.paramOf(e); ok {
+		s.bounds[i] = b
+	}
+}
+
+// innerOf is X of X.DB(), nil for anything else.
+func innerOf(e ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "DB" {
+		return sel.X
+	}
+	return nil
+}
+
+func (s *scanner) localVar(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	v, _ := s.c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if v == nil || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil // a package-level variable is kept by expression, as a field is
+	}
+	return v
+}
+
+func (s *scanner) paramOf(e ast.Expr) (int, bool) {
+	v := s.localVar(e)
+	if v == nil {
+		return 0, false
+	}
+	i, ok := s.params[v]
+	return i, ok
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// pick is the left-hand side that receives result i of call in an
+// assignment.
+func pick(lhs, rhs []ast.Expr, call *ast.CallExpr, result int) ast.Expr {
+	if len(rhs) == 1 && len(lhs) > 1 {
+		if result < len(lhs) {
+			return lhs[result]
+		}
+		return nil
+	}
+	for i, r := range rhs {
+		if ast.Unparen(r) == call && i < len(lhs) {
+			return lhs[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,52 @@
+// Package store opens the service's pools: its constructors are followed
+// from main through facts.
+package store
+
+import (
+	"database/sql"
+	"os"
+)
+
+// Open opens a pool with the budget its caller gives.
+func Open(dsn string, max int) (*sql.DB, error) { // want Open:`createsPools\(db sql.Open param 1 returned 0\)`
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(max)
+	return db, nil
+}
+
+// OpenRaw returns a pool whose caller must bound it.
+func OpenRaw(dsn string) (*sql.DB, error) { // want OpenRaw:`createsPools\(sql.Open sql.Open unbounded returned 0\)`
+	return sql.Open("pgx", dsn)
+}
+
+// Configure bounds the pool passed to it, through a helper.
+func Configure(db *sql.DB) { limit(db) } // want Configure:`createsPools\(bounds param 0 to 10\)`
+
+func limit(db *sql.DB) { db.SetMaxOpenConns(10) } // want limit:`createsPools\(bounds param 0 to 10\)`
+
+// Store keeps its pool in a field.
+type Store struct{ db *sql.DB }
+
+// New opens and keeps a pool of 25.
+func New() *Store { // want New:`createsPools\(db sql.Open 25 dsn \$DATABASE_URL\)`
+	db, _ := sql.Open("pgx", os.Getenv("DATABASE_URL"))
+	db.SetMaxOpenConns(25)
+	return &Store{db: db}
+}
+
+// FromConfig takes its budget from configuration: not a constant.
+func FromConfig(max int) *Store { // want FromConfig:`createsPools\(db sql.Open param 0 dsn \$DATABASE_URL\)`
+	db, _ := sql.Open("pgx", os.Getenv("DATABASE_URL"))
+	db.SetMaxOpenConns(max)
+	return &Store{db: db}
+}
+
+// NeverCalled opens a pool no main reaches.
+func NeverCalled() *Store { // want NeverCalled:`createsPools\(db sql.Open 500\)`
+	db, _ := sql.Open("pgx", "")
+	db.SetMaxOpenConns(500)
+	return &Store{db: db}
+}

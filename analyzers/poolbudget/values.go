@@ -1,0 +1,221 @@
+package poolbudget
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+)
+
+// intBudget is the budget an expression gives: a constant, a parameter of
+// the function (its callers decide), or unknown (configuration, the
+// environment, anything computed).
+func (s *scanner) intBudget(e ast.Expr, unset catalog.Unset) Budget {
+	if tv, ok := s.c.pass.TypesInfo.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
+		n, exact := constant.Int64Val(tv.Value)
+		if !exact || n > 1<<31 {
+			return Budget{State: Unknown}
+		}
+		return budgetOf(int(n), unset)
+	}
+	if i, ok := s.paramOf(ast.Unparen(e)); ok {
+		return Budget{State: FromParam, Param: i}
+	}
+	return Budget{State: Unknown}
+}
+
+// argBudget replaces a budget that is a parameter of the callee with what
+// the call passes.
+func (s *scanner) argBudget(call *ast.CallExpr, b Budget, unset catalog.Unset) Budget {
+	if b.State != FromParam {
+		return b
+	}
+	if b.Param >= len(call.Args) {
+		return Budget{State: Unknown}
+	}
+	return s.intBudget(call.Args[b.Param], unset)
+}
+
+// fieldBudget is the budget field of a configuration struct argument: a
+// literal, or a local variable built from one.
+func (s *scanner) fieldBudget(arg ast.Expr, field string, unset catalog.Unset) Budget {
+	var fields map[string]ast.Expr
+	if lit := compositeLit(ast.Unparen(arg)); lit != nil {
+		fields = fieldsOf(lit)
+	} else if v := s.localVar(derefOf(arg)); v != nil {
+		fields = s.structs[v]
+	}
+	if fields == nil {
+		return Budget{State: Unknown} // built elsewhere
+	}
+	e, ok := fields[field]
+	if !ok {
+		return budgetOf(0, unset)
+	}
+	return s.intBudget(e, unset)
+}
+
+// pgxBudget is the budget and connection string of a *pgxpool.Config
+// argument parsed in this function: its MaxConns if set, otherwise what
+// the connection string says.
+func (s *scanner) pgxBudget(arg ast.Expr) (Budget, DSN) {
+	v := s.localVar(derefOf(arg))
+	fields := s.structs[v]
+	if v == nil || fields == nil {
+		return Budget{State: Unknown}, noDSN()
+	}
+	dsn, parsed := s.pgxDSN[v]
+	if !parsed {
+		dsn = noDSN()
+	}
+	if e, ok := fields[catalog.PgxMaxConnsField]; ok {
+		return s.intBudget(e, catalog.UnsetPgxDefault), dsn
+	}
+	if !parsed {
+		return Budget{State: Unknown}, dsn
+	}
+	return Budget{State: FromDSN}, dsn
+}
+
+// dsnOf is where a connection string comes from: a constant, an
+// environment variable read with os.Getenv, a parameter, a local variable
+// holding one of these, or the string inside a driver's configuration
+// (gorm's postgres.Open(dsn)).
+func (s *scanner) dsnOf(e ast.Expr) DSN {
+	e = ast.Unparen(e)
+	info := s.c.pass.TypesInfo
+	if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		return DSN{Const: constant.StringVal(tv.Value), IsConst: true, Param: -1}
+	}
+	if i, ok := s.paramOf(e); ok {
+		return DSN{Param: i}
+	}
+	if v := s.localVar(e); v != nil {
+		if d, ok := s.dsns[v]; ok {
+			return d
+		}
+		return noDSN()
+	}
+	call, ok := e.(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return noDSN()
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if catalog.EnvLookups.Has(fn) {
+		if tv, ok := info.Types[call.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			return DSN{Env: constant.StringVal(tv.Value), Param: -1}
+		}
+		return noDSN()
+	}
+	if fn == nil || isString(info.TypeOf(call)) {
+		return noDSN() // fmt.Sprintf and friends build a string of their own
+	}
+	return s.dsnOf(call.Args[0]) // a dialector or connector over the string
+}
+
+func (s *scanner) argDSN(call *ast.CallExpr, param int) DSN {
+	if param >= len(call.Args) {
+		return noDSN()
+	}
+	return s.dsnOf(call.Args[param])
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// poolMaxConns reads pool_max_conns from a pgx connection string, in URL
+// or keyword/value form: the count, whether it is set, and whether the
+// string could be read at all.
+func poolMaxConns(dsn string) (n int, set, ok bool) {
+	var value string
+	if strings.Contains(dsn, "://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return 0, false, false
+		}
+		value, set = u.Query().Get(catalog.PgxMaxConnsParam), u.Query().Has(catalog.PgxMaxConnsParam)
+	} else {
+		for _, kv := range strings.Fields(dsn) {
+			if k, v, found := strings.Cut(kv, "="); found && k == catalog.PgxMaxConnsParam {
+				value, set = strings.Trim(v, "'"), true
+			}
+		}
+	}
+	if !set {
+		return 0, false, true
+	}
+	n, err := strconv.Atoi(value)
+	return n, true, err == nil
+}
+
+// kindOf names what creates the pool, with its lane: "sql.Open",
+// "lanedb.Open[Tax]", and returns the lane's name for a lane-typed pool.
+func (s *scanner) kindOf(call *ast.CallExpr, fn *types.Func) (kind, lane string) {
+	kind = funcName(fn)
+	t := s.c.pass.TypesInfo.TypeOf(call)
+	if tuple, ok := t.(*types.Tuple); ok && tuple.Len() > 0 {
+		t = tuple.At(0).Type()
+	}
+	if named, _, ok := catalog.LaneTyped(t); ok {
+		return kind + "[" + named.Obj().Name() + "]", catalog.LaneName(named.Obj().Name())
+	}
+	return kind, ""
+}
+
+// funcName is "pkg.Func" or "pkg.Type.Method".
+func funcName(fn *types.Func) string {
+	fn = fn.Origin()
+	name := fn.Name()
+	if recv := fn.Signature().Recv(); recv != nil {
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			name = n.Obj().Name() + "." + name
+		}
+	}
+	if fn.Pkg() == nil {
+		return name
+	}
+	return fn.Pkg().Name() + "." + name
+}
+
+func compositeLit(e ast.Expr) *ast.CompositeLit {
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+// derefOf is x of &x, e otherwise.
+func derefOf(e ast.Expr) ast.Expr {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return ast.Unparen(u.X)
+	}
+	return e
+}
+
+// fieldsOf is the keyed fields of a struct literal.
+func fieldsOf(lit *ast.CompositeLit) map[string]ast.Expr {
+	fields := map[string]ast.Expr{}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				fields[id.Name] = kv.Value
+			}
+		}
+	}
+	return fields
+}

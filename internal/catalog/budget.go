@@ -1,0 +1,90 @@
+package catalog
+
+// Tables for poolbudget: the calls that create a pool of connections to a
+// database or an outbound dependency, and where the pool's budget (its
+// maximum number of connections) and its connection string are.
+
+// BudgetPackages are the import paths a package must reach to create a
+// pool poolbudget counts.
+var BudgetPackages = []string{
+	"database/sql", "github.com/jackc/pgx/v5/pgxpool",
+	"gorm.io/gorm", "github.com/jinzhu/gorm", "xorm.io/xorm", "github.com/go-xorm/xorm",
+	"github.com/jmoiron/sqlx", "entgo.io/ent/dialect/sql",
+	RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp",
+}
+
+// Unset says what a pool's maximum is when the code sets none.
+type Unset int
+
+const (
+	// UnsetUnbounded: no maximum at all (database/sql and the ORMs over it:
+	// SetMaxOpenConns(0) is the default).
+	UnsetUnbounded Unset = iota
+	// UnsetPgxDefault: pgxpool's default, max(4, runtime.NumCPU()).
+	UnsetPgxDefault
+	// UnsetRequired: the constructor refuses a pool without one (the
+	// runtime's lane pools): an unseen budget is not a constant.
+	UnsetRequired
+)
+
+// PgxDefaultMaxConns is the least pgxpool's default maximum can be
+// (max(4, NumCPU)): what an unset pgxpool budget counts as.
+const PgxDefaultMaxConns = 4
+
+// PoolOpener is a call that creates a pool: which argument is the
+// connection string and which holds the budget.
+type PoolOpener struct {
+	// DSN is the index of the connection-string argument, -1 if none.
+	DSN int
+	// Config is the index of the argument whose field Field is the budget,
+	// -1 if the budget is set on the pool after it is created.
+	Config int
+	Field  string
+	// PgxConfig is the index of a *pgxpool.Config argument (whose MaxConns,
+	// or its connection string's pool_max_conns, is the budget), -1 if none.
+	PgxConfig int
+	Unset     Unset
+	// Outbound: the pool's connections go to a dependency (an HTTP host),
+	// not to a database; Field is then its per-host limit.
+	Outbound bool
+}
+
+// PoolOpeners are the calls that create a pool, by full name. The
+// database/sql openers and the ORM openers over them are SQLOpeners and
+// PoolWrapperOpeners, bounded by SQLBound and PoolWrapperBounds.
+var PoolOpeners = map[string]PoolOpener{
+	"database/sql.Open":   {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"database/sql.OpenDB": {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	// ORM and query-builder handles over one *sql.DB.
+	"gorm.io/gorm.Open":                             {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jinzhu/gorm.Open":                   {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"xorm.io/xorm.NewEngine":                        {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/go-xorm/xorm.NewEngine":             {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.Open":                  {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.Connect":               {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.MustOpen":              {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.MustConnect":           {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"entgo.io/ent/dialect/sql.Open":                 {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jackc/pgx/v5/pgxpool.New":           {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetPgxDefault},
+	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": {DSN: -1, Config: -1, PgxConfig: 1, Unset: UnsetPgxDefault},
+	// The runtime's lane pools: lanepool.Config.MaxConns is required.
+	RuntimePath + "/lanedb.Open":           {DSN: 1, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
+	RuntimePath + "/lanedb.OpenDB":         {DSN: -1, Config: 1, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
+	RuntimePath + "/lanepgx.New":           {DSN: 1, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
+	RuntimePath + "/lanepgx.NewWithConfig": {DSN: -1, Config: 2, Field: "MaxConns", PgxConfig: 1, Unset: UnsetRequired},
+	RuntimePath + "/lanehttp.New":          {DSN: -1, Config: 0, Field: "MaxConnsPerHost", PgxConfig: -1, Unset: UnsetRequired, Outbound: true},
+}
+
+// PgxConfigParsers parse a connection string into a *pgxpool.Config: the
+// argument at the index is the connection string.
+var PgxConfigParsers = map[string]int{"github.com/jackc/pgx/v5/pgxpool.ParseConfig": 0}
+
+// PgxMaxConnsParam is the connection-string parameter that sets a
+// pgxpool's maximum, and PgxMaxConnsField the *pgxpool.Config field.
+const (
+	PgxMaxConnsParam = "pool_max_conns"
+	PgxMaxConnsField = "MaxConns"
+)
+
+// EnvLookups read an environment variable named by their first argument.
+var EnvLookups = newTable("os.Getenv", "os.LookupEnv")

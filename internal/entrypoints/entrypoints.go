@@ -10,6 +10,7 @@
 package entrypoints
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -38,6 +39,10 @@ type Entry struct {
 	Pos   token.Pos // the registration or go statement
 	// Parent is the function that holds the registration or go statement.
 	Parent *ssa.Function
+	// Route is the pattern a handler was registered for when the
+	// registration names it with a constant ("/healthz", "GET /readyz"),
+	// "" otherwise.
+	Route string
 }
 
 // Finder finds entry points. The zero value looks only at the package's
@@ -120,8 +125,9 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 	}
 	for _, table := range interactiveTables {
 		if i, ok := table.calls[key]; ok {
+			route := routeOf(params, i)
 			for _, h := range handlers(i) {
-				add(Entry{Func: h, Class: Interactive, How: table.framework + " handler registered with " + name, Pos: common.Pos(), Parent: parent})
+				add(Entry{Func: h, Class: Interactive, How: table.framework + " handler registered with " + name, Pos: common.Pos(), Parent: parent, Route: route})
 			}
 			return
 		}
@@ -151,6 +157,40 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 			add(Entry{Func: job, Class: Background, How: "job scheduled with " + name, Pos: common.Pos(), Parent: parent})
 		}
 	}
+}
+
+// Registration recognises a call that registers request handlers with one
+// of the routers of the tables (net/http, chi, gorilla/mux, echo, gin,
+// httprouter, pocketbase): the route it names ("" when not a constant) and
+// the arguments that may be handlers, for passes that resolve handlers
+// further than Find does (a handler returned by a factory).
+func Registration(common *ssa.CallCommon) (route string, handlers []ssa.Value, ok bool) {
+	key, _ := callKey(common)
+	if key == "" {
+		return "", nil, false
+	}
+	params := callParams(common)
+	for _, table := range interactiveTables {
+		if i, found := table.calls[key]; found {
+			if i < len(params) {
+				handlers = params[i:]
+			}
+			return routeOf(params, i), handlers, true
+		}
+	}
+	return "", nil, false
+}
+
+// routeOf is the last constant string among a registration's parameters
+// before its first handler: the path of mux.HandleFunc("/healthz", h),
+// r.GET("/health", h), r.Method("GET", "/ready", h).
+func routeOf(params []ssa.Value, handler int) string {
+	for i := min(handler, len(params)) - 1; i >= 0; i-- {
+		if c, ok := params[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+			return constant.StringVal(c.Value)
+		}
+	}
+	return ""
 }
 
 // serverHandler finds http.Server{Handler: h} and srv.Handler = h.

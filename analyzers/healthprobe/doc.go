@@ -1,0 +1,119 @@
+/*
+Package healthprobe defines an Analyzer that reports health, liveness and
+readiness probes that reach a pool or client request traffic also uses.
+
+# Analyzer healthprobe
+
+healthprobe: report a health probe that reaches a pool or client request traffic shares
+
+ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN. A load balancer or an
+orchestrator polls every instance's probe with the same short timeout. A
+probe that pings the database, calls Redis or another service, turns one
+slow dependency into every instance failing its probe at the same moment:
+a readiness or health probe takes every instance out of the load balancer
+at once (a total outage where there was a slow dependency), a liveness
+probe restarts every pod at once (cold caches and a reconnect storm on a
+dependency that was only slow). A probe that borrows from the pool request
+traffic uses also waits behind that traffic when the pool is exhausted:
+the instance is declared dead because it is busy. The health check
+deserves its own path: a shallow check (the process is up, its loop is
+responsive) that uses no shared pool.
+
+What is a probe:
+  - a handler registered with one of the routers bhlint knows (net/http's
+    ServeMux and package-level Handle/HandleFunc, chi, gorilla/mux, echo,
+    gin, httprouter, pocketbase) for a route whose path's last segment is
+    a probe's name — health, healthz, healthcheck, health-check,
+    health_check, _health, hc (a health probe); livez, live, liveness,
+    alive (liveness); readyz, ready, readiness (readiness) — or whose
+    whole path is /ping. The route must be a constant in the registration
+    (a method in front, "GET /healthz", is allowed). The handler may be a
+    function, a method value, a closure, the ServeHTTP of a handler type,
+    or the closure a factory of the same package returns
+    (r.GET("/ready", readiness(db)));
+  - Check and Watch of a type implementing the gRPC health service (a
+    method taking *grpc_health_v1.HealthCheckRequest);
+  - a check func registered with a health library that runs it on every
+    poll (catalogue rows: heptiolabs/healthcheck AddLivenessCheck and
+    AddReadinessCheck, alexliesenfeld/health WithCheck, hellofresh/health-go
+    Register and WithChecks, ory's healthx.ReadyCheckers), and the
+    libraries' own checks built around a pool or URL
+    (healthcheck.DatabasePingCheck(db, …)).
+
+/status is not a probe's name: services serve status pages, build
+information and job states under it far more often than a probe. /ping
+counts only as the whole path, where load balancers are pointed; /api/ping
+is an API endpoint (often behind authentication) and is not reported.
+
+What is reported: a probe whose code reaches, through any depth of calls
+(across packages by facts, through calls on the module's interfaces
+resolved to the implementations visible where the call is made), a pool or
+client: a method of a database pool (*sql.DB, sqlx, pgxpool, gorm, xorm,
+bun, dbx, the runtime's lane pools), of a Redis client, of a gRPC
+connection or HTTP client (catalogue: ResourceTypes), or net/http's
+package-level Get/Post/Head, which go through http.DefaultClient's pool.
+Methods that answer from the process (Stats, SetMaxOpenConns, Close,
+gorm's DB() and WithContext, go-redis' PoolStats…: ProbeInProcessMethods)
+do not count.
+
+Readiness is reported as well as liveness. Kubernetes' guidance is that a
+liveness probe must not check dependencies; readiness is often written to
+ping the database, and the services read for this analyzer do so. But a
+readiness probe checking a dependency every instance shares fails on
+every instance at the same moment: the load balancer is left with no
+instance at all, which is worse than serving the requests that do not need
+the dependency, or failing those that do fast. The message says which
+kind: a liveness probe makes "every pod … restarted", a readiness or
+health probe makes "every instance … leave the load balancer".
+
+The finding is at the call in the probe's own function (the registered
+handler, closure or Check method; for a library, in the registered check
+func) that leads to the resource — the first such call in its body — and
+names the probe, its route or registration, the resource as the code
+names it (a package variable "pools.Main", a field "Store.db", the pool
+returned by a call or passed to a function) and the chain of calls to the
+use. Related information points at the registration and at the use of the
+resource (or, when that is in another package, at the first function of
+the chain).
+
+The fix: keep the probe shallow — write a constant, or read a status
+(an atomic, a field) that a background goroutine updates by pinging the
+dependency on its own schedule — and let the dependency's own alerts say
+when it is slow; or give the probe a connection of its own, opened for it
+and used by nothing else.
+
+Escape policy (what is assumed where the analysis cannot see):
+  - a pool or client opened for the probe alone is not shared: one opened
+    in the probe's own code, one opened in the registering function and
+    captured by nothing but probe closures (besides its Close), and an
+    unexported field or package variable of the same package that is only
+    ever set to a pool opened there and only read by probe code (or to
+    close it, read its statistics). A dedicated pool handed to the probe
+    through a constructor of another package cannot be told from the
+    shared one and is reported: ignore it with the directive below;
+  - a raw connection dialled by the probe (net.Dial, grpc.Dial inside the
+    probe) is its own and not reported;
+  - a resource whose origin cannot be followed (a map or slice element,
+    the result of another package's function) is taken as shared and
+    named by where the probe got it;
+  - a probe that reads a cached status updated by a background goroutine
+    reaches nothing: calls made in a goroutine the probe starts do not
+    count (the probe does not wait for them), nor do checks a library runs
+    periodically (alexliesenfeld/health's WithPeriodicCheck,
+    healthcheck.Async);
+  - calls through function values, and through interfaces declared in the
+    standard library or in the catalogue's libraries, are not followed;
+    calls through the module's interfaces follow the first visible
+    implementation that reaches a resource, and name it;
+  - a handler named Health that is not registered for a probe's route is
+    not a probe, and a route whose path is not a constant is not known;
+    gorilla/mux's r.Path("/healthz").Handler(h) names the path in another
+    call and is not seen; fiber is not covered (not built on net/http);
+  - a deep check behind an opt-in (/healthz?full=1) is reported like any
+    other: the probe polled with the option set shares the pool.
+
+Suppress a finding with //bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN
+reason, on the line, the line above, or in the probe function's doc
+comment.
+*/
+package healthprobe

@@ -1,0 +1,186 @@
+package healthprobe
+
+import (
+	_ "embed"
+	"go/build"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/docs"
+	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// Code starts every message of this analyzer.
+const Code = "ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN"
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports health, liveness and readiness probes that reach a pool
+// or client request traffic also uses.
+var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
+	Name:      "healthprobe",
+	Doc:       docs.Extract(doc, "healthprobe"),
+	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/healthprobe",
+	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
+	FactTypes: []analysis.Fact{new(reachesShared)},
+	Run:       run,
+}, Code))
+
+// reachesShared marks a function that reaches a shared pool or client:
+// what it is, the call that uses it, and the functions on the way.
+type reachesShared struct {
+	Noun     string // "database pool", "Redis client", "HTTP client", …
+	Resource string // the user's identifier: "Store.db", "pools.Main"
+	Call     string // the call that uses it: "(*sql.DB).PingContext"
+	Path     []string
+	// Param, when ≥ 0, says the resource is the function's parameter
+	// Param (the receiver counting as 0): its caller names it.
+	Param int
+}
+
+func (*reachesShared) AFact() {}
+func (f *reachesShared) String() string {
+	return "reachesShared(" + f.Noun + " " + f.Resource + " via " + strings.Join(append(append([]string(nil), f.Path...), f.Call), " → ") + ")"
+}
+
+// maxPath bounds the call paths facts carry.
+const maxPath = 8
+
+// freeVarBase numbers a closure's free variables after its parameters, so
+// that a resource a closure captures is named where the closure is made.
+const freeVarBase = 1000
+
+// scope: a package that reaches none of these uses no pool or client.
+var scope = append(append([]string(nil), catalog.LanePackages...), catalog.NetworkPackages...)
+
+type checker struct {
+	pass  *analysis.Pass
+	net   *netio.Result
+	funcs []*ssa.Function
+	local map[*ssa.Function]bool
+	// uses are what the package's functions reach, to a fixed point.
+	uses   map[*ssa.Function]*use
+	rounds ssautil.Rounds
+	// probeSet: the functions a probe of this package runs (the probes
+	// and what they call here); a pool only they touch is theirs.
+	probeSet map[*ssa.Function]bool
+	vars     *varIndex
+	starts   ssautil.CallStarts
+	impls    map[*types.Func][]*types.Func
+}
+
+// use is a resource a function reaches: the fact, and where in this
+// package the resource is used (NoPos when the use is in another package).
+type use struct {
+	reachesShared
+	site token.Pos // the call in the function that leads to it
+	at   token.Pos // the resource's use, when in this package
+	// decl is where the first function on the path is declared, for a
+	// use in another package.
+	decl token.Pos
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if isLibrary(pass) || !pkgscope.Reaches(pass.Pkg, scope) {
+		return nil, nil
+	}
+	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	c := &checker{
+		pass:     pass,
+		net:      pass.ResultOf[netio.Analyzer].(*netio.Result),
+		local:    map[*ssa.Function]bool{},
+		uses:     map[*ssa.Function]*use{},
+		probeSet: map[*ssa.Function]bool{},
+		impls:    map[*types.Func][]*types.Func{},
+	}
+	for _, fn := range builder.SrcFuncs() {
+		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") || lazyssa.Size(fn) > lazyssa.Budget(pass.Analyzer) && lazyssa.Budget(pass.Analyzer) > 0 {
+			continue
+		}
+		c.funcs = append(c.funcs, fn)
+		c.local[fn] = true
+	}
+	var probes []probe
+	if pkgscope.Reaches(pass.Pkg, catalog.ProbePackages) {
+		probes = c.findProbes()
+		c.markProbeSet(probes)
+	}
+	c.vars = indexVars(c.funcs)
+	c.computeReach()
+	c.exportFacts()
+	for _, p := range probes {
+		guard.At(p.at, func() { c.check(p) })
+	}
+	return nil, nil
+}
+
+// isLibrary: the standard library and the catalogue's client, pool and
+// router libraries are where calls end, not probes or callers.
+func isLibrary(pass *analysis.Pass) bool {
+	libs := append(append([]string{catalog.RuntimePath}, catalog.LanePackages...), catalog.ProbePackages...)
+	if catalog.InPackages(pass.Pkg.Path(), libs) || len(pass.Files) == 0 {
+		return true
+	}
+	goroot := filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+	return strings.HasPrefix(pass.Fset.Position(pass.Files[0].Pos()).Filename, goroot)
+}
+
+func (c *checker) computeReach() {
+	c.rounds.Run(c.funcs, func(fn *ssa.Function) {
+		if _, done := c.uses[fn]; done {
+			return
+		}
+		if u := c.firstUse(fn); u != nil {
+			c.uses[fn] = u
+			c.rounds.Changed(fn)
+		}
+	}, nil)
+}
+
+func (c *checker) exportFacts() {
+	for fn, u := range c.uses {
+		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
+			f := u.reachesShared
+			c.pass.ExportObjectFact(obj, &f)
+		}
+	}
+}
+
+// firstUse is the first call, by position, in fn's body (not in a
+// goroutine it starts) that reaches a shared resource.
+func (c *checker) firstUse(fn *ssa.Function) *use {
+	var first *use
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var common *ssa.CallCommon
+			switch instr := instr.(type) {
+			case *ssa.Call:
+				common = instr.Common()
+			case *ssa.Defer:
+				common = instr.Common()
+			default:
+				continue
+			}
+			u := c.callUse(fn, common)
+			if u == nil {
+				continue
+			}
+			u.site = c.starts.Start(c.pass.Files, common.Pos())
+			if first == nil || u.site < first.site {
+				first = u
+			}
+		}
+	}
+	return first
+}

@@ -1,0 +1,387 @@
+package healthprobe
+
+import (
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/entrypoints"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// probe is a function a load balancer or orchestrator runs when it polls
+// an instance: a handler registered for a probe's route, the gRPC health
+// service's Check or Watch, or a check func registered with a health
+// library.
+type probe struct {
+	fn    *ssa.Function
+	kind  catalog.ProbeKind
+	route string    // how users know it: `route "/healthz"`, `the gRPC health service`
+	at    token.Pos // the registration, NoPos for the gRPC health service
+	// bind resolves the probe function's parameter or free variable i to
+	// the value the registration gave it and the function that holds it.
+	bind binder
+	// lib is a health library's own check built around a pool or client
+	// (healthcheck.DatabasePingCheck(db, …)): the call, and the argument.
+	lib    *ssa.Call
+	libArg ssa.Value
+}
+
+type binder func(i int) (ssa.Value, *ssa.Function)
+
+func noBind(int) (ssa.Value, *ssa.Function) { return nil, nil }
+
+func (c *checker) findProbes() []probe {
+	var out []probe
+	for _, fn := range c.funcs {
+		out = append(out, c.grpcHealth(fn)...)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Call:
+					out = append(out, c.routeProbes(fn, x.Common())...)
+					out = append(out, c.libraryProbes(fn, x)...)
+				case *ssa.MapUpdate:
+					out = append(out, c.checkMapProbes(fn, x)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ---- routes ----
+
+// probeKind says whether a route is a probe's: its path's last segment is
+// a probe's name (ProbePaths), or the whole path is (ProbeTopLevelPaths).
+func probeKind(route string) catalog.ProbeKind {
+	if i := strings.LastIndexByte(route, ' '); i >= 0 {
+		route = route[i+1:] // "GET /healthz"
+	}
+	route = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(route), "{$}"), "/")
+	segments := strings.Split(strings.TrimPrefix(route, "/"), "/")
+	last := segments[len(segments)-1]
+	if k, ok := catalog.ProbePaths[last]; ok {
+		return k
+	}
+	if k, ok := catalog.ProbeTopLevelPaths[last]; ok && len(segments) == 1 {
+		return k
+	}
+	return ""
+}
+
+func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []probe {
+	route, handlers, ok := entrypoints.Registration(common)
+	if !ok {
+		return nil
+	}
+	kind := probeKind(route)
+	if kind == "" {
+		return nil
+	}
+	var out []probe
+	for _, h := range handlers {
+		for _, t := range c.resolve(parent, h, noBind, 3) {
+			out = append(out, probe{fn: t.fn, kind: kind, route: "route " + strconv.Quote(route), at: common.Pos(), bind: t.bind})
+		}
+	}
+	return out
+}
+
+type target struct {
+	fn   *ssa.Function
+	bind binder
+}
+
+// resolve returns the functions a handler value runs, with how their
+// parameters and free variables are bound where the value is made: a
+// function, a closure, a method value, a handler type's ServeHTTP, the
+// handlers in a variadic slice, and the closures a factory of this package
+// returns (healthz(db) returning func(w, r)).
+func (c *checker) resolve(fn *ssa.Function, v ssa.Value, outer binder, depth int) []target {
+	if v == nil || depth < 0 {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Function:
+		return []target{{fn: x, bind: noBind}}
+	case *ssa.MakeClosure:
+		f, _ := x.Fn.(*ssa.Function)
+		if f == nil {
+			return nil
+		}
+		bind := c.closureBinder(fn, x, outer)
+		if f.Synthetic != "" && len(x.Bindings) == 1 {
+			// A method value: the method, its receiver the binding.
+			if m := boundMethod(f); m != nil {
+				return []target{{fn: m, bind: func(i int) (ssa.Value, *ssa.Function) {
+					if i == 0 {
+						return bind(freeVarBase)
+					}
+					return nil, nil
+				}}}
+			}
+		}
+		return []target{{fn: f, bind: bind}}
+	case *ssa.MakeInterface:
+		if _, isFunc := x.X.Type().Underlying().(*types.Signature); isFunc {
+			return c.resolve(fn, x.X, outer, depth)
+		}
+		if m := serveHTTP(fn.Prog, x.X.Type()); m != nil {
+			recv := x.X
+			return []target{{fn: m, bind: func(i int) (ssa.Value, *ssa.Function) {
+				if i == 0 {
+					return recv, fn
+				}
+				return nil, nil
+			}}}
+		}
+	case *ssa.ChangeType:
+		return c.resolve(fn, x.X, outer, depth)
+	case *ssa.Convert:
+		return c.resolve(fn, x.X, outer, depth)
+	case *ssa.Slice:
+		return c.resolve(fn, x.X, outer, depth)
+	case *ssa.Alloc:
+		var out []target
+		for _, ref := range ssautil.Referrers(x) {
+			if ia, ok := ref.(*ssa.IndexAddr); ok {
+				for _, st := range ssautil.Referrers(ia) {
+					if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
+						out = append(out, c.resolve(fn, store.Val, outer, depth)...)
+					}
+				}
+			}
+		}
+		return out
+	case *ssa.Call:
+		return c.factoryResults(fn, x, outer, depth-1)
+	}
+	return nil
+}
+
+// closureBinder binds a closure's free variable i (numbered from
+// freeVarBase) to its binding where the closure is made; a binding that is
+// the maker's own parameter or free variable is bound further out.
+func (c *checker) closureBinder(fn *ssa.Function, mc *ssa.MakeClosure, outer binder) binder {
+	return func(i int) (ssa.Value, *ssa.Function) {
+		if i < freeVarBase || i-freeVarBase >= len(mc.Bindings) {
+			return nil, nil
+		}
+		b := mc.Bindings[i-freeVarBase]
+		if alloc, ok := b.(*ssa.Alloc); ok {
+			if stored := storedIn(alloc); stored != nil {
+				b = stored
+			}
+		}
+		return bindFurther(fn, b, outer)
+	}
+}
+
+func bindFurther(fn *ssa.Function, v ssa.Value, outer binder) (ssa.Value, *ssa.Function) {
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		for i, p := range fn.Params {
+			if p == x {
+				if ov, of := outer(i); ov != nil {
+					return ov, of
+				}
+			}
+		}
+	case *ssa.FreeVar:
+		for i, fv := range fn.FreeVars {
+			if fv == x {
+				if ov, of := outer(freeVarBase + i); ov != nil {
+					return ov, of
+				}
+			}
+		}
+	}
+	return v, fn
+}
+
+// factoryResults: the handlers a call returns (a factory of this package
+// returning a closure), and the handlers a middleware call wraps.
+func (c *checker) factoryResults(fn *ssa.Function, call *ssa.Call, outer binder, depth int) []target {
+	var out []target
+	args := call.Common().Args
+	if callee := call.Common().StaticCallee(); callee != nil && c.local[callee] {
+		// The factory's parameter i is the call's argument i.
+		bind := func(i int) (ssa.Value, *ssa.Function) {
+			if i < len(args) {
+				return bindFurther(fn, args[i], outer)
+			}
+			return nil, nil
+		}
+		for _, b := range callee.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+				out = append(out, c.resolve(callee, ret.Results[0], bind, depth)...)
+			}
+		}
+	}
+	for _, arg := range args {
+		switch arg.Type().Underlying().(type) {
+		case *types.Signature, *types.Interface:
+			out = append(out, c.resolve(fn, arg, outer, depth)...)
+		}
+	}
+	return out
+}
+
+// boundMethod is the method a bound method value's wrapper calls.
+func boundMethod(wrapper *ssa.Function) *ssa.Function {
+	for _, b := range wrapper.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if callee := call.Common().StaticCallee(); callee != nil {
+					return callee
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// serveHTTP is the ServeHTTP method of a handler type.
+func serveHTTP(prog *ssa.Program, t types.Type) *ssa.Function {
+	if prog == nil || types.IsInterface(t) {
+		return nil
+	}
+	sel := prog.MethodSets.MethodSet(t).Lookup(nil, "ServeHTTP")
+	if sel == nil {
+		return nil
+	}
+	return prog.MethodValue(sel)
+}
+
+// ---- the gRPC health service ----
+
+// grpcHealth: Check and Watch of a type implementing the gRPC health
+// service (grpc_health_v1.HealthServer): they take its request.
+func (c *checker) grpcHealth(fn *ssa.Function) []probe {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || fn.Signature.Recv() == nil || (obj.Name() != "Check" && obj.Name() != "Watch") {
+		return nil
+	}
+	params := fn.Signature.Params()
+	for i := 0; i < params.Len(); i++ {
+		if catalog.TypeKey(params.At(i).Type()) == catalog.GRPCHealthRequestType {
+			return []probe{{fn: fn, kind: catalog.Health, route: "the gRPC health service's " + obj.Name(), bind: noBind}}
+		}
+	}
+	return nil
+}
+
+// ---- health libraries ----
+
+// libraryProbes: the check funcs a health library's registration takes
+// (ProbeChecks), and its own checks built around a pool
+// (ProbeCheckMakers).
+func (c *checker) libraryProbes(parent *ssa.Function, call *ssa.Call) []probe {
+	m := calledMethod(call.Common())
+	if m == nil {
+		return nil
+	}
+	row, ok := catalog.ProbeChecks[catalog.Key(m)]
+	if !ok {
+		return nil
+	}
+	params := call.Common().Args
+	if !call.Common().IsInvoke() && m.Signature().Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	if row.Arg >= len(params) {
+		return nil
+	}
+	name := "the " + string(row.Kind) + " check registered with " + callName(call.Common())
+	var out []probe
+	for _, v := range checkValues(params[row.Arg], row.Field) {
+		if maker, arg := checkMaker(v); maker != nil {
+			out = append(out, probe{fn: parent, kind: row.Kind, route: name, at: call.Pos(), lib: maker, libArg: arg, bind: noBind})
+			continue
+		}
+		for _, t := range c.resolve(parent, v, noBind, 2) {
+			out = append(out, probe{fn: t.fn, kind: row.Kind, route: name, at: call.Pos(), bind: t.bind})
+		}
+	}
+	return out
+}
+
+// checkValues are the check funcs an argument holds: itself, or the
+// values stored into the named field of the struct (or of each struct of
+// the variadic slice) passed.
+func checkValues(arg ssa.Value, field string) []ssa.Value {
+	if field == "" {
+		return []ssa.Value{arg}
+	}
+	var addrs []ssa.Value
+	switch x := arg.(type) {
+	case *ssa.UnOp: // a struct literal: *alloc
+		addrs = append(addrs, x.X)
+	case *ssa.Slice: // variadic: the array's elements
+		for _, ref := range ssautil.Referrers(x.X) {
+			if ia, ok := ref.(*ssa.IndexAddr); ok {
+				addrs = append(addrs, ia)
+			}
+		}
+	}
+	var out []ssa.Value
+	for _, addr := range addrs {
+		for _, ref := range ssautil.Referrers(addr) {
+			fa, ok := ref.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			if v, _ := varOf(fa); v == nil || v.Name() != field {
+				continue
+			}
+			for _, st := range ssautil.Referrers(fa) {
+				if store, ok := st.(*ssa.Store); ok && store.Addr == fa {
+					out = append(out, store.Val)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// checkMaker recognises a library's own check (ProbeCheckMakers) and the
+// argument it is built around. A wrapper that runs a check in the
+// background (heptiolabs' Async) is neither: its result is a cached status.
+func checkMaker(v ssa.Value) (*ssa.Call, ssa.Value) {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return nil, nil
+	}
+	m := calledMethod(call.Common())
+	if m == nil {
+		return nil, nil
+	}
+	i, ok := catalog.ProbeCheckMakers[catalog.Key(m)]
+	if !ok || i >= len(call.Common().Args) {
+		return nil, nil
+	}
+	return call, call.Common().Args[i]
+}
+
+// checkMapProbes: check funcs stored into a health library's map of
+// checks (ory's healthx.ReadyCheckers{"db": f}).
+func (c *checker) checkMapProbes(parent *ssa.Function, up *ssa.MapUpdate) []probe {
+	kind, ok := catalog.ProbeCheckMaps[catalog.TypeKey(up.Map.Type())]
+	if !ok {
+		return nil
+	}
+	name := "the " + string(kind) + " check"
+	if k, ok := up.Key.(*ssa.Const); ok {
+		name += " " + k.Value.ExactString()
+	}
+	var out []probe
+	for _, t := range c.resolve(parent, up.Value, noBind, 2) {
+		out = append(out, probe{fn: t.fn, kind: kind, route: name, at: up.Pos(), bind: t.bind})
+	}
+	return out
+}

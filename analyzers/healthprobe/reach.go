@@ -1,0 +1,448 @@
+package healthprobe
+
+import (
+	"go/build"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// callUse is the shared resource a call reaches, if any: a method of a
+// pool or client type that needs a connection, a function of this package
+// or another (by its fact) that reaches one, an interface method one of
+// whose implementations in the visible packages does, or a call the
+// network catalogue knows to go through a shared client (http.Get).
+func (c *checker) callUse(fn *ssa.Function, common *ssa.CallCommon) *use {
+	if u, direct := c.resourceCall(fn, common); direct {
+		return u
+	}
+	if callee := common.StaticCallee(); callee != nil {
+		if r := c.reachOf(callee); r != nil {
+			return c.endAt(c.through(fn, r, common, funcName(callee)), ssautil.Origin(callee).Object())
+		}
+	} else if common.IsInvoke() {
+		for _, impl := range c.implementationsOf(common.Method) {
+			if r := c.reachOfObj(impl); r != nil {
+				return c.endAt(c.through(fn, r, common, netio.Name(impl)), impl)
+			}
+		}
+	}
+	return c.sharedNetworkCall(common)
+}
+
+// resourceCall: a method called on a pool or client value. direct says the
+// call is one (whether or not it counts: statistics and settings answer
+// from the process; a pool opened for the probe alone is its own).
+func (c *checker) resourceCall(fn *ssa.Function, common *ssa.CallCommon) (u *use, direct bool) {
+	recv, noun := resourceValue(ssautil.Receiver(common))
+	if recv == nil {
+		return nil, false
+	}
+	method := calledMethod(common)
+	if method == nil || catalog.ProbeInProcessMethods.Has(method) {
+		return nil, true
+	}
+	name, param, own := c.resourceOf(fn, recv, noun)
+	if own {
+		return nil, true
+	}
+	return &use{reachesShared: reachesShared{Noun: noun, Resource: name, Call: netio.Name(method), Param: param}, at: common.Pos()}, true
+}
+
+func calledMethod(common *ssa.CallCommon) *types.Func {
+	if common.IsInvoke() {
+		return common.Method
+	}
+	if callee := common.StaticCallee(); callee != nil {
+		obj, _ := ssautil.Origin(callee).Object().(*types.Func)
+		return obj
+	}
+	return nil
+}
+
+// resourceValue is the pool or client a method is called on: the receiver,
+// or the value whose embedded field it is (go-redis' commands are methods
+// of an embedded cmdable, sqlx's of an embedded *sql.DB).
+func resourceValue(v ssa.Value) (ssa.Value, string) {
+	for depth := 0; v != nil && depth < 4; depth++ {
+		if noun := catalog.ResourceNoun(v.Type()); noun != "" {
+			return v, noun
+		}
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && embedded(fa) {
+				v = fa.X
+				continue
+			}
+		case *ssa.Field:
+			if embedded(x) {
+				v = x.X
+				continue
+			}
+		case *ssa.FieldAddr:
+			if embedded(x) {
+				v = x.X
+				continue
+			}
+		}
+		break
+	}
+	return nil, ""
+}
+
+func embedded(v ssa.Value) bool {
+	f, _ := varOf(v)
+	return f != nil && f.Embedded()
+}
+
+// sharedNetworkCall: a catalogued network call made through a client every
+// caller shares (http.Get goes through http.DefaultClient's pool). A raw
+// dial opens a connection of its own: not a shared pool.
+func (c *checker) sharedNetworkCall(common *ssa.CallCommon) *use {
+	callee := common.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	obj, ok := ssautil.Origin(callee).Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "net/http" || obj.Signature().Recv() != nil || !catalog.NetworkCalls.Has(obj) {
+		return nil
+	}
+	return &use{reachesShared: reachesShared{Noun: "HTTP client", Resource: "http.DefaultClient", Call: netio.Name(obj), Param: -1}, at: common.Pos()}
+}
+
+// reachOf is what a function reaches: this package's computation, or the
+// fact of the package that declares it.
+func (c *checker) reachOf(fn *ssa.Function) *reachesShared {
+	fn = ssautil.Origin(fn)
+	if c.local[fn] {
+		c.rounds.Read(fn)
+		if u := c.uses[fn]; u != nil {
+			return &u.reachesShared
+		}
+		return nil
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return nil
+	}
+	return c.reachOfObj(obj)
+}
+
+func (c *checker) reachOfObj(obj *types.Func) *reachesShared {
+	obj = obj.Origin()
+	if obj.Pkg() == c.pass.Pkg {
+		for _, fn := range c.funcs {
+			if fn.Object() == obj {
+				return c.reachOf(fn)
+			}
+		}
+		return nil
+	}
+	var fact reachesShared
+	if obj.Pkg() != nil && c.pass.ImportObjectFact(obj, &fact) {
+		return &fact
+	}
+	return nil
+}
+
+// endAt records where a use through the callee ends: the resource's use
+// when the callee is this package's, else the callee's declaration.
+func (c *checker) endAt(u *use, callee types.Object) *use {
+	if u == nil || callee == nil {
+		return u
+	}
+	for fn, cu := range c.uses {
+		if fn.Object() == callee {
+			u.at = cu.at
+			return u
+		}
+	}
+	u.decl = callee.Pos()
+	return u
+}
+
+// through is a callee's use as seen from the caller: one more hop, and a
+// resource the callee knew as a parameter named by the caller's argument.
+func (c *checker) through(fn *ssa.Function, r *reachesShared, common *ssa.CallCommon, hop string) *use {
+	u := &use{reachesShared: *r}
+	u.Path = capPath(append([]string{hop}, r.Path...))
+	u.Param = -1
+	if r.Param < 0 {
+		return u
+	}
+	arg := argument(common, r.Param)
+	if arg == nil {
+		u.Resource = "the " + r.Noun + " passed to " + hop
+		return u
+	}
+	name, param, own := c.resourceOf(fn, arg, r.Noun)
+	if own {
+		return nil
+	}
+	u.Resource, u.Param = name, param
+	return u
+}
+
+// argument is the value a call passes as the callee's parameter i (the
+// receiver counting as 0), or a closure's free variable.
+func argument(common *ssa.CallCommon, i int) ssa.Value {
+	if i >= freeVarBase {
+		if mc, ok := common.Value.(*ssa.MakeClosure); ok && i-freeVarBase < len(mc.Bindings) {
+			return mc.Bindings[i-freeVarBase]
+		}
+		return nil
+	}
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	if i < len(args) {
+		return args[i]
+	}
+	return nil
+}
+
+func capPath(path []string) []string {
+	if len(path) > maxPath {
+		return append(path[:1:1], path[len(path)-maxPath+1:]...)
+	}
+	return path
+}
+
+// ---- naming the resource ----
+
+// resourceOf names the pool or client v is, as the user wrote it: the
+// package variable or field it was loaded from, the parameter it came in
+// by (param ≥ 0), or the call that returned it. own says the resource is
+// the probe's own (opened for it alone): it is no shared failure domain.
+func (c *checker) resourceOf(fn *ssa.Function, v ssa.Value, noun string) (name string, param int, own bool) {
+	for depth := 0; depth < 8 && v != nil; depth++ {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		case *ssa.Convert:
+			v = x.X
+			continue
+		case *ssa.TypeAssert:
+			v = x.X
+			continue
+		case *ssa.Extract:
+			v = x.Tuple
+			continue
+		case *ssa.Phi:
+			v = x.Edges[0]
+			continue
+		case *ssa.FieldAddr:
+			if embedded(x) {
+				v = x.X
+				continue
+			}
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				if fv, ok := x.X.(*ssa.FreeVar); ok {
+					// A captured variable's cell.
+					return "", freeVarBase + slices.Index(fn.FreeVars, fv), false
+				}
+				if fa, ok := x.X.(*ssa.FieldAddr); ok && embedded(fa) {
+					v = fa.X
+					continue
+				}
+				if obj, owner := varOf(x.X); obj != nil {
+					return varName(obj, owner), -1, c.ownVar(obj)
+				}
+				if alloc, ok := x.X.(*ssa.Alloc); ok {
+					v = storedIn(alloc)
+					continue
+				}
+			}
+		case *ssa.Field:
+			if embedded(x) {
+				v = x.X
+				continue
+			}
+			if obj, owner := varOf(x); obj != nil {
+				return varName(obj, owner), -1, c.ownVar(obj)
+			}
+		case *ssa.Parameter:
+			return "", slices.Index(fn.Params, x), false
+		case *ssa.FreeVar:
+			return "", freeVarBase + slices.Index(fn.FreeVars, x), false
+		case *ssa.Call:
+			return "the " + noun + " returned by " + callName(x.Common()), -1, c.createdForProbe(fn, x)
+		}
+		break
+	}
+	return "a " + noun + " of " + funcName(fn), -1, false
+}
+
+// storedIn is what was stored in a local variable's cell (a variable a
+// closure captures lives in one).
+func storedIn(alloc *ssa.Alloc) ssa.Value {
+	for _, ref := range ssautil.Referrers(alloc) {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == alloc {
+			return st.Val
+		}
+	}
+	return nil
+}
+
+// varOf is the package variable or field an address or field read
+// denotes, and the struct type that owns a field.
+func varOf(v ssa.Value) (*types.Var, types.Type) {
+	switch x := v.(type) {
+	case *ssa.Global:
+		obj, _ := x.Object().(*types.Var)
+		return obj, nil
+	case *ssa.FieldAddr:
+		ptr, ok := x.X.Type().Underlying().(*types.Pointer)
+		if !ok {
+			return nil, nil
+		}
+		return fieldOf(ptr.Elem(), x.Field), ptr.Elem()
+	case *ssa.Field:
+		return fieldOf(x.X.Type(), x.Field), x.X.Type()
+	}
+	return nil, nil
+}
+
+func fieldOf(t types.Type, i int) *types.Var {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return nil
+	}
+	return st.Field(i).Origin()
+}
+
+// varName: "pools.Main" for a package variable, "Store.db" for a field.
+func varName(v *types.Var, owner types.Type) string {
+	if !v.IsField() {
+		if v.Pkg() == nil {
+			return v.Name()
+		}
+		return v.Pkg().Name() + "." + v.Name()
+	}
+	if named, ok := types.Unalias(owner).(*types.Named); ok {
+		return named.Obj().Name() + "." + v.Name()
+	}
+	return v.Name()
+}
+
+func callName(common *ssa.CallCommon) string {
+	if m := calledMethod(common); m != nil {
+		return netio.Name(m)
+	}
+	return "a call"
+}
+
+// funcName names a function for messages and paths: "(*api.Server).Health",
+// "store.Ping", "the func literal in main".
+func funcName(fn *ssa.Function) string {
+	if obj, ok := ssautil.Origin(fn).Object().(*types.Func); ok {
+		return netio.Name(obj)
+	}
+	if parent := fn.Parent(); parent != nil {
+		return "the func literal in " + strings.TrimPrefix(funcName(parent), "the func literal in ")
+	}
+	return fn.Name()
+}
+
+// ---- interface calls ----
+
+// implementationsOf returns the methods implementing the interface method
+// m among the named types of the packages visible here (this package, the
+// interface's, and the imports): the module's implementations a probe's
+// call through an interface may run.
+func (c *checker) implementationsOf(m *types.Func) []*types.Func {
+	if impls, ok := c.impls[m]; ok {
+		return impls
+	}
+	var out []*types.Func
+	recv := m.Signature().Recv()
+	iface, ok := recv.Type().Underlying().(*types.Interface)
+	if ok && iface.NumMethods() > 0 && !isLibraryPath(m.Pkg()) {
+		for _, pkg := range c.visiblePackages(m.Pkg()) {
+			for _, name := range pkg.Scope().Names() {
+				tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+				if !ok || tn.IsAlias() {
+					continue
+				}
+				named, ok := tn.Type().(*types.Named)
+				if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+					continue
+				}
+				if impl := implementation(named, iface, m); impl != nil && !slices.Contains(out, impl) {
+					out = append(out, impl)
+				}
+			}
+		}
+	}
+	c.impls[m] = out
+	return out
+}
+
+func implementation(named *types.Named, iface *types.Interface, m *types.Func) *types.Func {
+	for _, t := range []types.Type{named, types.NewPointer(named)} {
+		if !types.Implements(t, iface) {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		if fn, ok := obj.(*types.Func); ok {
+			return fn.Origin()
+		}
+	}
+	return nil
+}
+
+func (c *checker) visiblePackages(ifacePkg *types.Package) []*types.Package {
+	pkgs := []*types.Package{c.pass.Pkg}
+	if ifacePkg != nil && ifacePkg != c.pass.Pkg {
+		pkgs = append(pkgs, ifacePkg)
+	}
+	for _, p := range c.pass.Pkg.Imports() {
+		if !slices.Contains(pkgs, p) && !isLibraryPath(p) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	return pkgs
+}
+
+// isLibraryPath: the standard library and the catalogue's libraries
+// declare interfaces for everyone (io.Reader, redis.Cmdable): a call
+// through one is not resolved to the program's types.
+func isLibraryPath(p *types.Package) bool {
+	if p == nil {
+		return true
+	}
+	return isStd(p.Path()) || catalog.InPackages(p.Path(), catalog.LanePackages) || catalog.InPackages(p.Path(), catalog.ProbePackages)
+}
+
+var stdDirs sync.Map // import path → bool
+
+// isStd reports whether an import path is a package of the standard
+// library: a directory of GOROOT/src.
+func isStd(path string) bool {
+	if v, ok := stdDirs.Load(path); ok {
+		return v.(bool)
+	}
+	fi, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
+	std := err == nil && fi.IsDir()
+	stdDirs.Store(path, std)
+	return std
+}

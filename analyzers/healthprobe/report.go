@@ -1,0 +1,102 @@
+package healthprobe
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/lazyssa"
+)
+
+// check reports the probe if it reaches a shared pool or client: at the
+// first call in its own body that leads there.
+func (c *checker) check(p probe) {
+	if p.lib != nil {
+		c.checkLibrary(p)
+		return
+	}
+	if !lazyssa.Fits(c.pass, Code, p.fn) {
+		return
+	}
+	u := c.firstUse(p.fn)
+	if u == nil {
+		return
+	}
+	if u.Param >= 0 {
+		// Named where the probe was registered (the closure's capture,
+		// the factory's argument, the method value's receiver).
+		v, where := p.bind(u.Param)
+		if v == nil {
+			u.Resource = "the " + u.Noun + " passed to " + funcName(p.fn)
+		} else {
+			name, param, own := c.resourceOf(where, v, u.Noun)
+			if own {
+				return
+			}
+			u.Resource = name
+			if param >= 0 {
+				u.Resource = "the " + u.Noun + " passed to " + funcName(where)
+			}
+		}
+	}
+	c.report(p, u, funcName(p.fn))
+}
+
+// checkLibrary: a library's own check (DatabasePingCheck(db, …)) pings the
+// pool it was given.
+func (c *checker) checkLibrary(p probe) {
+	noun := catalog.ResourceNoun(p.libArg.Type())
+	if noun == "" {
+		noun = "dependency"
+	}
+	name, param, own := c.resourceOf(p.fn, p.libArg, noun)
+	if own {
+		return
+	}
+	if param >= 0 {
+		name = "the " + noun + " passed to " + funcName(p.fn)
+	}
+	call := callName(p.lib.Common())
+	u := &use{reachesShared: reachesShared{Noun: noun, Resource: name, Call: call, Param: -1}, site: c.starts.Start(c.pass.Files, p.lib.Pos())}
+	c.report(p, u, call)
+}
+
+// consequence is what a slow dependency does to the fleet through a probe
+// of that kind.
+func consequence(kind catalog.ProbeKind) string {
+	if kind == catalog.Liveness {
+		return "every pod fails its liveness probe at once and is restarted"
+	}
+	return "every instance fails the probe at once and leaves the load balancer"
+}
+
+func (c *checker) report(p probe, u *use, head string) {
+	chain := strings.Join(append(append([]string{head}, u.Path...), u.Call), " → ")
+	if head == u.Call {
+		chain = u.Call
+	}
+	msg := fmt.Sprintf("%s: %s probe %s (%s) reaches the %s %s that request traffic also uses (%s): "+
+		"when it is slow or out of connections, %s; keep the probe shallow (the process is up, its loop "+
+		"responds) and let a background check cache the dependency's status, or give the probe a connection of its own",
+		Code, p.kind, head, p.route, u.Noun, u.Resource, chain, consequence(p.kind))
+	d := analysis.Diagnostic{Pos: u.site, Message: msg}
+	if p.at.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.at, Message: "the probe is registered here"})
+	}
+	if at := c.endOf(u); at.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the " + u.Noun + " " + u.Resource + " is used here: " + u.Call})
+	}
+	c.pass.Report(d)
+}
+
+// endOf is where the chain ends when that is in this package; otherwise
+// where the first function of the chain is declared.
+func (c *checker) endOf(u *use) token.Pos {
+	if u.at.IsValid() {
+		return u.at
+	}
+	return u.decl
+}

@@ -1,0 +1,187 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/go-chi/chi/v5"
+	"github.com/labstack/echo/v4"
+
+	"store"
+)
+
+type Server struct {
+	db      *sql.DB
+	store   *store.Store
+	pinger  store.Pinger
+	healthy atomic.Bool
+	// probeDB is opened for the probe alone (newServer) and read only by it.
+	probeDB *sql.DB
+}
+
+func newServer(dsn string, db *sql.DB, st *store.Store) *Server {
+	probeDB, _ := sql.Open("postgres", dsn)
+	return &Server{db: db, store: st, pinger: st, probeDB: probeDB}
+}
+
+// ---- net/http ----
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) { // want healthz:"reachesShared\\(database pool Server.db"
+	if err := s.db.PingContext(r.Context()); err != nil { // want `ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN: health probe \(\*app.Server\).healthz \(route "/healthz"\) reaches the database pool Server.db that request traffic also uses \(\(\*app.Server\).healthz → \(\*sql.DB\).PingContext\): when it is slow or out of connections, every instance fails the probe at once and leaves the load balancer`
+		http.Error(w, "db down", http.StatusServiceUnavailable)
+		return
+	}
+	w.Write([]byte("ok"))
+}
+
+func (s *Server) livez(w http.ResponseWriter, r *http.Request) { // want livez:"reachesShared\\(database pool Server.db"
+	w.Write([]byte("ok"))
+	s.touch(r.Context()) // want `liveness probe \(\*app.Server\).livez \(route "GET /livez"\) reaches the database pool Server.db .*\(\(\*app.Server\).livez → \(\*app.Server\).touch → \(\*sql.DB\).ExecContext\): .*every pod fails its liveness probe at once and is restarted`
+}
+
+func (s *Server) touch(ctx context.Context) { // want touch:"reachesShared\\(database pool Server.db"
+	s.db.ExecContext(ctx, "UPDATE heartbeat SET at = now()")
+}
+
+func (s *Server) users(w http.ResponseWriter, r *http.Request) { // want users:"reachesShared\\(database pool Server.db"
+	s.db.QueryRowContext(r.Context(), "SELECT 1")
+}
+
+// readyCached reads a status a background goroutine keeps: clean.
+func (s *Server) readyCached(w http.ResponseWriter, r *http.Request) {
+	if !s.healthy.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+func (s *Server) watchDB(ctx context.Context) { // want watchDB:"reachesShared\\(database pool Server.db"
+	t := time.NewTicker(5 * time.Second)
+	for range t.C {
+		s.healthy.Store(s.db.PingContext(ctx) == nil)
+	}
+}
+
+// readyOwnPool pings a pool opened for the probe alone: clean.
+func (s *Server) readyOwnPool(w http.ResponseWriter, r *http.Request) {
+	if s.probeDB.PingContext(r.Context()) != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+// statsOnly reads the pool's statistics, no connection: clean.
+func (s *Server) statsOnly(w http.ResponseWriter, r *http.Request) {
+	if s.db.Stats().OpenConnections > 100 {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+// Health is called Health but no probe's route is registered for it.
+func (s *Server) Health(w http.ResponseWriter, r *http.Request) { // want Health:"reachesShared\\(database pool Server.db"
+	s.db.PingContext(r.Context())
+}
+
+// pingInBackground starts the ping and does not wait for it: clean.
+func (s *Server) pingInBackground(w http.ResponseWriter, r *http.Request) {
+	go s.db.PingContext(context.Background())
+	w.Write([]byte("ok"))
+}
+
+// suppressed is reported and ignored with a reason.
+func (s *Server) suppressed(w http.ResponseWriter, r *http.Request) { // want suppressed:"reachesShared\\(database pool Server.db"
+	//bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN the database is this service's only dependency and has its own replicas per zone
+	s.db.PingContext(r.Context())
+}
+
+// upstream calls another service through http.DefaultClient's pool.
+func upstream(w http.ResponseWriter, r *http.Request) { // want upstream:"reachesShared\\(HTTP client http.DefaultClient"
+	resp, err := http.Get("http://billing.internal/healthz") // want `readiness probe app.upstream \(route "/readyz"\) reaches the HTTP client http.DefaultClient .*\(app.upstream → http.Get\)`
+	if err == nil {
+		resp.Body.Close()
+	}
+}
+
+func routes(s *Server, db *sql.DB, dsn string) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", s.healthz)
+	mux.HandleFunc("GET /livez", s.livez)
+	mux.HandleFunc("/readyz", upstream)
+	mux.HandleFunc("/users", s.users)
+	mux.HandleFunc("/ready", s.readyCached)
+	mux.HandleFunc("/internal/ready", s.readyOwnPool)
+	mux.HandleFunc("/healthcheck", s.statsOnly)
+	mux.HandleFunc("/alive", s.pingInBackground)
+	mux.HandleFunc("/hc", s.suppressed)
+	mux.HandleFunc("/api/health-report", s.Health) // not a probe's name
+	mux.HandleFunc("/status", s.Health)            // status is not a probe
+	mux.HandleFunc("/api/v1/ping", s.Health)       // an API's ping, not the top-level probe
+	go s.watchDB(context.Background())
+
+	// A closure capturing the pool request traffic uses.
+	mux.HandleFunc("/health", func(w http.ResponseWriter, r *http.Request) {
+		db.PingContext(r.Context()) // want `health probe the func literal in app.routes \(route "/health"\) reaches the database pool the database pool passed to app.routes`
+	})
+	// A closure capturing a pool opened for it alone: clean.
+	healthDB, _ := sql.Open("postgres", dsn)
+	defer healthDB.Close()
+	mux.HandleFunc("/_health", func(w http.ResponseWriter, r *http.Request) {
+		healthDB.PingContext(r.Context())
+	})
+	// A constant answer: clean.
+	mux.HandleFunc("/ping", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("pong")) })
+	// A probe that opens and closes its own connection: clean.
+	mux.HandleFunc("/live", func(w http.ResponseWriter, r *http.Request) {
+		own, err := sql.Open("postgres", dsn)
+		if err == nil {
+			own.PingContext(r.Context())
+			own.Close()
+		}
+	})
+	// A factory's closure, bound to the shared pool.
+	mux.Handle("/readiness", readiness(db))
+	http.ListenAndServe(":8080", mux)
+}
+
+func readiness(db *sql.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := db.PingContext(r.Context()); err != nil { // want `readiness probe the func literal in app.readiness \(route "/readiness"\) reaches the database pool the database pool passed to app.routes`
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}
+}
+
+// ---- gin, echo, chi: through another package ----
+
+func (s *Server) ginHealth(c *gin.Context) { // want ginHealth:"reachesShared\\(database pool Store.db"
+	if err := s.store.Ping(c.Request.Context()); err != nil { // want `health probe \(\*app.Server\).ginHealth \(route "/health"\) reaches the database pool Store.db .*\(\(\*app.Server\).ginHealth → \(\*store.Store\).Ping → \(\*store.Store\).check → \(\*sql.DB\).PingContext\)`
+		c.String(http.StatusServiceUnavailable, "down")
+		return
+	}
+	c.String(http.StatusOK, "ok")
+}
+
+func (s *Server) ginStats(c *gin.Context) {
+	c.String(http.StatusOK, "ok")
+	_ = s.store.Stats()
+}
+
+func (s *Server) echoReady(c echo.Context) error { // want echoReady:"reachesShared\\(database pool Store.db"
+	return s.pinger.Ping(context.Background()) // want `readiness probe \(\*app.Server\).echoReady \(route "/readyz"\) reaches the database pool Store.db .*\(\(\*app.Server\).echoReady → \(\*store.Store\).Ping → \(\*store.Store\).check → \(\*sql.DB\).PingContext\)`
+}
+
+func (s *Server) chiLive(w http.ResponseWriter, r *http.Request) { // want chiLive:"reachesShared\\(database pool Store.db"
+	_, _ = s.store.UserName(r.Context(), 1) // want `liveness probe \(\*app.Server\).chiLive \(route "/livez"\) reaches the database pool Store.db`
+}
+
+func frameworks(s *Server) {
+	g := gin.New()
+	g.GET("/health", s.ginHealth)
+	g.GET("/healthz", s.ginStats)
+	e := echo.New()
+	e.GET("/readyz", s.echoReady)
+	r := chi.NewRouter()
+	r.Get("/livez", s.chiLive)
+}

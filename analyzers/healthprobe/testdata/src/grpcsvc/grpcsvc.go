@@ -1,0 +1,38 @@
+// Package grpcsvc implements the gRPC health service.
+package grpcsvc
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+	"google.golang.org/grpc/health/grpc_health_v1"
+)
+
+type HealthServer struct {
+	rdb *redis.Client
+}
+
+// Check pings the Redis client every request uses.
+func (h *HealthServer) Check(ctx context.Context, req *grpc_health_v1.HealthCheckRequest) (*grpc_health_v1.HealthCheckResponse, error) { // want Check:"reachesShared\\(Redis client HealthServer.rdb"
+	if err := h.rdb.Ping(ctx).Err(); err != nil { // want `health probe \(\*grpcsvc.HealthServer\).Check \(the gRPC health service's Check\) reaches the Redis client HealthServer.rdb .*\(\(\*grpcsvc.HealthServer\).Check → \(redis.cmdable\).Ping\)`
+		return &grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_NOT_SERVING}, nil
+	}
+	return &grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_SERVING}, nil
+}
+
+// Watch answers from the process: clean.
+func (h *HealthServer) Watch(req *grpc_health_v1.HealthCheckRequest, srv grpc_health_v1.Health_WatchServer) error {
+	return srv.Send(&grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_SERVING})
+}
+
+// Get is request traffic on the same client.
+func (h *HealthServer) Get(ctx context.Context, key string) (string, error) { // want Get:"reachesShared"
+	return h.rdb.Get(ctx, key).Result()
+}
+
+// Checker has a Check method that is not the health service's.
+type Checker struct{ rdb *redis.Client }
+
+func (c *Checker) Check(ctx context.Context, key string) error { // want Check:"reachesShared"
+	return c.rdb.Ping(ctx).Err()
+}

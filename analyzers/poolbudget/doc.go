@@ -66,6 +66,9 @@ maximum in its configuration and a constant connection string without
 pool_max_conns has pgxpool's default, max(4, NumCPU); it counts as 4, and
 the message says so.
 
+`bhlint lanes` prints the same arithmetic for every command and every
+declared database and dependency, within the limits or not.
+
 The fix: give each pool its share, so that the pools of one process add up
 to at most what the database allows divided by the replicas; put a
 connection pooler (PgBouncer) in front of the database and budget against

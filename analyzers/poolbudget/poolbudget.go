@@ -62,6 +62,14 @@ type ParamBound struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	_, err := budgets(pass)
+	return nil, err
+}
+
+// budgets exports the facts of pass's package and, in a main package,
+// reports the databases and dependencies its pools exceed; it returns the
+// arithmetic of each (Table shows it).
+func budgets(pass *analysis.Pass) ([]Row, error) {
 	cfg, err := guard.Config(pass)
 	if err != nil {
 		return nil, err
@@ -99,10 +107,11 @@ func run(pass *analysis.Pass) (any, error) {
 			})
 		}
 	}
+	var rows []Row
 	if mainDecl != nil && !isTestBinary(pass) {
-		guard.At(mainDecl.Pos(), func() { c.checkMain(cfg, mainDecl) })
+		guard.At(mainDecl.Pos(), func() { rows = c.checkMain(cfg, mainDecl) })
 	}
-	return nil, nil
+	return rows, nil
 }
 
 type checker struct {

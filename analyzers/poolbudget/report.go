@@ -15,15 +15,15 @@ import (
 // checkMain adds up, per declared database and dependency, the budgets of
 // every pool func main creates, through the functions it calls, and
 // reports at main's name when the fleet's total exceeds what the database
-// or dependency allows.
-func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) {
+// or dependency allows. It returns the arithmetic of each, exceeded or not.
+func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) []Row {
 	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	if fn == nil {
-		return
+		return nil
 	}
 	sum := c.summary(fn)
 	if sum == nil {
-		return
+		return nil
 	}
 	var pools []*Pool
 	for i := range sum.Pools {
@@ -33,7 +33,17 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) {
 		}
 		pools = append(pools, p)
 	}
-	replicas := cfg.ReplicaCount()
+	var rows []Row
+	add := func(t target, mine []*Pool) {
+		if len(mine) == 0 {
+			return
+		}
+		row := c.rowOf(t, cfg.ReplicaCount(), mine)
+		if row.Exceeds() {
+			c.report(fd, row)
+		}
+		rows = append(rows, row.Row)
+	}
 	for _, name := range cfg.DatabaseNames() {
 		var mine []*Pool
 		for _, p := range pools {
@@ -42,10 +52,10 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) {
 			}
 		}
 		db := cfg.Databases[name]
-		c.checkTarget(fd, target{
+		add(target{
 			noun: "connections", what: "database " + name, limits: "budget", allows: db.Allowed(),
 			which: fmt.Sprintf("which allows %d (max-connections %d − reserved %d)", db.Allowed(), db.MaxConnections, db.Reserved),
-		}, replicas, mine)
+		}, mine)
 	}
 	for _, name := range cfg.DependencyNames() {
 		dep := cfg.Dependencies[name]
@@ -55,11 +65,12 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) {
 				mine = append(mine, p)
 			}
 		}
-		c.checkTarget(fd, target{
+		add(target{
 			noun: "concurrent calls", what: "dependency " + name, limits: "limits", allows: dep.Capacity,
 			which: fmt.Sprintf("which can take %d", dep.Capacity),
-		}, replicas, mine)
+		}, mine)
 	}
+	return rows
 }
 
 // target is a database or dependency with what it allows.
@@ -70,43 +81,86 @@ type target struct {
 	which      string // "which allows 97 (max-connections 100 − reserved 3)"
 }
 
-func (c *checker) checkTarget(fd *ast.FuncDecl, t target, replicas int, pools []*Pool) {
-	var counted, unbounded, unknown []*Pool
-	total := 0
+// Row is the arithmetic of one main package's pools against one declared
+// database or dependency.
+type Row struct {
+	Command  string // the main package's import path
+	Target   string // "database main", "dependency tax-api"
+	Replicas int
+	// Terms are the counted pools' shares: "20 ordersDB".
+	Terms []string
+	// Total is Replicas × the counted pools' sum; Allows what the target
+	// takes, and Which says so in words.
+	Total, Allows int
+	Which         string
+	// PerReplica is what the pools of one replica may add up to.
+	PerReplica int
+	Noun       string // "connections", "concurrent calls"
+	// Unbounded are the pools with no maximum; Uncounted, those whose
+	// budget is not a constant.
+	Unbounded, Uncounted []string
+}
+
+// Exceeds reports whether the fleet may open more than the target allows.
+func (r Row) Exceeds() bool { return len(r.Unbounded) > 0 || r.Total > r.Allows }
+
+// Arithmetic is the sum in words: "30 replicas × (20 ordersDB + 20
+// reportsDB) = 1200 connections to database main, which allows 97
+// (max-connections 100 − reserved 3)".
+func (r Row) Arithmetic() string {
+	if len(r.Unbounded) > 0 {
+		verb := " has"
+		if len(r.Unbounded) > 1 {
+			verb = " have"
+		}
+		return fmt.Sprintf("%s%s no maximum, so %s may open as many %s to %s as their load asks for, %s",
+			strings.Join(r.Unbounded, ", "), verb, replicaWord(r.Replicas), r.Noun, r.Target, r.Which)
+	}
+	return fmt.Sprintf("%s × (%s) = %d %s to %s, %s", replicaWord(r.Replicas), strings.Join(r.Terms, " + "), r.Total, r.Noun, r.Target, r.Which)
+}
+
+// row is a Row with the pools behind it, for the related positions.
+type row struct {
+	Row
+	limits  string
+	counted []*Pool
+	worst   []*Pool // the unbounded ones
+}
+
+func (c *checker) rowOf(t target, replicas int, pools []*Pool) row {
+	r := row{Row: Row{Command: c.pass.Pkg.Path(), Target: t.what, Replicas: replicas, Allows: t.allows, Which: t.which,
+		PerReplica: t.allows / replicas, Noun: t.noun}, limits: t.limits}
+	sum := 0
 	for _, p := range pools {
 		switch p.Budget.State {
 		case Known, PgxDefault:
-			counted = append(counted, p)
-			total += p.Budget.N
+			r.counted = append(r.counted, p)
+			r.Terms = append(r.Terms, term(p))
+			sum += p.Budget.N
 		case Unbounded:
-			unbounded = append(unbounded, p)
+			r.worst = append(r.worst, p)
+			r.Unbounded = append(r.Unbounded, p.label())
 		default:
-			unknown = append(unknown, p)
+			r.Uncounted = append(r.Uncounted, p.label())
 		}
 	}
-	perReplica := t.allows / replicas
-	if len(unbounded) > 0 {
-		c.report(fd, unbounded, "%s: %s no maximum, so %s may open as many %s to %s as their load asks for, %s; give every pool a maximum, together at most %d per replica",
-			Code, hasNoMaximum(unbounded), replicaWord(replicas), t.noun, t.what, t.which, perReplica)
-		return
-	}
-	if replicas*total <= t.allows {
-		return
-	}
-	var terms []string
-	for _, p := range counted {
-		terms = append(terms, term(p))
-	}
-	msg := fmt.Sprintf("%s: %s × (%s) = %d %s to %s, %s; per replica %s must total at most %d",
-		Code, replicaWord(replicas), strings.Join(terms, " + "), replicas*total, t.noun, t.what, t.which, t.limits, perReplica)
-	if len(unknown) > 0 {
-		msg += fmt.Sprintf(" (and %s, whose budget is not a constant, is not counted)", labels(unknown))
-	}
-	c.report(fd, counted, "%s", msg)
+	r.Total = replicas * sum
+	return r
 }
 
-func (c *checker) report(fd *ast.FuncDecl, pools []*Pool, format string, args ...any) {
-	d := analysis.Diagnostic{Pos: fd.Name.Pos(), End: fd.Name.End(), Message: fmt.Sprintf(format, args...)}
+func (c *checker) report(fd *ast.FuncDecl, r row) {
+	msg := Code + ": " + r.Arithmetic()
+	pools := r.counted
+	if len(r.Unbounded) > 0 {
+		msg += fmt.Sprintf("; give every pool a maximum, together at most %d per replica", r.PerReplica)
+		pools = r.worst
+	} else {
+		msg += fmt.Sprintf("; per replica %s must total at most %d", r.limits, r.PerReplica)
+		if len(r.Uncounted) > 0 {
+			msg += fmt.Sprintf(" (and %s, whose budget is not a constant, is not counted)", strings.Join(r.Uncounted, ", "))
+		}
+	}
+	d := analysis.Diagnostic{Pos: fd.Name.Pos(), End: fd.Name.End(), Message: msg}
 	for _, p := range pools {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.anchor, Message: related(p)})
 	}
@@ -137,21 +191,6 @@ func term(p *Pool) string {
 		return fmt.Sprintf("%d %s (pgxpool's default max(%d, NumCPU), assumed %d)", p.Budget.N, p.label(), p.Budget.N, p.Budget.N)
 	}
 	return fmt.Sprintf("%d %s", p.Budget.N, p.label())
-}
-
-func hasNoMaximum(pools []*Pool) string {
-	if len(pools) == 1 {
-		return labels(pools) + " has"
-	}
-	return labels(pools) + " have"
-}
-
-func labels(pools []*Pool) string {
-	var names []string
-	for _, p := range pools {
-		names = append(names, p.label())
-	}
-	return strings.Join(names, ", ")
 }
 
 func replicaWord(n int) string {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/bhlint/bhlint/analyzers/poolbudget"
 	"github.com/bhlint/bhlint/analyzers/sharedpool"
 	"github.com/bhlint/bhlint/internal/reach"
 )
@@ -79,6 +80,11 @@ func runLanes(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "bhlint lanes: %v\n", werr)
 			return exitError
 		}
+		if *format == "text" {
+			rows, berr := poolbudget.Table(pkgs)
+			err = errors.Join(err, berr)
+			writeBudgets(&out, rows, dirOf)
+		}
 		if err == nil {
 			keepLanes(key, out.Bytes())
 		}
@@ -116,6 +122,10 @@ const lanesHelp = `Prints the lane map of the packages:
                                             open rows of which pool, a slot of which executor
                             stalls          the other entry points that need what is held: they wait too
                                             when the dependency slows
+
+  connection budgets      (text only; when .bhlint.yml declares databases or dependencies) each
+                          command's pools times deploy.replicas against what each database or
+                          dependency allows, within the limits or not: poolbudget's arithmetic
 
 A dependency is named by the variable or field of its client (and the host when a constant URL
 shows it). Followed: static calls, across packages; func values passed as arguments; function

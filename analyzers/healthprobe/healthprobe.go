@@ -78,6 +78,8 @@ type checker struct {
 	vars     *varIndex
 	starts   ssautil.CallStarts
 	impls    map[*types.Func][]*types.Func
+	byObj    map[types.Object]*ssa.Function // the package's declared functions
+	reported map[token.Pos]bool
 }
 
 // use is a resource a function reaches: the fact, and where in this
@@ -103,6 +105,8 @@ func run(pass *analysis.Pass) (any, error) {
 		uses:     map[*ssa.Function]*use{},
 		probeSet: map[*ssa.Function]bool{},
 		impls:    map[*types.Func][]*types.Func{},
+		byObj:    map[types.Object]*ssa.Function{},
+		reported: map[token.Pos]bool{},
 	}
 	for _, fn := range builder.SrcFuncs() {
 		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") || lazyssa.Size(fn) > lazyssa.Budget(pass.Analyzer) && lazyssa.Budget(pass.Analyzer) > 0 {
@@ -110,6 +114,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.funcs = append(c.funcs, fn)
 		c.local[fn] = true
+		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
+			c.byObj[obj] = fn
+		}
 	}
 	var probes []probe
 	if pkgscope.Reaches(pass.Pkg, catalog.ProbePackages) {

@@ -324,8 +324,18 @@ func checkValues(arg ssa.Value, field string) []ssa.Value {
 		addrs = append(addrs, x.X)
 	case *ssa.Slice: // variadic: the array's elements
 		for _, ref := range ssautil.Referrers(x.X) {
-			if ia, ok := ref.(*ssa.IndexAddr); ok {
-				addrs = append(addrs, ia)
+			ia, ok := ref.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			addrs = append(addrs, ia)
+			for _, st := range ssautil.Referrers(ia) {
+				// An element built apart and copied in: *ia = *lit.
+				if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
+					if load, ok := store.Val.(*ssa.UnOp); ok {
+						addrs = append(addrs, load.X)
+					}
+				}
 			}
 		}
 	}

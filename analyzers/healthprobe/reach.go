@@ -37,26 +37,54 @@ func (c *checker) callUse(fn *ssa.Function, common *ssa.CallCommon) *use {
 			}
 		}
 	}
-	return c.sharedNetworkCall(common)
+	return nil
 }
 
-// resourceCall: a method called on a pool or client value. direct says the
-// call is one (whether or not it counts: statistics and settings answer
-// from the process; a pool opened for the probe alone is its own).
+// resourceCall: a method called on a pool or client value, or a
+// catalogued network call through a shared client (a generated gRPC
+// client's cc.Invoke, http.Get). direct says the call is one, whether or
+// not it counts: statistics and settings answer from the process; a pool
+// opened for the probe alone is its own.
 func (c *checker) resourceCall(fn *ssa.Function, common *ssa.CallCommon) (u *use, direct bool) {
-	recv, noun := resourceValue(ssautil.Receiver(common))
-	if recv == nil {
+	method := calledMethod(common)
+	if method == nil {
 		return nil, false
 	}
-	method := calledMethod(common)
-	if method == nil || catalog.ProbeInProcessMethods.Has(method) {
+	recv, noun := resourceValue(ssautil.Receiver(common))
+	if recv == nil {
+		noun = networkNoun(method)
+		if noun == "" {
+			return nil, false
+		}
+		recv = ssautil.Receiver(common)
+	}
+	if catalog.ProbeInProcessMethods.Has(method) {
 		return nil, true
+	}
+	u = &use{reachesShared: reachesShared{Noun: noun, Call: netio.Name(method), Param: -1}, at: common.Pos()}
+	if recv == nil { // a package-level call: the package's default client
+		u.Resource = catalog.ProbeDefaultClients[method.Pkg().Path()]
+		return u, true
 	}
 	name, param, own := c.resourceOf(fn, recv, noun)
 	if own {
 		return nil, true
 	}
-	return &use{reachesShared: reachesShared{Noun: noun, Resource: name, Call: netio.Name(method), Param: param}, at: common.Pos()}, true
+	u.Resource, u.Param = name, param
+	return u, true
+}
+
+// networkNoun: a catalogued network call of a package whose calls go
+// through a shared client, and what that client is called.
+func networkNoun(method *types.Func) string {
+	if method.Pkg() == nil || !catalog.NetworkCalls.Has(method) {
+		return ""
+	}
+	noun := catalog.ProbeNetworkClients[method.Pkg().Path()]
+	if noun != "" && method.Signature().Recv() == nil && catalog.ProbeDefaultClients[method.Pkg().Path()] == "" {
+		return "" // a package-level call of a package with no default client
+	}
+	return noun
 }
 
 func calledMethod(common *ssa.CallCommon) *types.Func {
@@ -105,21 +133,6 @@ func embedded(v ssa.Value) bool {
 	return f != nil && f.Embedded()
 }
 
-// sharedNetworkCall: a catalogued network call made through a client every
-// caller shares (http.Get goes through http.DefaultClient's pool). A raw
-// dial opens a connection of its own: not a shared pool.
-func (c *checker) sharedNetworkCall(common *ssa.CallCommon) *use {
-	callee := common.StaticCallee()
-	if callee == nil {
-		return nil
-	}
-	obj, ok := ssautil.Origin(callee).Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "net/http" || obj.Signature().Recv() != nil || !catalog.NetworkCalls.Has(obj) {
-		return nil
-	}
-	return &use{reachesShared: reachesShared{Noun: "HTTP client", Resource: "http.DefaultClient", Call: netio.Name(obj), Param: -1}, at: common.Pos()}
-}
-
 // reachOf is what a function reaches: this package's computation, or the
 // fact of the package that declares it.
 func (c *checker) reachOf(fn *ssa.Function) *reachesShared {
@@ -141,10 +154,8 @@ func (c *checker) reachOf(fn *ssa.Function) *reachesShared {
 func (c *checker) reachOfObj(obj *types.Func) *reachesShared {
 	obj = obj.Origin()
 	if obj.Pkg() == c.pass.Pkg {
-		for _, fn := range c.funcs {
-			if fn.Object() == obj {
-				return c.reachOf(fn)
-			}
+		if fn := c.byObj[obj]; fn != nil {
+			return c.reachOf(fn)
 		}
 		return nil
 	}
@@ -161,11 +172,11 @@ func (c *checker) endAt(u *use, callee types.Object) *use {
 	if u == nil || callee == nil {
 		return u
 	}
-	for fn, cu := range c.uses {
-		if fn.Object() == callee {
+	if fn := c.byObj[callee]; fn != nil {
+		if cu := c.uses[fn]; cu != nil {
 			u.at = cu.at
-			return u
 		}
+		return u
 	}
 	u.decl = callee.Pos()
 	return u

@@ -78,18 +78,31 @@ func (c *checker) report(p probe, u *use, head string) {
 	if head == u.Call {
 		chain = u.Call
 	}
-	msg := fmt.Sprintf("%s: %s probe %s (%s) reaches the %s %s that request traffic also uses (%s): "+
+	msg := fmt.Sprintf("%s: %s probe %s (%s) reaches %s that request traffic also uses (%s): "+
 		"when it is slow or out of connections, %s; keep the probe shallow (the process is up, its loop "+
 		"responds) and let a background check cache the dependency's status, or give the probe a connection of its own",
-		Code, p.kind, head, p.route, u.Noun, u.Resource, chain, consequence(p.kind))
+		Code, p.kind, head, p.route, resourcePhrase(u), chain, consequence(p.kind))
+	if c.reported[u.site] {
+		return // the same probe registered for two routes
+	}
+	c.reported[u.site] = true
 	d := analysis.Diagnostic{Pos: u.site, Message: msg}
 	if p.at.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.at, Message: "the probe is registered here"})
 	}
 	if at := c.endOf(u); at.IsValid() {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the " + u.Noun + " " + u.Resource + " is used here: " + u.Call})
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: resourcePhrase(u) + " is used here: " + u.Call})
 	}
 	c.pass.Report(d)
+}
+
+// resourcePhrase: "the database pool Store.db", or a name that says its
+// noun already ("the Redis client passed to api.New").
+func resourcePhrase(u *use) string {
+	if strings.HasPrefix(u.Resource, "the ") || strings.HasPrefix(u.Resource, "a ") {
+		return u.Resource
+	}
+	return "the " + u.Noun + " " + u.Resource
 }
 
 // endOf is where the chain ends when that is in this package; otherwise

@@ -108,6 +108,22 @@ var ProbeInProcessMethods = newTable(
 	"(*google.golang.org/grpc.ClientConn).CanonicalTarget",
 )
 
+// ProbeNetworkClients are the packages of NetworkCalls whose calls go
+// through a pool or connection the process shares (the noun a message
+// uses), when they are made on a value of a type ResourceTypes does not
+// list (gRPC's ClientConnInterface in a generated client) or through a
+// package-level function (http.Get: http.DefaultClient). Raw dials, name
+// lookups and mail open connections of their own and are not rows.
+var ProbeNetworkClients = map[string]string{
+	"net/http":                     "HTTP client",
+	"google.golang.org/grpc":       "gRPC connection",
+	"github.com/redis/go-redis/v9": "Redis client",
+}
+
+// ProbeDefaultClients name the shared client a package-level network call
+// uses.
+var ProbeDefaultClients = map[string]string{"net/http": "http.DefaultClient"}
+
 // ProbePackages are the import paths a package must reach to register a
 // probe at all: the routers (net/http underneath most), gRPC, and the
 // health libraries.

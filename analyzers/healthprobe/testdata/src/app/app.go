@@ -104,6 +104,28 @@ func upstream(w http.ResponseWriter, r *http.Request) { // want upstream:"reache
 	}
 }
 
+// readyHandler is a handler type whose ServeHTTP is the probe.
+type readyHandler struct{ db *sql.DB }
+
+func (h readyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { // want ServeHTTP:"reachesShared\\(database pool readyHandler.db"
+	if h.db.PingContext(r.Context()) != nil { // want `readiness probe \(app.readyHandler\).ServeHTTP \(route "/readyz/"\) reaches the database pool readyHandler.db`
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+// draining answers from in-process state, a channel closed at shutdown:
+// clean.
+func (s *Server) draining(stop chan struct{}) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-stop:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			w.Write([]byte("ok"))
+		}
+	}
+}
+
 func routes(s *Server, db *sql.DB, dsn string) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", s.healthz)
@@ -122,7 +144,7 @@ func routes(s *Server, db *sql.DB, dsn string) {
 
 	// A closure capturing the pool request traffic uses.
 	mux.HandleFunc("/health", func(w http.ResponseWriter, r *http.Request) {
-		db.PingContext(r.Context()) // want `health probe the func literal in app.routes \(route "/health"\) reaches the database pool the database pool passed to app.routes`
+		db.PingContext(r.Context()) // want `health probe the func literal in app.routes \(route "/health"\) reaches the database pool passed to app.routes`
 	})
 	// A closure capturing a pool opened for it alone: clean.
 	healthDB, _ := sql.Open("postgres", dsn)
@@ -142,12 +164,14 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	})
 	// A factory's closure, bound to the shared pool.
 	mux.Handle("/readiness", readiness(db))
+	mux.Handle("/readyz/", readyHandler{db: db})
+	mux.Handle("/liveness", s.draining(make(chan struct{})))
 	http.ListenAndServe(":8080", mux)
 }
 
 func readiness(db *sql.DB) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := db.PingContext(r.Context()); err != nil { // want `readiness probe the func literal in app.readiness \(route "/readiness"\) reaches the database pool the database pool passed to app.routes`
+		if err := db.PingContext(r.Context()); err != nil { // want `readiness probe the func literal in app.readiness \(route "/readiness"\) reaches the database pool passed to app.routes`
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
 	}

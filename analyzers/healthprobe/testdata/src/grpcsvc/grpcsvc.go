@@ -5,7 +5,10 @@ import (
 	"context"
 
 	"github.com/redis/go-redis/v9"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/health/grpc_health_v1"
+
+	"billingpb"
 )
 
 type HealthServer struct {
@@ -35,4 +38,26 @@ type Checker struct{ rdb *redis.Client }
 
 func (c *Checker) Check(ctx context.Context, key string) error { // want Check:"reachesShared"
 	return c.rdb.Ping(ctx).Err()
+}
+
+// UpstreamHealth's Check calls another service through its generated
+// client, on the connection request traffic uses.
+type UpstreamHealth struct {
+	billing billingpb.BillingClient
+	conn    *grpc.ClientConn
+}
+
+func (u *UpstreamHealth) Check(ctx context.Context, req *grpc_health_v1.HealthCheckRequest) (*grpc_health_v1.HealthCheckResponse, error) { // want Check:"reachesShared\\(gRPC connection billingClient.cc"
+	if _, err := u.billing.Ping(ctx, &billingpb.PingRequest{}); err != nil { // want `health probe \(\*grpcsvc.UpstreamHealth\).Check \(the gRPC health service's Check\) reaches the gRPC connection billingClient.cc .*\(\(\*grpcsvc.UpstreamHealth\).Check → \(\*billingpb.billingClient\).Ping → \(grpc.ClientConnInterface\).Invoke\)`
+		return nil, err
+	}
+	return &grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_SERVING}, nil
+}
+
+// Watch reads the connection's state, in the process: clean.
+func (u *UpstreamHealth) Watch(req *grpc_health_v1.HealthCheckRequest, srv grpc_health_v1.Health_WatchServer) error {
+	if u.conn.GetState() != 2 {
+		return srv.Send(&grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_NOT_SERVING})
+	}
+	return nil
 }

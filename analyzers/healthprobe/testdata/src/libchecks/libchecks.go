@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/alexliesenfeld/health"
+	hfhealth "github.com/hellofresh/health-go/v5"
 	"github.com/heptiolabs/healthcheck"
+	"github.com/ory/x/healthx"
 
 	"store"
 )
@@ -19,7 +21,7 @@ func heptio(db *sql.DB, st *store.Store) http.Handler {
 	h.AddReadinessCheck("store", func() error {
 		return st.Ping(context.Background()) // want `readiness probe the func literal in libchecks.heptio \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the database pool Store.db`
 	})
-	h.AddReadinessCheck("db", healthcheck.DatabasePingCheck(db, time.Second)) // want `readiness probe healthcheck.DatabasePingCheck \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the database pool the database pool passed to libchecks.heptio`
+	h.AddReadinessCheck("db", healthcheck.DatabasePingCheck(db, time.Second)) // want `readiness probe healthcheck.DatabasePingCheck \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the database pool passed to libchecks.heptio`
 	// Async runs the check in the background and serves its last result: clean.
 	h.AddReadinessCheck("db-async", healthcheck.Async(healthcheck.DatabasePingCheck(db, time.Second), 10*time.Second))
 	return h
@@ -40,4 +42,35 @@ func alex(st *store.Store) http.Handler {
 		}),
 	)
 	return health.NewHandler(checker)
+}
+
+func ory(st *store.Store, db *sql.DB) *healthx.Handler {
+	return healthx.NewHandler("v1", healthx.ReadyCheckers{
+		"database": func(r *http.Request) error {
+			return st.Ping(r.Context()) // want `readiness probe the func literal in libchecks.ory \(the readiness check "database"\) reaches the database pool Store.db`
+		},
+		"version": func(r *http.Request) error { return nil },
+	})
+}
+
+func hellofresh(db *sql.DB) (*hfhealth.Health, error) {
+	h, err := hfhealth.New(hfhealth.WithChecks(hfhealth.Config{
+		Name: "postgres",
+		Check: func(ctx context.Context) error {
+			return db.PingContext(ctx) // want `health probe the func literal in libchecks.hellofresh \(the health check registered with health.WithChecks\) reaches the database pool passed to libchecks.hellofresh`
+		},
+	}))
+	if err != nil {
+		return nil, err
+	}
+	err = h.Register(hfhealth.Config{
+		Name:  "postgres-again",
+		Check: func(ctx context.Context) error { return db.PingContext(ctx) }, // want `health probe the func literal in libchecks.hellofresh \(the health check registered with \(\*health.Health\).Register\)`
+	})
+	err = h.Register(hfhealth.Config{
+		Name: "pool-size",
+		// In the process: clean.
+		Check: func(ctx context.Context) error { _ = db.Stats(); return nil },
+	})
+	return h, err
 }

@@ -2,6 +2,7 @@ package fairclaim
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"strings"
@@ -26,6 +27,10 @@ type builtQuery struct {
 // outermost call of the chain, which ast.Inspect meets first), marking its
 // calls seen.
 func (c *checker) collectChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, generated bool, holder types.Object) {
+	if fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func); entQueryOf(fn) != nil {
+		c.collectEntChain(call, seen, generated, holder)
+		return
+	}
 	var q builtQuery
 	inChain := false
 	for cur := call; cur != nil; cur = receiverCall(cur) {
@@ -45,12 +50,17 @@ func (c *checker) collectChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, 
 		return
 	}
 	for _, cl := range fifoClaims(q.sql()) {
-		pos := q.lockAt.Pos()
-		if sel, ok := q.lockAt.Fun.(*ast.SelectorExpr); ok {
-			pos = sel.Sel.Pos()
-		}
-		c.sites = append(c.sites, site{pos: pos, claim: cl, generated: generated, holder: holder, model: q.model})
+		c.sites = append(c.sites, site{pos: selPos(q.lockAt), claim: cl, generated: generated, holder: holder, model: q.model})
 	}
+}
+
+// selPos is where a method call's name is, the place to report a builder
+// call at.
+func selPos(call *ast.CallExpr) token.Pos {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return sel.Sel.Pos()
+	}
+	return call.Pos()
 }
 
 // receiverCall is the call whose result cur is called on: x.A().B() → x.A().

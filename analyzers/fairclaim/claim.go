@@ -217,8 +217,8 @@ func tenantEvidence(st []lexeme, cs claimSelect, c *fifoClaim) bool {
 		}
 	}
 	for i, t := range st {
-		if t.kind != word || !catalog.TenantColumns[t.text] || (i+1 < len(st) && st[i+1].text == ".") {
-			continue // not a tenant column, or an alias (org.id)
+		if t.kind != word || !catalog.TenantColumns[t.text] || isAlias(st, i) {
+			continue
 		}
 		use := tenantUse(st, i)
 		if use == bound {
@@ -243,6 +243,16 @@ func tenantEvidence(st []lexeme, cs claimSelect, c *fifoClaim) bool {
 		}
 	}
 	return true
+}
+
+// isAlias reports whether the word at st[i] names a table, not a column:
+// it qualifies a column (org.id), follows AS, or follows the table after
+// FROM or JOIN (FROM jobs org).
+func isAlias(st []lexeme, i int) bool {
+	if i+1 < len(st) && st[i+1].text == "." || is(st, i-1, "as") {
+		return true
+	}
+	return i >= 2 && st[i-1].kind == word && (is(st, i-2, "from") || is(st, i-2, "join"))
 }
 
 type tenantUseKind int

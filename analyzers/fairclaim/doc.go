@@ -32,7 +32,8 @@ The tenant column may be seen:
     in a constant string of the same package, or in a .sql file of the
     module (migrations, sqlc's schema);
   - in gorm's model: a field whose column (gorm:"column:…", or the snake
-    case of its name) is a tenant column.
+    case of its name) is a tenant column; in ent's entity: a Field…
+    constant naming a tenant column.
 
 Where the statements come from: constant strings, including constants
 folded from concatenation ("SELECT … " + orderByAge + " FOR UPDATE SKIP
@@ -41,8 +42,11 @@ LOCKED"), raw-string queries and sqlc's generated query constants
 calls whose parts are constants: squirrel's sq.Select(…).From(…).Where(…).
 OrderBy(…).Suffix("FOR UPDATE SKIP LOCKED"), and gorm's
 db.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-Where(…).Order("created_at").First(&job). The builder methods are
-catalogue rows, one table per library.
+Where(…).Order("created_at").First(&job); and ent's generated queries,
+client.Job.Query().Where(job.StatusEQ("queued")).Order(job.ByCreatedAt()).
+ForUpdate(sql.WithLockAction(sql.SkipLocked)), whose table, columns and
+tenant field come from the entity's package (job.Table, job.FieldTenantID).
+The builder methods are catalogue rows, one table per library.
 
 Where it is reported: at the string literal of the claim, or at the builder
 call that adds the lock. A claim in a generated file (sqlc) is reported
@@ -96,8 +100,9 @@ put together at run time from non-constant parts (fmt.Sprintf("… ORDER BY
 part without its FROM or ORDER BY is not a claim. A builder chain is read
 from one expression; a query built over several statements (q = q.Where(…))
 is not followed, and a non-constant Where or OrderBy argument makes the
-chain unreadable (it may bind the tenant), so it is not reported. ent and
-goqu/bob locking builders are not read. A table's definition is found by
+chain unreadable (it may bind the tenant), so it is not reported; so does an ent
+predicate not named for a column (job.Or(…), an edge's HasOwnerWith(…)).
+goqu's and bob's locking builders are not read. A table's definition is found by
 its name without a schema, in the package's constants and in the module's
 .sql files (from the directory of go.mod down, leaving out vendor,
 node_modules, testdata, hidden directories and nested modules; at most 2000

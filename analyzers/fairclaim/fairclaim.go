@@ -57,8 +57,9 @@ type site struct {
 	pos       token.Pos
 	claim     fifoClaim
 	generated bool
-	holder    types.Object // the constant or function in generated code
-	model     *types.Named // gorm's model, whose fields may show the tenant
+	holder    types.Object   // the constant or function in generated code
+	model     *types.Named   // gorm's model, whose fields may show the tenant
+	entity    *types.Package // ent's entity package, whose Field… constants may show the tenant
 }
 
 type checker struct {
@@ -80,13 +81,17 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		guard.At(f.Pos(), func() { c.collectFile(f) })
 	}
+	factsOnly := lazyssa.FactsOnly()
 	for _, s := range c.sites {
+		if factsOnly && !s.generated {
+			continue // only generated code's claims become facts; the rest could only be reported
+		}
 		guard.At(s.pos, func() { c.judge(s) })
 	}
 	if len(c.runs) > 0 {
 		c.exportFacts()
 	}
-	if !lazyssa.FactsOnly() {
+	if !factsOnly {
 		c.reportCalls()
 	}
 	return nil, nil
@@ -201,6 +206,12 @@ func (c *checker) findTenant(s *site) bool {
 	if s.model != nil {
 		if col, field := modelTenant(s.model); col != "" {
 			cl.tenant, cl.seen = col, fmt.Sprintf("the field %s of the model %s", field, s.model.Obj().Name())
+			return true
+		}
+	}
+	if s.entity != nil {
+		if col, name := entTenant(s.entity); col != "" {
+			cl.tenant, cl.seen = col, "the ent field "+s.entity.Name()+"."+name
 			return true
 		}
 	}

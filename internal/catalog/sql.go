@@ -11,7 +11,7 @@ import "go/types"
 // reporting, even if it spells one in a string.
 var SQLPackages = append(append([]string(nil), DBPackages...),
 	"github.com/jmoiron/sqlx",
-	SquirrelPath, GormPath,
+	SquirrelPath, GormPath, EntSQLPath,
 )
 
 // Import paths of the query builders with rows below.
@@ -21,6 +21,9 @@ const (
 	// GormClausePath holds gorm's clause.Locking, the struct a locking claim
 	// passes to (*gorm.DB).Clauses.
 	GormClausePath = "gorm.io/gorm/clause"
+	// EntSQLPath is ent's SQL dialect, which every generated ent client
+	// imports: its LockOption types the generated ForUpdate.
+	EntSQLPath = "entgo.io/ent/dialect/sql"
 )
 
 // TenantColumns are column names that say a row belongs to one tenant of
@@ -115,4 +118,28 @@ func wordSet(words ...string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// EntLocking describes ent's generated query builders, which have no fixed
+// import path (each user generates their own), by what they share: a
+// query type (JobQuery) is one with a method Lock whose parameters are
+// ent's LockOption; Where and Order are its condition and order methods;
+// LockAction wraps the constant action (SKIP LOCKED). Its entity's package
+// (ent/job) holds the Table constant, a Field… constant per column, a
+// By… order function per column and a predicate function per column and
+// operator (TenantIDEQ).
+var EntLocking = struct {
+	Lock, Where, Order string
+	LockOption         string
+	LockAction         string
+	OrderBy, Asc, Desc string
+	Table, FieldPrefix string
+	EqualityPredicates []string
+}{
+	Lock: "ForUpdate", Where: "Where", Order: "Order",
+	LockOption: EntSQLPath + ".LockOption",
+	LockAction: EntSQLPath + ".WithLockAction",
+	OrderBy:    "By", Asc: "Asc", Desc: "Desc",
+	Table: "Table", FieldPrefix: "Field",
+	EqualityPredicates: []string{"", "EQ"},
 }

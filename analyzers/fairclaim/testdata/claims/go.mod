@@ -4,9 +4,12 @@ go 1.22
 
 require (
 	github.com/Masterminds/squirrel v1.5.4
+	entgo.io/ent v0.13.1
 	gorm.io/gorm v1.25.12
 )
 
 replace github.com/Masterminds/squirrel => ./stubs/squirrel
 
 replace gorm.io/gorm => ./stubs/gorm
+
+replace entgo.io/ent => ./stubs/ent

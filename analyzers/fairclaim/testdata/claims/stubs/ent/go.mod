@@ -1,0 +1,3 @@
+module entgo.io/ent
+
+go 1.22

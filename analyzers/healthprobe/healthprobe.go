@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -33,7 +34,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "healthprobe"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/healthprobe",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(reachesShared)},
+	FactTypes: []analysis.Fact{new(reachesShared), new(returnsHandler)},
 	Run:       run,
 }, Code))
 
@@ -51,7 +52,11 @@ type reachesShared struct {
 
 func (*reachesShared) AFact() {}
 func (f *reachesShared) String() string {
-	return "reachesShared(" + f.Noun + " " + f.Resource + " via " + strings.Join(append(append([]string(nil), f.Path...), f.Call), " → ") + ")"
+	name := f.Resource
+	if f.Param >= 0 {
+		name = "param " + strconv.Itoa(f.Param)
+	}
+	return "reachesShared(" + f.Noun + " " + name + " via " + strings.Join(append(append([]string(nil), f.Path...), f.Call), " → ") + ")"
 }
 
 // maxPath bounds the call paths facts carry.
@@ -126,6 +131,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.vars = indexVars(c.funcs)
 	c.computeReach()
 	c.exportFacts()
+	c.exportFactories()
 	for _, p := range probes {
 		guard.At(p.at, func() { c.check(p) })
 	}

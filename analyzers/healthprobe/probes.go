@@ -29,6 +29,10 @@ type probe struct {
 	// (healthcheck.DatabasePingCheck(db, …)): the call, and the argument.
 	lib    *ssa.Call
 	libArg ssa.Value
+	// elsewhere is what a handler whose body is in another package
+	// reaches (its fact, or its factory's), and its name.
+	elsewhere *reachesShared
+	handler   string
 }
 
 type binder func(i int) (ssa.Value, *ssa.Function)
@@ -86,7 +90,7 @@ func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []pr
 	var out []probe
 	for _, h := range handlers {
 		for _, t := range c.resolve(parent, h, noBind, 3) {
-			out = append(out, probe{fn: t.fn, kind: kind, route: "route " + strconv.Quote(route), at: common.Pos(), bind: t.bind})
+			out = append(out, probeOf(t, kind, "route "+strconv.Quote(route), common.Pos()))
 		}
 	}
 	return out
@@ -95,6 +99,15 @@ func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []pr
 type target struct {
 	fn   *ssa.Function
 	bind binder
+	// elsewhere, handler: a closure another package's factory returns,
+	// known by the factory's fact.
+	elsewhere *reachesShared
+	handler   string
+}
+
+// probeOf makes a probe of a resolved handler.
+func probeOf(t target, kind catalog.ProbeKind, route string, at token.Pos) probe {
+	return probe{fn: t.fn, kind: kind, route: route, at: at, bind: t.bind, elsewhere: t.elsewhere, handler: t.handler}
 }
 
 // resolve returns the functions a handler value runs, with how their
@@ -209,17 +222,20 @@ func bindFurther(fn *ssa.Function, v ssa.Value, outer binder) (ssa.Value, *ssa.F
 func (c *checker) factoryResults(fn *ssa.Function, call *ssa.Call, outer binder, depth int) []target {
 	var out []target
 	args := call.Common().Args
+	callBind := func(i int) (ssa.Value, *ssa.Function) {
+		if i < len(args) {
+			return bindFurther(fn, args[i], outer)
+		}
+		return nil, nil
+	}
+	if f := c.importedFactory(call.Common()); f != nil {
+		out = append(out, target{bind: callBind, elsewhere: &f.Use, handler: f.Handler})
+	}
 	if callee := call.Common().StaticCallee(); callee != nil && c.local[callee] {
 		// The factory's parameter i is the call's argument i.
-		bind := func(i int) (ssa.Value, *ssa.Function) {
-			if i < len(args) {
-				return bindFurther(fn, args[i], outer)
-			}
-			return nil, nil
-		}
 		for _, b := range callee.Blocks {
 			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
-				out = append(out, c.resolve(callee, ret.Results[0], bind, depth)...)
+				out = append(out, c.resolve(callee, ret.Results[0], callBind, depth)...)
 			}
 		}
 	}
@@ -305,7 +321,7 @@ func (c *checker) libraryProbes(parent *ssa.Function, call *ssa.Call) []probe {
 			continue
 		}
 		for _, t := range c.resolve(parent, v, noBind, 2) {
-			out = append(out, probe{fn: t.fn, kind: row.Kind, route: name, at: call.Pos(), bind: t.bind})
+			out = append(out, probeOf(t, row.Kind, name, call.Pos()))
 		}
 	}
 	return out
@@ -391,7 +407,7 @@ func (c *checker) checkMapProbes(parent *ssa.Function, up *ssa.MapUpdate) []prob
 	}
 	var out []probe
 	for _, t := range c.resolve(parent, up.Value, noBind, 2) {
-		out = append(out, probe{fn: t.fn, kind: kind, route: name, at: up.Pos(), bind: t.bind})
+		out = append(out, probeOf(t, kind, name, up.Pos()))
 	}
 	return out
 }

@@ -18,6 +18,10 @@ func (c *checker) check(p probe) {
 		c.checkLibrary(p)
 		return
 	}
+	if p.elsewhere != nil || len(p.fn.Blocks) == 0 {
+		c.checkElsewhere(p)
+		return
+	}
 	if !lazyssa.Fits(c.pass, Code, p.fn) {
 		return
 	}
@@ -25,24 +29,55 @@ func (c *checker) check(p probe) {
 	if u == nil {
 		return
 	}
-	if u.Param >= 0 {
-		// Named where the probe was registered (the closure's capture,
-		// the factory's argument, the method value's receiver).
-		v, where := p.bind(u.Param)
-		if v == nil {
-			u.Resource = "the " + u.Noun + " passed to " + funcName(p.fn)
-		} else {
-			name, param, own := c.resourceOf(where, v, u.Noun)
-			if own {
-				return
-			}
-			u.Resource = name
-			if param >= 0 {
-				u.Resource = "the " + u.Noun + " passed to " + funcName(where)
-			}
-		}
+	if c.bindResource(p, u, funcName(p.fn)) {
+		c.report(p, u, funcName(p.fn))
 	}
-	c.report(p, u, funcName(p.fn))
+}
+
+// bindResource names a resource the probe knew as a parameter or free
+// variable where the probe was registered (the closure's capture, the
+// factory's argument, the method value's receiver). It reports false when
+// that is a pool opened for the probe alone.
+func (c *checker) bindResource(p probe, u *use, handler string) bool {
+	if u.Param < 0 {
+		return true
+	}
+	v, where := p.bind(u.Param)
+	u.Param = -1
+	if v == nil {
+		u.Resource = "the " + u.Noun + " passed to " + handler
+		return true
+	}
+	name, param, own := c.resourceOf(where, v, u.Noun)
+	if own {
+		return false
+	}
+	u.Resource = name
+	if param >= 0 {
+		u.Resource = "the " + u.Noun + " passed to " + funcName(where)
+	}
+	return true
+}
+
+// checkElsewhere: a handler whose body is in another package (a method of
+// a handler type there, a closure its factory returns) is known by its
+// fact; the finding is at the registration, in this package, and the
+// related information points at the handler.
+func (c *checker) checkElsewhere(p probe) {
+	r, handler := p.elsewhere, p.handler
+	if r == nil {
+		r, handler = c.reachOf(p.fn), funcName(p.fn)
+	}
+	if r == nil {
+		return
+	}
+	u := &use{reachesShared: *r, site: c.starts.Start(c.pass.Files, p.at)}
+	if p.fn != nil {
+		u.decl = p.fn.Pos()
+	}
+	if c.bindResource(p, u, handler) {
+		c.report(p, u, handler)
+	}
 }
 
 // checkLibrary: a library's own check (DatabasePingCheck(db, …)) pings the

@@ -169,7 +169,7 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	http.ListenAndServe(":8080", mux)
 }
 
-func readiness(db *sql.DB) http.HandlerFunc {
+func readiness(db *sql.DB) http.HandlerFunc { // want readiness:"returnsHandler\\(the func literal in app.readiness: reachesShared\\(database pool param 0"
 	return func(w http.ResponseWriter, r *http.Request) {
 		if err := db.PingContext(r.Context()); err != nil { // want `readiness probe the func literal in app.readiness \(route "/readiness"\) reaches the database pool passed to app.routes`
 			w.WriteHeader(http.StatusServiceUnavailable)

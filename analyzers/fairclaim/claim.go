@@ -50,7 +50,7 @@ func readClaim(st []lexeme) (fifoClaim, bool) {
 		return fifoClaim{}, false // no ORDER BY: the order is the table's, not claimed to be FIFO
 	}
 	order, ok := ageOrder(st, cs)
-	if !ok {
+	if !ok || takesRunning(st, cs) {
 		return fifoClaim{}, false
 	}
 	c := fifoClaim{order: order, table: tableAt(st, cs)}
@@ -120,6 +120,34 @@ func scopeOf(st []lexeme, lock int) (claimSelect, bool) {
 		}
 	}
 	return cs, cs.from >= 0
+}
+
+// takesRunning reports whether the claim's WHERE requires a running state
+// (state = 'running'), with no OR beside it: the statement takes back
+// running jobs (a reaper of expired leases), it does not claim queued ones.
+func takesRunning(st []lexeme, cs claimSelect) bool {
+	where := -1
+	for i := cs.from; i < cs.filter; i++ {
+		if st[i].depth == cs.depth && is(st, i, "or") {
+			return false
+		}
+		if st[i].depth == cs.depth && is(st, i, "where") {
+			where = i
+		}
+	}
+	if where < 0 {
+		return false
+	}
+	for i := where + 1; i+1 < cs.filter; i++ {
+		if st[i].depth != cs.depth || st[i].text != "=" {
+			continue
+		}
+		v := st[i+1]
+		if (v.kind == str || v.kind == word) && catalog.RunningStates[strings.ToLower(strings.Trim(v.text, "'"))] {
+			return true
+		}
+	}
+	return false
 }
 
 // ageOrder returns the ORDER BY columns when each is a plain column of age,

@@ -9,8 +9,8 @@ fairclaim: report a job claim (FOR UPDATE SKIP LOCKED) that takes the oldest job
 ERR_FIFO_CLAIM_ACROSS_TENANTS. A job queue claimed with FOR UPDATE SKIP
 LOCKED and ORDER BY created_at is first-in-first-out across all tenants: if
 tenant A enqueues 2 million jobs, tenant B's single job waits behind all of
-them. Measured on the runtime's queue: B's first job starts 0.89 s behind
-40 of A's jobs, and about 9 hours behind 2 million. The queue is a resource
+them. Measured: B's first job starts 0.89 s behind 40 of A's jobs, and
+about 9 hours behind 2 million. The queue is a resource
 shared between tenants like a pool, and ordering by age alone gives it to
 whoever filled it first.
 
@@ -69,6 +69,9 @@ Not reported:
   - a claim ordered by anything but plain age, id and priority columns:
     the fair-share claim below, ordered by a tenant's running count, or a
     column such as last_served_at;
+  - a locking SELECT whose WHERE requires a running state (state =
+    'running' AND lease_until < now(), with no OR beside it): a reaper
+    taking back expired leases, not a claim of queued work;
   - a claim with no ORDER BY (its order is the table's, and no worse than
     random), a FOR UPDATE without SKIP LOCKED (one row locked by id is not
     a claim), FOR SHARE;
@@ -113,8 +116,8 @@ module's .sql files are read from disk, and only when a claim needs its
 table's definition. go vet does not know about that read: after a change
 to a .sql file alone, a cached result may stand until a Go file of the
 package changes. A reaper that re-queues expired leases with SKIP LOCKED
-ordered by id has a claim's shape and is reported when its table has a
-tenant; suppress it.
+ordered by id, without naming the running state it takes back, has a
+claim's shape and is reported when its table has a tenant; suppress it.
 
 Suppress a finding with //bhlint:ignore ERR_FIFO_CLAIM_ACROSS_TENANTS
 reason, on the line or in the doc comment of the enclosing function.

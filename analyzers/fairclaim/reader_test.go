@@ -68,6 +68,16 @@ RETURNING river_job.id`,
 		name: "ordered by priority alone",
 		sql:  `select id, tenant_id from jobs order by priority desc for update skip locked`,
 	}, {
+		name: "a reaper of expired leases takes running jobs",
+		sql:  `select id, slot, tenant from jobs where state = 'running' and lease_until < now() order by id limit 1000 for update skip locked`,
+	}, {
+		name: "a reaper written with a placeholder state",
+		sql:  `select id, slot, tenant from JOBS where state = RUNNING and lease_until < now() order by id limit 1000 for update skip locked`,
+	}, {
+		name: "queued or running with an expired lease is a claim",
+		sql:  `select id, tenant_id from jobs where state = 'queued' or (state = 'running' and lease_until < now()) order by id limit 1 for update skip locked`,
+		want: true, table: "jobs", order: []string{"id"}, tenant: "tenant_id", seen: "the claim's SELECT list",
+	}, {
 		name: "FOR UPDATE NOWAIT is not SKIP LOCKED",
 		sql:  `select id, tenant_id from jobs order by id for update nowait`,
 	}, {

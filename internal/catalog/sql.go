@@ -51,6 +51,13 @@ var AgeColumns = wordSet(
 // priority, which is where one tenant's backlog sits.
 var PriorityColumns = wordSet("priority", "prio", "weight")
 
+// RunningStates are the states of a job being run. A locking SELECT that
+// requires one (WHERE state = 'running' AND lease_until < now()) is a
+// reaper taking back expired leases, or a heartbeat, not a claim of queued
+// work. The bare word counts too: a statement written with a placeholder
+// (state = RUNNING) that the program fills in.
+var RunningStates = wordSet("running", "executing", "processing", "in_progress", "started", "claimed", "locked", "working")
+
 // SQLClause is the part of a statement a query builder's method adds.
 type SQLClause int
 

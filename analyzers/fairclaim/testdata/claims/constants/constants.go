@@ -124,3 +124,11 @@ func readShared(ctx context.Context, db *sql.DB) error {
 }
 
 // SELECT id, tenant_id FROM jobs ORDER BY created_at FOR UPDATE SKIP LOCKED in a comment is not a claim.
+
+// reapExpired takes back running jobs whose lease ran out: not a claim.
+func reapExpired(ctx context.Context, db *sql.DB) error {
+	_, err := db.ExecContext(ctx, `UPDATE jobs SET status = 'queued'
+WHERE id IN (SELECT id FROM jobs WHERE status = 'running' AND lease_until < now() ORDER BY id LIMIT 1000 FOR UPDATE SKIP LOCKED)
+RETURNING id, tenant_id`)
+	return err
+}

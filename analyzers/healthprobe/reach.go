@@ -296,6 +296,10 @@ func (c *checker) resourceOf(fn *ssa.Function, v ssa.Value, noun string) (name s
 		case *ssa.FreeVar:
 			return "", freeVarBase + slices.Index(fn.FreeVars, x), false
 		case *ssa.Call:
+			if recv, _ := resourceValue(ssautil.Receiver(x.Common())); recv != nil {
+				v = recv // a view of the pool it is called on: gorm's db.DB(), db.WithContext(ctx)
+				continue
+			}
 			return "the " + noun + " returned by " + callName(x.Common()), -1, c.createdForProbe(fn, x)
 		}
 		break

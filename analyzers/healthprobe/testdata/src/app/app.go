@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/go-chi/chi/v5"
 	"github.com/labstack/echo/v4"
+	"gorm.io/gorm"
 
 	"store"
 )
@@ -21,6 +22,7 @@ type Server struct {
 	healthy atomic.Bool
 	// probeDB is opened for the probe alone (newServer) and read only by it.
 	probeDB *sql.DB
+	gdb     *gorm.DB
 }
 
 func newServer(dsn string, db *sql.DB, st *store.Store) *Server {
@@ -126,6 +128,25 @@ func (s *Server) draining(stop chan struct{}) http.HandlerFunc {
 	}
 }
 
+// gormProbe unwraps the ORM's pool and pings it: the pool is the ORM's.
+func gormProbe(gdb *gorm.DB) http.HandlerFunc { // want gormProbe:"returnsHandler"
+	return func(w http.ResponseWriter, r *http.Request) {
+		sqlDB, err := gdb.DB()
+		if err == nil {
+			sqlDB.PingContext(r.Context()) // want `health probe the func literal in app.gormProbe \(route "/_health/"\) reaches the database pool Server.gdb`
+		}
+	}
+}
+
+// gormExec runs a query through the ORM's handle.
+func gormExec(gdb *gorm.DB) http.HandlerFunc { // want gormExec:"returnsHandler"
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := gdb.WithContext(r.Context()).Exec("SELECT 1").Error; err != nil { // want `health probe the func literal in app.gormExec \(route "/healthz/"\) reaches the database pool Server.gdb .*→ \(\*gorm.DB\).Exec\)`
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}
+}
+
 func routes(s *Server, db *sql.DB, dsn string) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", s.healthz)
@@ -165,6 +186,8 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	// A factory's closure, bound to the shared pool.
 	mux.Handle("/readiness", readiness(db))
 	mux.Handle("/readyz/", readyHandler{db: db})
+	mux.Handle("/_health/", gormProbe(s.gdb))
+	mux.Handle("/healthz/", gormExec(s.gdb))
 	mux.Handle("/liveness", s.draining(make(chan struct{})))
 	http.ListenAndServe(":8080", mux)
 }

@@ -298,7 +298,7 @@ func tenantUse(st []lexeme, i int) tenantUseKind {
 	}
 	j := i + 1
 	if j < len(st) && st[j].text == "=" {
-		if j+1 < len(st) && isValue(st[j+1]) && !isQualifiedStart(st, j+1) {
+		if j+1 < len(st) && isValue(st[j+1]) {
 			return bound
 		}
 		if is(st, j+1, "any") && valuesOnly(st, j+2) {
@@ -312,10 +312,6 @@ func tenantUse(st []lexeme, i int) tenantUseKind {
 }
 
 func isValue(t lexeme) bool { return t.kind == param || t.kind == str || t.kind == number }
-
-// isQualifiedStart guards against reading a number-like alias: values are
-// never followed by a dot.
-func isQualifiedStart(st []lexeme, i int) bool { return i+1 < len(st) && st[i+1].text == "." }
 
 // valuesOnly reports whether st[open] opens a parenthesised list of
 // parameters and literals (with casts), such as ($1) or ($1::text[]).

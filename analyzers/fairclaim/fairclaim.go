@@ -98,7 +98,19 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func (c *checker) isTest(f *ast.File) bool {
-	return strings.HasSuffix(c.pass.Fset.File(f.Pos()).Name(), "_test.go")
+	return strings.HasSuffix(c.pass.Fset.Position(f.Package).Filename, "_test.go")
+}
+
+// packageDir is the directory of the package's source files. The position
+// of a package clause follows //line directives, so a file cgo rewrote
+// into the build cache names the user's directory.
+func (c *checker) packageDir() string {
+	for _, f := range c.pass.Files {
+		if name := c.pass.Fset.Position(f.Package).Filename; name != "" {
+			return filepath.Dir(name)
+		}
+	}
+	return ""
 }
 
 // collectFile finds the claims and table definitions of one file: in
@@ -224,10 +236,9 @@ func (c *checker) findTenant(s *site) bool {
 	}
 	if c.module == nil {
 		c.module = schema{}
-		if len(c.pass.Files) > 0 {
-			dir := filepath.Dir(c.pass.Fset.File(c.pass.Files[0].Pos()).Name())
+		if dir := c.packageDir(); dir != "" {
 			if err := c.module.addModuleFiles(dir); err != nil {
-				return false
+				return false // an unreadable module shows no definition
 			}
 		}
 	}

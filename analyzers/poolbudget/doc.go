@@ -20,6 +20,7 @@ It needs to know the fleet and the databases, from .bhlint.yml:
 
 	deploy:
 	  replicas: 30
+	  commands: [cmd/api]      # optional: the main packages that run replicated
 	databases:
 	  main:
 	    max-connections: 100   # the server's max_connections
@@ -30,7 +31,11 @@ It needs to know the fleet and the databases, from .bhlint.yml:
 	    lanes: [tax]           # the lanes whose outbound clients call it
 
 Without databases or dependencies it does nothing (and costs nothing).
-Without deploy.replicas it counts one process.
+Without deploy.replicas it counts one process. deploy.commands lists the
+directories (relative to the .bhlint.yml; cmd/... for all below cmd) of the
+main packages that run replicated: the other commands of the repository,
+migrations and one-shot tools, are then not checked. Without it, every
+main package is.
 
 What counts: every pool func main of a main package creates, itself or
 through the functions it calls, in any package (facts carry "this function

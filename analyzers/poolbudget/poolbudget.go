@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -108,7 +109,7 @@ func budgets(pass *analysis.Pass) ([]Row, error) {
 		}
 	}
 	var rows []Row
-	if mainDecl != nil && !isTestBinary(pass) {
+	if mainDecl != nil && !isTestBinary(pass) && cfg.Replicated(filepath.Dir(pass.Fset.File(mainDecl.Pos()).Name())) {
 		guard.At(mainDecl.Pos(), func() { rows = c.checkMain(cfg, mainDecl) })
 	}
 	return rows, nil

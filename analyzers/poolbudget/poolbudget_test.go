@@ -14,7 +14,7 @@ import (
 
 func TestPoolBudget(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), poolbudget.Analyzer,
-		"budget/...", "multidb/...", "nocfg/...")
+		"budget/...", "multidb/...", "nocfg/...", "tools/...")
 }
 
 // TestRelatedPointsAtEachPool: the finding at main's name points at each

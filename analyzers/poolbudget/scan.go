@@ -296,7 +296,8 @@ func (s *scanner) handle(e ast.Expr) *Pool {
 	if v := s.localVar(e); v != nil {
 		return s.held[v]
 	}
-	if _, ok := e.(*ast.SelectorExpr); ok {
+	switch e.(type) {
+	case *ast.Ident, *ast.SelectorExpr: // a package-level variable, a field
 		return s.stored[types.ExprString(e)]
 	}
 	return nil

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,6 +16,7 @@ import (
 //
 //	deploy:
 //	  replicas: 30
+//	  commands: [cmd/api]      # the main packages' directories that run replicated (default: all)
 //	databases:
 //	  main:
 //	    max-connections: 100   # the server's max_connections
@@ -29,6 +32,35 @@ type Deploy struct {
 	// Replicas is how many processes run at once (pods, instances). 0: not
 	// declared.
 	Replicas int `yaml:"replicas"`
+	// Commands are the directories of the main packages that run
+	// replicated, relative to the .bhlint.yml ("cmd/api"; "cmd/..." for
+	// every one below cmd): the others (migrations, one-shot tools) are not
+	// checked. Empty: every main package is.
+	Commands []string `yaml:"commands"`
+}
+
+// Replicated reports whether the main package in directory pkgDir runs as
+// deploy.replicas processes: its directory is one of deploy.commands, or
+// none are listed.
+func (c *Config) Replicated(pkgDir string) bool {
+	if len(c.Deploy.Commands) == 0 {
+		return true
+	}
+	rel, err := filepath.Rel(filepath.Dir(c.Path), pkgDir)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, pattern := range c.Deploy.Commands {
+		if dir, ok := strings.CutSuffix(pattern, "/..."); ok {
+			if dir == "." || rel == dir || strings.HasPrefix(rel, dir+"/") {
+				return true
+			}
+		} else if rel == path.Clean(pattern) {
+			return true
+		}
+	}
+	return false
 }
 
 // Database is one database the binary's pools connect to.
@@ -105,6 +137,7 @@ func (c *Config) DependencyNames() []string {
 var (
 	capacityNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 	envPattern          = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	commandPattern      = regexp.MustCompile(`^[\w.~-]+(/[\w.~-]+)*$`)
 )
 
 // validateCapacity checks the capacity keys. Each error starts with the
@@ -112,6 +145,12 @@ var (
 func (c *Config) validateCapacity() error {
 	if c.lines["deploy.replicas"] != 0 && c.Deploy.Replicas < 1 {
 		return fmt.Errorf("deploy.replicas: %d is not a number of processes; want 1 or more", c.Deploy.Replicas)
+	}
+	for i, pattern := range c.Deploy.Commands {
+		dir := strings.TrimSuffix(pattern, "/...")
+		if !commandPattern.MatchString(dir) || slices.Contains(strings.Split(dir, "/"), "..") {
+			return fmt.Errorf("deploy.commands[%d]: %q is not a directory below the configuration's, such as cmd/api or cmd/...", i, pattern)
+		}
 	}
 	for _, name := range c.DatabaseNames() {
 		if err := c.validateDatabase(name); err != nil {
@@ -168,7 +207,7 @@ func validateDependency(name string, dep Dependency) error {
 // names in its "field x not found in type config.T" errors.
 // The rest of the schema's mappings are listed whole, by path.
 var knownKeys = map[string]string{
-	"config.Deploy":     "replicas",
+	"config.Deploy":     "replicas, commands",
 	"config.Database":   "max-connections, reserved, dsn-env",
 	"config.Dependency": "capacity, lanes",
 }

@@ -180,6 +180,7 @@ var everyKey = []string{
 	"      lane: tax",
 	"deploy:",
 	"  replicas: 30",
+	"  commands: [cmd/api]",
 	"databases:",
 	"  main:",
 	"    max-connections: 100",
@@ -280,11 +281,45 @@ func TestParseCapacityErrors(t *testing.T) {
 		{"dependencies:\n  tax-api: {capacity: 0}\n", `line 2: dependencies.tax-api.capacity: want the concurrent calls`},
 		{"dependencies:\n  tax-api:\n    capacity: 5\n    lanes: [Tax]\n", `line 4: dependencies.tax-api.lanes[0]: lane "Tax"`},
 		{"dependencies:\n  tax-api:\n    capacty: 5\n", `line 3: unknown key "capacty" (known: capacity, lanes)`},
-		{"deploy:\n  replica: 3\n", `line 2: unknown key "replica" (known: replicas)`},
+		{"deploy:\n  replica: 3\n", `line 2: unknown key "replica" (known: replicas, commands)`},
+		{"deploy:\n  commands: [\"cmd/ api\"]\n", `line 2: deploy.commands[0]: "cmd/ api" is not a directory below the configuration's`},
+		{"deploy:\n  commands: [\"/cmd\"]\n", `deploy.commands[0]: "/cmd" is not`},
+		{"deploy:\n  commands: [../other/cmd]\n", `deploy.commands[0]: "../other/cmd" is not`},
 	} {
 		_, err := Parse(".bhlint.yml", []byte(tc.content))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want it to contain %q", tc.content, err, tc.want)
 		}
+	}
+}
+
+func TestReplicated(t *testing.T) {
+	all, _ := Parse("svc/.bhlint.yml", []byte("deploy: {replicas: 3}\n"))
+	some, err := Parse("svc/.bhlint.yml", []byte("deploy:\n  replicas: 3\n  commands: [cmd/api, ./worker, services/...]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]bool{
+		"svc/cmd/api":                true,
+		"svc/worker":                 true,
+		"svc/services":               true,
+		"svc/services/billing":       true,
+		"svc/cmd/migrate":            false,
+		"svc/cmd/api2":               false,
+		"svc/devtools/services":      false,
+		"svc":                        false,
+		"elsewhere/svc/cmd/api":      false,
+		"svc/cmd/api/../../tool/api": false,
+	} {
+		if got := some.Replicated(dir); got != want {
+			t.Errorf("Replicated(%q) = %v, want %v", dir, got, want)
+		}
+		if !all.Replicated(dir) {
+			t.Errorf("without deploy.commands, %q is not replicated", dir)
+		}
+	}
+	root, _ := Parse("svc/.bhlint.yml", []byte("deploy:\n  commands: [./...]\n"))
+	if !root.Replicated("svc/cmd/x") || !root.Replicated("svc") {
+		t.Errorf("./... does not cover every directory below the configuration")
 	}
 }

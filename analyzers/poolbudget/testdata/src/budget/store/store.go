@@ -50,3 +50,14 @@ func NeverCalled() *Store { // want NeverCalled:`createsPools\(db sql.Open 500\)
 	db.SetMaxOpenConns(500)
 	return &Store{db: db}
 }
+
+var shared *sql.DB
+
+// Setup opens the package's pool into a package-level variable and bounds
+// it there.
+func Setup() error { // want Setup:`createsPools\(shared sql.Open 1 dsn \$DATABASE_URL\)`
+	var err error
+	shared, err = sql.Open("pgx", os.Getenv("DATABASE_URL"))
+	shared.SetMaxOpenConns(1)
+	return err
+}

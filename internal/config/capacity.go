@@ -149,7 +149,7 @@ func (c *Config) validateCapacity() error {
 	for i, pattern := range c.Deploy.Commands {
 		dir := strings.TrimSuffix(pattern, "/...")
 		if !commandPattern.MatchString(dir) || slices.Contains(strings.Split(dir, "/"), "..") {
-			return fmt.Errorf("deploy.commands[%d]: %q is not a directory below the configuration's, such as cmd/api or cmd/...", i, pattern)
+			return fmt.Errorf("deploy.commands[%d]: %q is not a directory below the configuration's (cmd/api, or cmd/... for all below cmd)", i, pattern)
 		}
 	}
 	for _, name := range c.DatabaseNames() {

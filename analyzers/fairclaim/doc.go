@@ -49,7 +49,9 @@ tenant field come from the entity's package (job.Table, job.FieldTenantID).
 The builder methods are catalogue rows, one table per library.
 
 Where it is reported: at the string literal of the claim, or at the builder
-call that adds the lock. A claim in a generated file (sqlc) is reported
+call that adds the lock; a constant that folds in another constant that is
+a claim on its own (tag + queries.ClaimSQL) is not reported
+again. A claim in a generated file (sqlc) is reported
 where the user's code calls the generated function that runs it
 (q.ClaimJob(ctx)), in this package or another, or the method of an
 interface of the generated package it implements (sqlc's Querier): nobody

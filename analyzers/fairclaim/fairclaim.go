@@ -154,12 +154,30 @@ func (c *checker) collectExpr(n ast.Node, generated bool, holder types.Object) {
 			}
 		case ast.Expr:
 			if text, ok := c.constString(e); ok {
-				c.collectText(e.Pos(), text, generated, holder)
+				if !c.foldsClaim(e) {
+					c.collectText(e.Pos(), text, generated, holder)
+				}
 				return false
 			}
 		}
 		return true
 	})
+}
+
+// foldsClaim reports whether the constant expression e folds in a named
+// constant that is a claim on its own (tag + queries.ClaimSQL):
+// that claim is reported where the constant is written, once.
+func (c *checker) foldsClaim(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !found {
+			if k, ok := c.pass.TypesInfo.Uses[id].(*types.Const); ok && k.Val().Kind() == constant.String {
+				found = len(fifoClaims(constant.StringVal(k.Val()))) > 0
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (c *checker) constString(e ast.Expr) (string, bool) {

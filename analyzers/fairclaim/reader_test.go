@@ -78,6 +78,17 @@ RETURNING river_job.id`,
 		sql:  `select id, tenant_id from jobs where state = 'queued' or (state = 'running' and lease_until < now()) order by id limit 1 for update skip locked`,
 		want: true, table: "jobs", order: []string{"id"}, tenant: "tenant_id", seen: "the claim's SELECT list",
 	}, {
+		name: "a lock in a SQL comment is no lock",
+		sql: `SELECT id, tenant_id FROM jobs ORDER BY created_at LIMIT 1 -- FOR UPDATE SKIP LOCKED
+/* FOR UPDATE SKIP LOCKED */`,
+	}, {
+		name: "a tenant list with a cast",
+		sql:  `SELECT id FROM jobs WHERE tenant_id IN ($1::uuid[], 'acme') ORDER BY created_at FOR UPDATE SKIP LOCKED`,
+		want: true, table: "jobs", order: []string{"created_at"}, tenant: "tenant_id", seen: "its WHERE, matched against a list of tenants",
+	}, {
+		name: "a tenant compared with a subquery",
+		sql:  `SELECT id, tenant_id FROM jobs WHERE tenant_id = (SELECT tenant_id FROM next_tenant) ORDER BY created_at FOR UPDATE SKIP LOCKED`,
+	}, {
 		name: "FOR UPDATE NOWAIT is not SKIP LOCKED",
 		sql:  `select id, tenant_id from jobs order by id for update nowait`,
 	}, {

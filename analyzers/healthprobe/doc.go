@@ -30,15 +30,17 @@ What is a probe:
     (a method in front, "GET /healthz", is allowed). The handler may be a
     function, a method value, a closure, the ServeHTTP of a handler type,
     or the closure a factory of the same package returns
-    (r.GET("/ready", readiness(db)));
+    (r.GET("/ready", readiness(db))) or of another package (by its
+    fact);
   - Check and Watch of a type implementing the gRPC health service (a
     method taking *grpc_health_v1.HealthCheckRequest);
   - a check func registered with a health library that runs it on every
     poll (catalogue rows: heptiolabs/healthcheck AddLivenessCheck and
     AddReadinessCheck, alexliesenfeld/health WithCheck, hellofresh/health-go
     Register and WithChecks, ory's healthx.ReadyCheckers), and the
-    libraries' own checks built around a pool or URL
-    (healthcheck.DatabasePingCheck(db, …)).
+    libraries' own checks built around a pool or a URL fetched over
+    net/http's default transport (healthcheck.DatabasePingCheck(db, …),
+    healthcheck.HTTPGetCheck(url, …)).
 
 /status is not a probe's name: services serve status pages, build
 information and job states under it far more often than a probe. /ping
@@ -74,7 +76,11 @@ names it (a package variable "pools.Main", a field "Store.db", the pool
 returned by a call or passed to a function) and the chain of calls to the
 use. Related information points at the registration and at the use of the
 resource (or, when that is in another package, at the first function of
-the chain).
+the chain). A handler whose body is in another package than its
+registration (a method of a handler type declared there, the closure a
+factory there returns) is reported at the registration: a package's
+findings are in its own files, and what the handler reaches comes from
+its package's facts.
 
 The fix: keep the probe shallow — write a constant, or read a status
 (an atomic, a field) that a background goroutine updates by pinging the
@@ -91,8 +97,10 @@ Escape policy (what is assumed where the analysis cannot see):
     close it, read its statistics). A dedicated pool handed to the probe
     through a constructor of another package cannot be told from the
     shared one and is reported: ignore it with the directive below;
-  - a raw connection dialled by the probe (net.Dial, grpc.Dial inside the
-    probe) is its own and not reported;
+  - a raw connection dialled by the probe (net.Dial, heptiolabs'
+    TCPDialCheck) is its own and not reported;
+  - a pool reached through a view of it (gorm's db.DB(),
+    db.WithContext(ctx)) is the pool it was taken from;
   - a resource whose origin cannot be followed (a map or slice element,
     the result of another package's function) is taken as shared and
     named by where the probe got it;

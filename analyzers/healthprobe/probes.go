@@ -387,11 +387,11 @@ func checkMaker(v ssa.Value) (*ssa.Call, ssa.Value) {
 	if m == nil {
 		return nil, nil
 	}
-	i, ok := catalog.ProbeCheckMakers[catalog.Key(m)]
-	if !ok || i >= len(call.Common().Args) {
+	row, ok := catalog.ProbeCheckMakers[catalog.Key(m)]
+	if !ok || row.Arg >= len(call.Common().Args) {
 		return nil, nil
 	}
-	return call, call.Common().Args[i]
+	return call, call.Common().Args[row.Arg]
 }
 
 // checkMapProbes: check funcs stored into a health library's map of

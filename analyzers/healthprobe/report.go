@@ -80,22 +80,26 @@ func (c *checker) checkElsewhere(p probe) {
 	}
 }
 
-// checkLibrary: a library's own check (DatabasePingCheck(db, …)) pings the
-// pool it was given.
+// checkLibrary: a library's own check (DatabasePingCheck(db, …)) uses the
+// pool it was given, or a client of its own over a shared transport.
 func (c *checker) checkLibrary(p probe) {
-	noun := catalog.ResourceNoun(p.libArg.Type())
-	if noun == "" {
-		noun = "dependency"
-	}
-	name, param, own := c.resourceOf(p.fn, p.libArg, noun)
-	if own {
-		return
-	}
-	if param >= 0 {
-		name = "the " + noun + " passed to " + funcName(p.fn)
-	}
 	call := callName(p.lib.Common())
-	u := &use{reachesShared: reachesShared{Noun: noun, Resource: name, Call: call, Param: -1}, site: c.starts.Start(c.pass.Files, p.lib.Pos())}
+	row := catalog.ProbeCheckMakers[catalog.Key(calledMethod(p.lib.Common()))]
+	u := &use{reachesShared: reachesShared{Noun: row.Noun, Resource: row.Resource, Call: call, Param: -1}, site: c.starts.Start(c.pass.Files, p.lib.Pos())}
+	if row.Resource == "" {
+		u.Noun = catalog.ResourceNoun(p.libArg.Type())
+		if u.Noun == "" {
+			return // not a pool bhlint knows
+		}
+		name, param, own := c.resourceOf(p.fn, p.libArg, u.Noun)
+		if own {
+			return
+		}
+		u.Resource = name
+		if param >= 0 {
+			u.Resource = "the " + u.Noun + " passed to " + funcName(p.fn)
+		}
+	}
 	c.report(p, u, call)
 }
 

@@ -70,13 +70,22 @@ var ProbeCheckMaps = map[string]ProbeKind{
 	"github.com/ory/x/healthx.ReadyCheckers": Readiness,
 }
 
-// ProbeCheckMakers are a health library's own checks: a func the library
-// builds around the argument at the index (the pool it pings, the URL it
-// gets). Registered where a probe runs it, the check reaches that argument.
-var ProbeCheckMakers = map[string]int{
-	"github.com/heptiolabs/healthcheck.DatabasePingCheck": 0,
-	"github.com/heptiolabs/healthcheck.HTTPGetCheck":      0,
-	"github.com/heptiolabs/healthcheck.TCPDialCheck":      0,
+// ProbeCheckMaker is a health library's own check: a func the library
+// builds around the argument at Arg (the pool it pings). Noun and
+// Resource, when set, name what the check uses when the argument is not
+// the pool itself (a URL fetched through a client the library makes with
+// net/http's default transport).
+type ProbeCheckMaker struct {
+	Arg            int
+	Noun, Resource string
+}
+
+// ProbeCheckMakers are the libraries' own checks that use a shared pool
+// or client. heptiolabs' TCPDialCheck and DNSResolveCheck dial or resolve
+// on their own and are not rows.
+var ProbeCheckMakers = map[string]ProbeCheckMaker{
+	"github.com/heptiolabs/healthcheck.DatabasePingCheck": {Arg: 0},
+	"github.com/heptiolabs/healthcheck.HTTPGetCheck":      {Arg: 0, Noun: "HTTP client", Resource: "http.DefaultTransport"},
 }
 
 // ProbeInProcessMethods are methods of the resource types (ResourceTypes)

@@ -21,10 +21,21 @@ func heptio(db *sql.DB, st *store.Store) http.Handler {
 	h.AddReadinessCheck("store", func() error {
 		return st.Ping(context.Background()) // want `readiness probe the func literal in libchecks.heptio \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the database pool Store.db`
 	})
-	h.AddReadinessCheck("db", healthcheck.DatabasePingCheck(db, time.Second)) // want `readiness probe healthcheck.DatabasePingCheck \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the database pool passed to libchecks.heptio`
+	h.AddReadinessCheck("db", healthcheck.DatabasePingCheck(db, time.Second))                       // want `readiness probe healthcheck.DatabasePingCheck \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the database pool passed to libchecks.heptio`
+	h.AddReadinessCheck("billing", healthcheck.HTTPGetCheck("http://billing/healthz", time.Second)) // want `readiness probe healthcheck.HTTPGetCheck \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the HTTP client http.DefaultTransport`
+	h.AddReadinessCheck("db-own-check", pingCheck(db))
+	// A dial opens a connection of its own: clean.
+	h.AddLivenessCheck("upstream-dns", healthcheck.TCPDialCheck("billing:443", time.Second))
 	// Async runs the check in the background and serves its last result: clean.
 	h.AddReadinessCheck("db-async", healthcheck.Async(healthcheck.DatabasePingCheck(db, time.Second), 10*time.Second))
 	return h
+}
+
+// pingCheck is the service's own check factory.
+func pingCheck(db *sql.DB) healthcheck.Check { // want pingCheck:"returnsHandler"
+	return func() error {
+		return db.PingContext(context.Background()) // want `readiness probe the func literal in libchecks.pingCheck \(the readiness check registered with \(healthcheck.Handler\).AddReadinessCheck\) reaches the database pool passed to libchecks.heptio`
+	}
 }
 
 func alex(st *store.Store) http.Handler {

@@ -17,4 +17,6 @@ type Handler interface {
 
 func NewHandler() Handler                                             { return nil }
 func DatabasePingCheck(database *sql.DB, timeout time.Duration) Check { return nil }
+func HTTPGetCheck(url string, timeout time.Duration) Check            { return nil }
+func TCPDialCheck(addr string, timeout time.Duration) Check           { return nil }
 func Async(check Check, interval time.Duration) Check                 { return check }

@@ -79,10 +79,13 @@ to at most what the database allows divided by the replicas; put a
 connection pooler (PgBouncer) in front of the database and budget against
 its pool; or raise max_connections — then say so in .bhlint.yml.
 
-Escape policy. A budget that is not a constant (from configuration, a flag,
-the environment) is not counted: the pool is named in the message as not
-counted when the constant ones already exceed the limit, and is silent
-otherwise; a constructor's parameter is replaced by what each call passes,
+Escape policy. A budget read from an integer flag whose default is a
+constant (flag.Int, flag.IntVar, pflag's, cobra's cmd.Flags().Int) counts
+as that default, and the message names the assumption ("5 db (the default
+of flag -max)"). Any other budget that is not a constant (configuration
+files, viper, the environment, arithmetic) is not counted: the pool is
+named in the message as not counted when the constant ones already exceed
+the limit, and is silent otherwise; a constructor's parameter is replaced by what each call passes,
 so store.Open(dsn, 20) counts 20. A pgxpool whose connection string is not
 a constant is not counted either (the string may set pool_max_conns),
 unless its configuration sets MaxConns. A pool returned by a function

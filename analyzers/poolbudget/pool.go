@@ -55,10 +55,14 @@ func (p Pool) String() string {
 // label is how a message names the pool: its variable, and the calls that
 // create it when they are another function's.
 func (p *Pool) label() string {
-	if p.named || len(p.Via) == 0 {
-		return p.Name
+	name := p.Name
+	if !p.named && len(p.Via) > 0 {
+		name += " in " + strings.Join(p.Via, " → ")
 	}
-	return p.Name + " in " + strings.Join(p.Via, " → ")
+	if p.Budget.Assumed != "" {
+		name += " (" + p.Budget.Assumed + ")"
+	}
+	return name
 }
 
 // State is how much is known of a budget.
@@ -87,11 +91,17 @@ type Budget struct {
 	State State
 	N     int // Known, PgxDefault: the count
 	Param int // FromParam: the parameter
+	// Assumed names what the count assumes: "the default of flag
+	// -db-max-conns", a value the deployment may override.
+	Assumed string
 }
 
 func (b Budget) String() string {
 	switch b.State {
 	case Known:
+		if b.Assumed != "" {
+			return fmt.Sprintf("%d (%s)", b.N, b.Assumed)
+		}
 		return fmt.Sprint(b.N)
 	case Unbounded:
 		return "unbounded"

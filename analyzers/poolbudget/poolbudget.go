@@ -120,6 +120,9 @@ type checker struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	summaries map[*types.Func]*createsPools // this package's functions, once scanned
 	busy      map[*types.Func]bool          // being scanned: a recursive call adds nothing
+	// flagPtrs and flagVals are the variables that hold an integer flag
+	// with a constant default (values.go), learned on first use.
+	flagPtrs, flagVals map[types.Object]flagDefault
 }
 
 // summary is what fn creates and bounds: scanned here for this package's

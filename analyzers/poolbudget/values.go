@@ -18,17 +18,133 @@ import (
 // the function (its callers decide), or unknown (configuration, the
 // environment, anything computed).
 func (s *scanner) intBudget(e ast.Expr, unset catalog.Unset) Budget {
-	if tv, ok := s.c.pass.TypesInfo.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
-		n, exact := constant.Int64Val(tv.Value)
-		if !exact || n > 1<<31 {
-			return Budget{State: Unknown}
-		}
-		return budgetOf(int(n), unset)
+	e = ast.Unparen(e)
+	info := s.c.pass.TypesInfo
+	if n, ok := constInt(info, e); ok {
+		return budgetOf(n, unset)
 	}
-	if i, ok := s.paramOf(ast.Unparen(e)); ok {
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 1 && info.Types[call.Fun].IsType() {
+		return s.intBudget(call.Args[0], unset) // int32(n)
+	}
+	if i, ok := s.paramOf(e); ok {
 		return Budget{State: FromParam, Param: i}
 	}
+	if f, ok := s.flagOf(e); ok {
+		b := budgetOf(f.value, unset)
+		b.Assumed = "the default of flag -" + f.name
+		return b
+	}
 	return Budget{State: Unknown}
+}
+
+func constInt(info *types.Info, e ast.Expr) (int, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(tv.Value)
+	if !exact || n > 1<<31 || n < -1<<31 {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// flagDefault is an integer flag with a constant default.
+type flagDefault struct {
+	name  string
+	value int
+}
+
+// flagOf is the flag e reads: *p where p := flag.Int(…) (a local or
+// package-level variable), or v after flag.IntVar(&v, …).
+func (s *scanner) flagOf(e ast.Expr) (flagDefault, bool) {
+	if star, ok := e.(*ast.StarExpr); ok {
+		e = ast.Unparen(star.X)
+	} else if id, ok := e.(*ast.Ident); ok {
+		f, ok := s.c.flagVars()[s.c.pass.TypesInfo.ObjectOf(id)]
+		return f, ok
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return flagDefault{}, false
+	}
+	f, ok := s.c.flagPointers()[s.c.pass.TypesInfo.ObjectOf(id)]
+	return f, ok
+}
+
+// flagPointers are the package's variables, at any level, that hold what
+// flag.Int and its like return; flagVars, those flag.IntVar sets.
+func (c *checker) flagPointers() map[types.Object]flagDefault {
+	c.learnFlags()
+	return c.flagPtrs
+}
+
+func (c *checker) flagVars() map[types.Object]flagDefault {
+	c.learnFlags()
+	return c.flagVals
+}
+
+func (c *checker) learnFlags() {
+	if c.flagPtrs != nil {
+		return
+	}
+	c.flagPtrs, c.flagVals = map[types.Object]flagDefault{}, map[types.Object]flagDefault{}
+	info := c.pass.TypesInfo
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				c.learnFlagAssign(n.Lhs, n.Rhs)
+			case *ast.ValueSpec:
+				lhs := make([]ast.Expr, len(n.Names))
+				for i, id := range n.Names {
+					lhs[i] = id
+				}
+				c.learnFlagAssign(lhs, n.Values)
+			case *ast.CallExpr:
+				fn := typeutil.StaticCallee(info, n)
+				if def, ok := flagDefinition(info, fn, n); ok && catalog.FlagDefaults[catalog.Key(fn)].Var {
+					if id, ok := derefOf(n.Args[0]).(*ast.Ident); ok && derefOf(n.Args[0]) != ast.Unparen(n.Args[0]) {
+						c.flagVals[info.ObjectOf(id)] = def
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+func (c *checker) learnFlagAssign(lhs, rhs []ast.Expr) {
+	info := c.pass.TypesInfo
+	for i, r := range rhs {
+		call, ok := ast.Unparen(r).(*ast.CallExpr)
+		if !ok || i >= len(lhs) {
+			continue
+		}
+		fn := typeutil.StaticCallee(info, call)
+		def, ok := flagDefinition(info, fn, call)
+		if id, isIdent := lhs[i].(*ast.Ident); ok && isIdent && !catalog.FlagDefaults[catalog.Key(fn)].Var {
+			c.flagPtrs[info.ObjectOf(id)] = def
+		}
+	}
+}
+
+// flagDefinition is the flag call defines, when it defines an integer flag
+// with a constant name and default.
+func flagDefinition(info *types.Info, fn *types.Func, call *ast.CallExpr) (flagDefault, bool) {
+	if fn == nil {
+		return flagDefault{}, false
+	}
+	row, ok := catalog.FlagDefaults[catalog.Key(fn)]
+	if !ok || row.Name >= len(call.Args) || row.Default >= len(call.Args) {
+		return flagDefault{}, false
+	}
+	name, isName := info.Types[call.Args[row.Name]]
+	value, isConst := constInt(info, call.Args[row.Default])
+	if !isName || name.Value == nil || name.Value.Kind() != constant.String || !isConst {
+		return flagDefault{}, false
+	}
+	return flagDefault{name: constant.StringVal(name.Value), value: value}, true
 }
 
 // argBudget replaces a budget that is a parameter of the callee with what

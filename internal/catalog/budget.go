@@ -88,3 +88,22 @@ const (
 
 // EnvLookups read an environment variable named by their first argument.
 var EnvLookups = newTable("os.Getenv", "os.LookupEnv")
+
+// FlagDefault is a flag definition whose default is a constant: a budget
+// read from the flag counts as its default, with the assumption named.
+type FlagDefault struct {
+	Name, Default int // argument indexes of the flag's name and default
+	// Var: the function stores into the variable its first argument points
+	// at (flag.IntVar); otherwise it returns a pointer to the value.
+	Var bool
+}
+
+// FlagDefaults are the integer flag definitions of the standard library and
+// pflag, by full name.
+var FlagDefaults = map[string]FlagDefault{
+	"flag.Int": {Name: 0, Default: 1}, "flag.IntVar": {Name: 1, Default: 2, Var: true},
+	"(*flag.FlagSet).Int": {Name: 0, Default: 1}, "(*flag.FlagSet).IntVar": {Name: 1, Default: 2, Var: true},
+	"github.com/spf13/pflag.Int": {Name: 0, Default: 1}, "github.com/spf13/pflag.IntVar": {Name: 1, Default: 2, Var: true},
+	"(*github.com/spf13/pflag.FlagSet).Int":    {Name: 0, Default: 1},
+	"(*github.com/spf13/pflag.FlagSet).IntVar": {Name: 1, Default: 2, Var: true},
+}

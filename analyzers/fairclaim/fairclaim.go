@@ -395,11 +395,11 @@ func message(subject string, cl fifoClaim) string {
 	if table == "" {
 		table = "its table"
 	}
-	return fmt.Sprintf("%s: %s takes jobs from %s with FOR UPDATE SKIP LOCKED in order of %s only, "+
-		"first-in-first-out across tenants although its rows carry a tenant (%s, seen in %s): "+
-		"one tenant's backlog makes every other tenant's job wait behind it (behind 2 million jobs, about 9 hours); "+
-		"choose the next job by tenant: ORDER BY (SELECT count(*) FROM %s r WHERE r.%s = j.%s AND r.status = 'running'), then %s "+
-		"(fair share; bulkhead/jobclaim keeps per-tenant running counts for it)",
+	return fmt.Sprintf("%s: %s takes the next row of %s in ORDER BY %s only, with FOR UPDATE SKIP LOCKED: "+
+		"first-in-first-out across tenants, though its rows carry a tenant (%s, seen in %s); "+
+		"one tenant's backlog makes every other tenant's jobs wait behind it (behind 2 million jobs, about 9 hours). "+
+		"Choose the next job by tenant: ORDER BY (SELECT count(*) FROM %s r WHERE r.%s = j.%s AND r.status = 'running'), then %s "+
+		"(fair share; bulkhead/jobclaim keeps a running count per tenant instead of counting rows)",
 		Code, subject, table, describeOrder(cl.order), cl.tenant, cl.seen,
 		table, cl.tenant, cl.tenant, describeOrder(cl.order))
 }

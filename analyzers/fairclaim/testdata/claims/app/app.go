@@ -10,7 +10,7 @@ import (
 
 func work(ctx context.Context, db *sql.DB) error {
 	q := gen.New(db)
-	if _, err := q.ClaimJob(ctx); err != nil { // want `ClaimJob runs the generated query ClaimJob, which takes jobs from jobs`
+	if _, err := q.ClaimJob(ctx); err != nil { // want `ClaimJob runs the generated query ClaimJob, which takes the next row of jobs`
 		return err
 	}
 	_, err := q.ClaimTenantJob(ctx, "tenant-a") // bound to one tenant: fine

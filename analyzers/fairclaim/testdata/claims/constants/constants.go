@@ -7,7 +7,7 @@ import (
 )
 
 // claimOldest is the textbook claim: FIFO across every tenant whose jobs it returns.
-const claimOldest = /* want `ERR_FIFO_CLAIM_ACROSS_TENANTS: this claim takes jobs from jobs with FOR UPDATE SKIP LOCKED in order of created_at only, .*\(tenant_id, seen in its RETURNING list\).*ORDER BY \(SELECT count\(\*\) FROM jobs r WHERE r.tenant_id = j.tenant_id` */ `
+const claimOldest = /* want `ERR_FIFO_CLAIM_ACROSS_TENANTS: this claim takes the next row of jobs in ORDER BY created_at only, with FOR UPDATE SKIP LOCKED: .*\(tenant_id, seen in its RETURNING list\).*ORDER BY \(SELECT count\(\*\) FROM jobs r WHERE r.tenant_id = j.tenant_id` */ `
 WITH next AS (SELECT id FROM jobs WHERE status = 'queued'
 	ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
 UPDATE jobs SET status = 'running' FROM next WHERE jobs.id = next.id
@@ -20,7 +20,7 @@ func claimOldestJob(ctx context.Context, db *sql.DB) error {
 
 // A priority and then the age is FIFO across tenants within each priority.
 func claimByPriority(ctx context.Context, db *sql.DB) error {
-	_, err := db.QueryContext(ctx, "SELECT id, org_id FROM tasks WHERE state = 'available' ORDER BY priority DESC, scheduled_at ASC, id LIMIT 10 FOR NO KEY UPDATE SKIP LOCKED") // want `from tasks .* order of priority, scheduled_at, id only, .*\(org_id, seen in the claim's SELECT list\)`
+	_, err := db.QueryContext(ctx, "SELECT id, org_id FROM tasks WHERE state = 'available' ORDER BY priority DESC, scheduled_at ASC, id LIMIT 10 FOR NO KEY UPDATE SKIP LOCKED") // want `of tasks in ORDER BY priority, scheduled_at, id only, .*\(org_id, seen in the claim's SELECT list\)`
 	return err
 }
 
@@ -28,7 +28,7 @@ const lockSuffix = " FOR UPDATE SKIP LOCKED"
 
 // Constants folded from concatenation are one statement.
 func claimConcatenated(ctx context.Context, db *sql.DB) error {
-	_, err := db.QueryContext(ctx, "SELECT id, workspace_id FROM exports WHERE done = false "+ // want `from exports .* order of enqueued_at only`
+	_, err := db.QueryContext(ctx, "SELECT id, workspace_id FROM exports WHERE done = false "+ // want `of exports in ORDER BY enqueued_at only`
 		"ORDER BY enqueued_at LIMIT 1"+lockSuffix)
 	return err
 }
@@ -36,7 +36,7 @@ func claimConcatenated(ctx context.Context, db *sql.DB) error {
 // The lock before LIMIT, inside an IN subquery, MySQL quoting, and a tenant
 // list: FIFO across the tenants of the list.
 func claimForTenantList(ctx context.Context, db *sql.DB, tenants []string) error {
-	_, err := db.ExecContext(ctx, "UPDATE `jobs` SET state = 'running' WHERE id IN (SELECT id FROM `jobs` WHERE tenant_id = ANY($1) ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 100)", tenants) // want `order of id only, .*\(tenant_id, seen in its WHERE, matched against a list of tenants\)`
+	_, err := db.ExecContext(ctx, "UPDATE `jobs` SET state = 'running' WHERE id IN (SELECT id FROM `jobs` WHERE tenant_id = ANY($1) ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 100)", tenants) // want `ORDER BY id only, .*\(tenant_id, seen in its WHERE, matched against a list of tenants\)`
 	return err
 }
 

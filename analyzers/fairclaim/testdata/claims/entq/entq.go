@@ -16,13 +16,13 @@ func claim(ctx context.Context, client *ent.Client) (*ent.Job, error) {
 		Where(job.StatusEQ("queued")).
 		Order(job.ByCreatedAt()).
 		Limit(1).
-		ForUpdate(sql.WithLockAction(sql.SkipLocked)). // want `this claim takes jobs from jobs .* order of created_at only, .*\(tenant_id, seen in the ent field job.FieldTenantID\)`
+		ForUpdate(sql.WithLockAction(sql.SkipLocked)). // want `this claim takes the next row of jobs in ORDER BY created_at only, .*\(tenant_id, seen in the ent field job.FieldTenantID\)`
 		First(ctx)
 }
 
 // FIFO across the tenants of a list.
 func claimForTenants(ctx context.Context, client *ent.Client, tenants []string) (*ent.Job, error) {
-	return client.Job.Query().Where(job.TenantIDIn(tenants...)).Order(job.ByID()).ForUpdate(sql.WithLockAction(sql.SkipLocked)).First(ctx) // want `order of id only, .*\(tenant_id, seen in its WHERE, matched against a list of tenants\)`
+	return client.Job.Query().Where(job.TenantIDIn(tenants...)).Order(job.ByID()).ForUpdate(sql.WithLockAction(sql.SkipLocked)).First(ctx) // want `ORDER BY id only, .*\(tenant_id, seen in its WHERE, matched against a list of tenants\)`
 }
 
 // ---- traps ----

@@ -28,7 +28,7 @@ type Export struct {
 func claim(ctx context.Context, db *gorm.DB) (Job, error) {
 	var job Job
 	err := db.WithContext(ctx).
-		Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}). // want `this claim takes jobs from jobs .* order of created_at only, .*\(tenant_id, seen in the field TenantID of the model Job\)`
+		Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}). // want `this claim takes the next row of jobs in ORDER BY created_at only, .*\(tenant_id, seen in the field TenantID of the model Job\)`
 		Where("status = ?", "queued").
 		Order("created_at").
 		First(&job).Error
@@ -37,7 +37,7 @@ func claim(ctx context.Context, db *gorm.DB) (Job, error) {
 
 func claimExports(db *gorm.DB) ([]Export, error) {
 	var exports []Export
-	err := db.Model(&Export{}).Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate, Options: clause.LockingOptionsSkipLocked}).Order("id").Limit(10).Find(&exports).Error // want `from exports .*\(team_id, seen in the field Team of the model Export\)`
+	err := db.Model(&Export{}).Clauses(clause.Locking{Strength: clause.LockingStrengthUpdate, Options: clause.LockingOptionsSkipLocked}).Order("id").Limit(10).Find(&exports).Error // want `of exports in ORDER BY .*\(team_id, seen in the field Team of the model Export\)`
 	return exports, err
 }
 

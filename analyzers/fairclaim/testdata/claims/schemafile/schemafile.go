@@ -9,7 +9,7 @@ import (
 
 // The tenant column comes from migrations/002_queue_org.sql.
 func claimQueueJob(ctx context.Context, db *sql.DB) error {
-	_, err := db.ExecContext(ctx, `SELECT * FROM queue_jobs WHERE kind = $1 ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`, "mail") // want `from queue_jobs .* order of created_at only, .*\(org_id, seen in CREATE TABLE queue_jobs in migrations/002_queue_org.sql:1\)`
+	_, err := db.ExecContext(ctx, `SELECT * FROM queue_jobs WHERE kind = $1 ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`, "mail") // want `of queue_jobs in ORDER BY created_at only, .*\(org_id, seen in CREATE TABLE queue_jobs in migrations/002_queue_org.sql:1\)`
 	return err
 }
 
@@ -26,7 +26,7 @@ func claimExport(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, schema); err != nil {
 		return err
 	}
-	_, err := db.ExecContext(ctx, `SELECT id FROM exports ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`) // want `from exports .*\(account_id, seen in CREATE TABLE exports in the constant at schemafile.go:\d+\)`
+	_, err := db.ExecContext(ctx, `SELECT id FROM exports ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`) // want `of exports in ORDER BY .*\(account_id, seen in CREATE TABLE exports in the constant at schemafile.go:\d+\)`
 	return err
 }
 

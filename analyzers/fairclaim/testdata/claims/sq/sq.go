@@ -15,14 +15,14 @@ func claimBuilt(db *sql.DB) (string, error) {
 		Where("status = 'queued'").
 		OrderBy("created_at ASC").
 		Limit(1).
-		Suffix("FOR UPDATE SKIP LOCKED"). // want `this claim takes jobs from jobs .* order of created_at only, .*\(tenant_id, seen in the claim's SELECT list\)`
+		Suffix("FOR UPDATE SKIP LOCKED"). // want `this claim takes the next row of jobs in ORDER BY created_at only, .*\(tenant_id, seen in the claim's SELECT list\)`
 		ToSql()
 	return query, err
 }
 
 // The table's definition (migrations/001_queue.sql, 002) shows the tenant.
 func claimBuiltFromSchema(db *sql.DB) sq.SelectBuilder {
-	return sq.Select("*").From("queue_jobs").OrderBy("id").Suffix("FOR UPDATE SKIP LOCKED") // want `from queue_jobs .*\(org_id, seen in CREATE TABLE queue_jobs in migrations/002_queue_org.sql:1\)`
+	return sq.Select("*").From("queue_jobs").OrderBy("id").Suffix("FOR UPDATE SKIP LOCKED") // want `of queue_jobs in ORDER BY .*\(org_id, seen in CREATE TABLE queue_jobs in migrations/002_queue_org.sql:1\)`
 }
 
 // ---- traps ----

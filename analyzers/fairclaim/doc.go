@@ -10,9 +10,9 @@ ERR_FIFO_CLAIM_ACROSS_TENANTS. A job queue claimed with FOR UPDATE SKIP
 LOCKED and ORDER BY created_at is first-in-first-out across all tenants: if
 tenant A enqueues 2 million jobs, tenant B's single job waits behind all of
 them. Measured: B's first job starts 0.89 s behind 40 of A's jobs, and
-about 9 hours behind 2 million. The queue is a resource
-shared between tenants like a pool, and ordering by age alone gives it to
-whoever filled it first.
+about 9 hours behind 2 million. The queue is a resource shared between
+tenants like a pool, and ordering by age alone gives it to whoever filled
+it first.
 
 What counts: a SQL statement with FOR UPDATE SKIP LOCKED (or FOR NO KEY
 UPDATE SKIP LOCKED, or FOR UPDATE OF … SKIP LOCKED; MySQL 8 has the same
@@ -50,12 +50,11 @@ The builder methods are catalogue rows, one table per library.
 
 Where it is reported: at the string literal of the claim, or at the builder
 call that adds the lock; a constant that folds in another constant that is
-a claim on its own (tag + queries.ClaimSQL) is not reported
-again. A claim in a generated file (sqlc) is reported
-where the user's code calls the generated function that runs it
-(q.ClaimJob(ctx)), in this package or another, or the method of an
-interface of the generated package it implements (sqlc's Querier): nobody
-edits the generated file. A fact (RunsClaim) carries the claim from the
+a claim on its own (tag + queries.ClaimSQL) is not reported again. A claim
+in a generated file (sqlc) is reported where the user's code calls the
+generated function that runs it (q.ClaimJob(ctx)), in this package or
+another, or the method of an interface of the generated package it
+implements (sqlc's Querier): nobody edits the generated file. A fact (RunsClaim) carries the claim from the
 generated package to its callers. The message names the table, the ORDER
 BY columns, the tenant column and where it was seen.
 
@@ -74,8 +73,9 @@ Not reported:
   - a locking SELECT whose WHERE requires a running state (state =
     'running' AND lease_until < now(), with no OR beside it): a reaper
     taking back expired leases, not a claim of queued work;
-  - a claim with no ORDER BY (its order is the table's, and no worse than
-    random), a FOR UPDATE without SKIP LOCKED (one row locked by id is not
+  - a claim with no ORDER BY (it takes whichever row the scan meets
+    first: often an old one, but the text claims no order, and reading one
+    in would be a guess), a FOR UPDATE without SKIP LOCKED (one row locked by id is not
     a claim), FOR SHARE;
   - a table with no tenant column in the statement, its definition or its
     model — the claims of single-tenant queue libraries (river, neoq, gue,
@@ -99,16 +99,21 @@ with SKIP LOCKED), with running counts per tenant in their own table,
 leases and a reaper; its package documentation says why River's claim
 cannot carry these rules.
 
-Escape policy and limits. A statement is read from one constant: a query
+Escape policy and limits. A claim is judged where its text is written,
+not where it runs: a query constant passed to a helper, stored in a
+struct or returned is reported once, at its literal (or, in generated
+code, at the calls of the generated function). A statement is read from
+one constant: a query
 put together at run time from non-constant parts (fmt.Sprintf("… ORDER BY
 %s …"), "FROM " + table + " ORDER BY id …") is read part by part, and a
 part without its FROM or ORDER BY is not a claim. A builder chain is read
 from one expression; a query built over several statements (q = q.Where(…))
 is not followed, and a non-constant Where or OrderBy argument makes the
-chain unreadable (it may bind the tenant), so it is not reported; so does an ent
-predicate not named for a column (job.Or(…), an edge's HasOwnerWith(…)).
-goqu's and bob's locking builders are not read. A table's definition is found by
-its name without a schema, in the package's constants and in the module's
+chain unreadable (it may bind the tenant), so it is not reported; so does
+an ent predicate not named for a column (job.Or(…), an edge's
+HasOwnerWith(…)). goqu's and bob's locking builders, and SQL Server's
+READPAST hint, are not read. A table's definition is found by its name
+without a schema, in the package's constants and in the module's
 .sql files (from the directory of go.mod down, leaving out vendor,
 node_modules, testdata, hidden directories and nested modules; at most 2000
 files or 16 MB). Analysis passes see only Go files: go vet hands a vet

@@ -110,9 +110,13 @@ Escape policy (what is assumed where the analysis cannot see):
     periodically (alexliesenfeld/health's WithPeriodicCheck,
     healthcheck.Async);
   - calls through function values, and through interfaces declared in the
-    standard library or in the catalogue's libraries, are not followed;
-    calls through the module's interfaces follow the first visible
-    implementation that reaches a resource, and name it;
+    standard library or in the catalogue's libraries, are not followed. A
+    call through the module's interface on a field or variable this
+    package sets follows the types of the values it stores there (a
+    *pgxpool.Pool stored in a Pinger field is that pool); otherwise it
+    follows the first visible implementation that reaches a resource, and
+    names it, and failing that a pool or client type of the catalogue
+    that implements the interface itself;
   - a handler named Health that is not registered for a probe's route is
     not a probe, and a route whose path is not a constant is not known;
     gorilla/mux's r.Path("/healthz").Handler(h) names the path in another

@@ -85,6 +85,7 @@ type checker struct {
 	impls    map[*types.Func][]*types.Func
 	byObj    map[types.Object]*ssa.Function // the package's declared functions
 	reported map[token.Pos]bool
+	resTypes *[]resourceType // the catalogue's pool and client types visible here
 }
 
 // use is a resource a function reaches: the fact, and where in this

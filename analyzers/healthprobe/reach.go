@@ -31,13 +31,137 @@ func (c *checker) callUse(fn *ssa.Function, common *ssa.CallCommon) *use {
 			return c.endAt(c.through(fn, r, common, funcName(callee)), ssautil.Origin(callee).Object())
 		}
 	} else if common.IsInvoke() {
+		if concrete, known := c.storedTypes(common.Value); known {
+			return c.invokeOn(fn, common, concrete)
+		}
 		for _, impl := range c.implementationsOf(common.Method) {
 			if r := c.reachOfObj(impl); r != nil {
 				return c.endAt(c.through(fn, r, common, netio.Name(impl)), impl)
 			}
 		}
+		return c.poolBehindInterface(fn, common)
 	}
 	return nil
+}
+
+// storedTypes are the concrete types of the values this package stores in
+// the field or variable an interface value was loaded from (known: every
+// stored value's type is concrete): which implementations a call on it
+// runs, without guessing among all that are visible.
+func (c *checker) storedTypes(v ssa.Value) (out []types.Type, known bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, false
+	}
+	field, _ := varOf(load.X)
+	if field == nil || field.Pkg() != c.pass.Pkg || len(c.vars.stores[field]) == 0 {
+		return nil, false
+	}
+	for _, val := range c.vars.stores[field] {
+		mi, ok := val.(*ssa.MakeInterface)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, mi.X.Type())
+	}
+	return out, true
+}
+
+// invokeOn is the use a call through an interface reaches when the
+// concrete types of the value are known: a pool or client itself, or a
+// type whose method reaches one.
+func (c *checker) invokeOn(fn *ssa.Function, common *ssa.CallCommon, concrete []types.Type) *use {
+	m := common.Method
+	for _, t := range concrete {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		impl, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if noun := catalog.ResourceNoun(t); noun != "" {
+			if catalog.ProbeInProcessMethods.Has(impl) {
+				continue
+			}
+			name, param, own := c.resourceOf(fn, common.Value, noun)
+			if own {
+				continue
+			}
+			return &use{reachesShared: reachesShared{Noun: noun, Resource: name, Call: netio.Name(impl), Param: param}, at: common.Pos()}
+		}
+		if r := c.reachOfObj(impl); r != nil {
+			return c.endAt(c.through(fn, r, common, netio.Name(impl)), impl)
+		}
+	}
+	return nil
+}
+
+// poolBehindInterface: a call through the module's interface that a pool
+// or client type implements itself (type Pinger interface{ Ping(ctx)
+// error }, which *pgxpool.Pool satisfies): the value may be that pool.
+func (c *checker) poolBehindInterface(fn *ssa.Function, common *ssa.CallCommon) *use {
+	m := common.Method
+	iface, ok := common.Value.Type().Underlying().(*types.Interface)
+	if !ok || isLibraryPath(m.Pkg()) {
+		return nil
+	}
+	for _, rt := range c.resourceTypes() {
+		if !types.Implements(rt.typ, iface) {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(rt.typ, true, m.Pkg(), m.Name())
+		impl, ok := obj.(*types.Func)
+		if !ok || catalog.ProbeInProcessMethods.Has(impl) {
+			continue
+		}
+		name, param, own := c.resourceOf(fn, common.Value, rt.noun)
+		if own {
+			return nil
+		}
+		return &use{reachesShared: reachesShared{Noun: rt.noun, Resource: name, Call: netio.Name(impl), Param: param}, at: common.Pos()}
+	}
+	return nil
+}
+
+type resourceType struct {
+	typ  types.Type
+	noun string
+}
+
+// resourceTypes are the catalogue's pool and client types among the
+// packages this one imports, directly or not.
+func (c *checker) resourceTypes() []resourceType {
+	if c.resTypes != nil {
+		return *c.resTypes
+	}
+	var out []resourceType
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+		if !catalog.InPackages(p.Path(), catalog.LanePackages) {
+			return
+		}
+		for _, name := range p.Scope().Names() {
+			tn, ok := p.Scope().Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+				if noun, ok := catalog.ResourceTypes[catalog.TypeKey(t)]; ok && !types.IsInterface(t) {
+					out = append(out, resourceType{t, noun})
+				}
+			}
+		}
+	}
+	visit(c.pass.Pkg)
+	c.resTypes = &out
+	return out
 }
 
 // resourceCall: a method called on a pool or client value, or a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 
@@ -147,6 +148,31 @@ func gormExec(gdb *gorm.DB) http.HandlerFunc { // want gormExec:"returnsHandler"
 	}
 }
 
+// Pinger is satisfied by *pgxpool.Pool itself.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Closer is satisfied by *pgxpool.Pool too, but closing is no use of it.
+type Closer interface{ Close() }
+
+type DepsHandler struct {
+	pg     Pinger
+	closer Closer
+}
+
+func (h *DepsHandler) Ready(w http.ResponseWriter, r *http.Request) { // want Ready:"reachesShared\\(database pool DepsHandler.pg"
+	if err := h.pg.Ping(r.Context()); err != nil { // want `readiness probe \(\*app.DepsHandler\).Ready \(route "/api/ready"\) reaches the database pool DepsHandler.pg .*\(\*pgxpool.Pool\).Ping`
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+func (h *DepsHandler) Live(w http.ResponseWriter, r *http.Request) {
+	if r.Method == "DELETE" {
+		h.closer.Close()
+	}
+}
+
 func routes(s *Server, db *sql.DB, dsn string) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", s.healthz)
@@ -186,6 +212,10 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	// A factory's closure, bound to the shared pool.
 	mux.Handle("/readiness", readiness(db))
 	mux.Handle("/readyz/", readyHandler{db: db})
+	var pool *pgxpool.Pool
+	deps := &DepsHandler{pg: pool, closer: pool}
+	mux.HandleFunc("/api/ready", deps.Ready)
+	mux.HandleFunc("/api/live", deps.Live)
 	mux.Handle("/_health/", gormProbe(s.gdb))
 	mux.Handle("/healthz/", gormExec(s.gdb))
 	mux.Handle("/liveness", s.draining(make(chan struct{})))

@@ -47,8 +47,12 @@ ent); pgxpool.New and pgxpool.NewWithConfig, with the *pgxpool.Config's
 MaxConns or the connection string's pool_max_conns; the bhlint runtime's
 lane pools, lanedb.Open, lanedb.OpenDB, lanepgx.New and
 lanepgx.NewWithConfig, with their lanepool.Config's MaxConns. Outbound,
-lanehttp.New's MaxConnsPerHost counts against a dependency that lists the
-client's lane. The catalogue (internal/catalog, budget.go) lists the
+against a dependency that lists the lane: the MaxConnsPerHost of the lane's
+lanehttp clients, or, for a lane with no client of its own, the
+MaxConcurrent of its executors (bulkhead.NewExecutor[L], from L's Spec
+method, across packages): a bulkhead of 8 per pod is 240 concurrent calls
+at 30 pods, and if the dependency can take 100, the limit per pod is
+100 ÷ 30. The catalogue (internal/catalog, budget.go) lists the
 openers and where their budget and connection string are.
 
 Which database a pool connects to: with one database declared, every

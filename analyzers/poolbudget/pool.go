@@ -26,6 +26,10 @@ type Pool struct {
 	// lane Lane; the others, to a database.
 	Outbound bool
 	Lane     string
+	// Executor: a lane's executor, whose limit is the lane's MaxConcurrent;
+	// it counts against a dependency only for a lane with no client of
+	// its own (the client's limit is the closer one).
+	Executor bool
 
 	// anchor is where this package created it, or the call in this package
 	// that leads to its creation; named says that the package gave it its
@@ -48,6 +52,9 @@ func (p Pool) String() string {
 	}
 	if p.Outbound {
 		s += " outbound lane " + p.Lane
+	}
+	if p.Executor {
+		s += " executor"
 	}
 	return s
 }

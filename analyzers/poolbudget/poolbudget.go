@@ -31,7 +31,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Name:      "poolbudget",
 	Doc:       docs.Extract(doc, "poolbudget"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/poolbudget",
-	FactTypes: []analysis.Fact{new(createsPools)},
+	FactTypes: []analysis.Fact{new(createsPools), new(laneLimit)},
 	Run:       run,
 }, Code)
 
@@ -100,6 +100,7 @@ func budgets(pass *analysis.Pass) ([]Row, error) {
 	}
 	if pass.Pkg.Name() != "main" {
 		// Facts for the packages above; nothing imports a main package.
+		c.exportLaneLimits()
 		for fn, fd := range c.decls {
 			guard.At(fd.Pos(), func() {
 				if s := c.summary(fn); s != nil && (len(s.Pools) > 0 || len(s.Bounds) > 0) {

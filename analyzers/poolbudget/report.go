@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -60,10 +59,8 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) []Row {
 	for _, name := range cfg.DependencyNames() {
 		dep := cfg.Dependencies[name]
 		var mine []*Pool
-		for _, p := range pools {
-			if p.Outbound && slices.Contains(dep.Lanes, p.Lane) {
-				mine = append(mine, p)
-			}
+		for _, lane := range dep.Lanes {
+			mine = append(mine, outboundOf(pools, lane)...)
 		}
 		add(target{
 			noun: "concurrent calls", what: "dependency " + name, limits: "limits", allows: dep.Capacity,
@@ -71,6 +68,25 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) []Row {
 		}, mine)
 	}
 	return rows
+}
+
+// outboundOf are the limits of a lane's calls out: its clients' (lanehttp),
+// or, for a lane with none, its executors' MaxConcurrent.
+func outboundOf(pools []*Pool, lane string) []*Pool {
+	var clients, executors []*Pool
+	for _, p := range pools {
+		switch {
+		case !p.Outbound || p.Lane != lane:
+		case p.Executor:
+			executors = append(executors, p)
+		default:
+			clients = append(clients, p)
+		}
+	}
+	if len(clients) > 0 {
+		return clients
+	}
+	return executors
 }
 
 // target is a database or dependency with what it allows.
@@ -172,6 +188,8 @@ func (c *checker) report(fd *ast.FuncDecl, r row) {
 func related(p *Pool) string {
 	what := fmt.Sprintf("%d connections", p.Budget.N)
 	switch {
+	case p.Executor:
+		what = fmt.Sprintf("%d concurrent calls (lane %s's MaxConcurrent)", p.Budget.N, p.Lane)
 	case p.Outbound:
 		what = fmt.Sprintf("%d concurrent calls per host", p.Budget.N)
 	case p.Budget.State == Unbounded:

@@ -97,8 +97,13 @@ func (s *scanner) call(call *ast.CallExpr, parent ast.Node) {
 
 // open records the pool an opener of the catalogue creates.
 func (s *scanner) open(call *ast.CallExpr, fn *types.Func, op catalog.PoolOpener, parent ast.Node) {
-	p := &Pool{Unset: op.Unset, DSN: noDSN(), Returned: -1, Outbound: op.Outbound, anchor: call.Pos(), Site: s.c.siteOf(call.Pos())}
-	p.Kind, p.Lane = s.kindOf(call, fn)
+	p := &Pool{Unset: op.Unset, DSN: noDSN(), Returned: -1, Outbound: op.Outbound, Executor: op.LaneSpec,
+		anchor: call.Pos(), Site: s.c.siteOf(call.Pos())}
+	var lane *types.Named
+	p.Kind, lane = s.kindOf(call, fn)
+	if lane != nil {
+		p.Lane = catalog.LaneName(lane.Obj().Name())
+	}
 	if op.DSN >= 0 && op.DSN < len(call.Args) {
 		p.DSN = s.dsnOf(call.Args[op.DSN])
 	}
@@ -107,6 +112,8 @@ func (s *scanner) open(call *ast.CallExpr, fn *types.Func, op catalog.PoolOpener
 		pgx, p.DSN = s.pgxBudget(call.Args[op.PgxConfig])
 	}
 	switch {
+	case op.LaneSpec && lane != nil:
+		p.Budget = s.c.laneLimitOf(lane)
 	case op.Config >= 0 && op.Config < len(call.Args):
 		p.Budget = s.fieldBudget(call.Args[op.Config], op.Field, op.Unset)
 	case op.PgxConfig >= 0:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 // (packages.LoadAllSyntax), which `bhlint lanes` loads anyway; the facts
 // go from package to package in memory.
 func Table(pkgs []*packages.Package) ([]Row, error) {
-	facts := map[types.Object]*createsPools{}
+	facts := map[factKey]analysis.Fact{}
 	var rows []Row
 	var errs []error
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
@@ -37,8 +38,14 @@ func Table(pkgs []*packages.Package) ([]Row, error) {
 	return rows, errors.Join(errs...)
 }
 
+// factKey is an object and the type of one of its facts.
+type factKey struct {
+	obj types.Object
+	typ reflect.Type
+}
+
 // tableOf runs the analysis of one package with facts kept in memory.
-func tableOf(p *packages.Package, facts map[types.Object]*createsPools) (rows []Row, err error) {
+func tableOf(p *packages.Package, facts map[factKey]analysis.Fact) (rows []Row, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error: poolbudget panicked: %v", r)
@@ -48,13 +55,13 @@ func tableOf(p *packages.Package, facts map[types.Object]*createsPools) (rows []
 		Analyzer: Analyzer, Fset: p.Fset, Files: p.Syntax, Pkg: p.Types, TypesInfo: p.TypesInfo,
 		TypesSizes: p.TypesSizes, Report: func(analysis.Diagnostic) {},
 		ImportObjectFact: func(obj types.Object, f analysis.Fact) bool {
-			s, ok := facts[obj]
+			got, ok := facts[factKey{obj, reflect.TypeOf(f)}]
 			if ok {
-				*f.(*createsPools) = *s
+				reflect.ValueOf(f).Elem().Set(reflect.ValueOf(got).Elem())
 			}
 			return ok
 		},
-		ExportObjectFact: func(obj types.Object, f analysis.Fact) { facts[obj] = f.(*createsPools) },
+		ExportObjectFact: func(obj types.Object, f analysis.Fact) { facts[factKey{obj, reflect.TypeOf(f)}] = f },
 	}
 	return budgets(pass)
 }

@@ -27,6 +27,7 @@ func TestTable(t *testing.T) {
 	}
 	want := []string{
 		"budget/cmd/lanes: 30 replicas × (5 taxDB + 40 cardDB) = 1350 connections to database main, which allows 97 (max-connections 100 − reserved 3) [exceeds true, per replica 3]",
+		"budget/cmd/lanes: 30 replicas × (30 fraudExec) = 900 concurrent calls to dependency fraud-api, which can take 200 [exceeds true, per replica 6]",
 		"budget/cmd/lanes: 30 replicas × (8 taxAPI) = 240 concurrent calls to dependency tax-api, which can take 100 [exceeds true, per replica 3]",
 		"budget/cmd/twopools: 30 replicas × (20 ordersDB + 20 reportsDB) = 1200 connections to database main, which allows 97 (max-connections 100 − reserved 3) [exceeds true, per replica 3]",
 		"budget/cmd/unbounded: db has no maximum, so 30 replicas may open as many connections to database main as their load asks for, which allows 97 (max-connections 100 − reserved 3) [exceeds true, per replica 3]",

@@ -274,17 +274,17 @@ func poolMaxConns(dsn string) (n int, set, ok bool) {
 }
 
 // kindOf names what creates the pool, with its lane: "sql.Open",
-// "lanedb.Open[Tax]", and returns the lane's name for a lane-typed pool.
-func (s *scanner) kindOf(call *ast.CallExpr, fn *types.Func) (kind, lane string) {
+// "lanedb.Open[Tax]", and returns the lane type of a lane-typed pool.
+func (s *scanner) kindOf(call *ast.CallExpr, fn *types.Func) (kind string, lane *types.Named) {
 	kind = funcName(fn)
 	t := s.c.pass.TypesInfo.TypeOf(call)
 	if tuple, ok := t.(*types.Tuple); ok && tuple.Len() > 0 {
 		t = tuple.At(0).Type()
 	}
 	if named, _, ok := catalog.LaneTyped(t); ok {
-		return kind + "[" + named.Obj().Name() + "]", catalog.LaneName(named.Obj().Name())
+		return kind + "[" + named.Obj().Name() + "]", named
 	}
-	return kind, ""
+	return kind, nil
 }
 
 // funcName is "pkg.Func" or "pkg.Type.Method".

@@ -10,7 +10,7 @@ var BudgetPackages = []string{
 	"database/sql", "github.com/jackc/pgx/v5/pgxpool",
 	"gorm.io/gorm", "github.com/jinzhu/gorm", "xorm.io/xorm", "github.com/go-xorm/xorm",
 	"github.com/jmoiron/sqlx", "entgo.io/ent/dialect/sql",
-	RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp",
+	RuntimePath, RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp",
 }
 
 // Unset says what a pool's maximum is when the code sets none.
@@ -47,6 +47,9 @@ type PoolOpener struct {
 	// Outbound: the pool's connections go to a dependency (an HTTP host),
 	// not to a database; Field is then its per-host limit.
 	Outbound bool
+	// LaneSpec: the limit is the MaxConcurrent of the lane type's Spec
+	// method (the runtime's executors).
+	LaneSpec bool
 }
 
 // PoolOpeners are the calls that create a pool, by full name. The
@@ -72,7 +75,10 @@ var PoolOpeners = map[string]PoolOpener{
 	RuntimePath + "/lanedb.OpenDB":         {DSN: -1, Config: 1, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
 	RuntimePath + "/lanepgx.New":           {DSN: 1, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
 	RuntimePath + "/lanepgx.NewWithConfig": {DSN: -1, Config: 2, Field: "MaxConns", PgxConfig: 1, Unset: UnsetRequired},
-	RuntimePath + "/lanehttp.New":          {DSN: -1, Config: 0, Field: "MaxConnsPerHost", PgxConfig: -1, Unset: UnsetRequired, Outbound: true},
+	// The runtime's executors: at most the lane's MaxConcurrent calls at once.
+	RuntimePath + ".NewExecutor":  {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetRequired, Outbound: true, LaneSpec: true},
+	RuntimePath + ".MustExecutor": {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetRequired, Outbound: true, LaneSpec: true},
+	RuntimePath + "/lanehttp.New": {DSN: -1, Config: 0, Field: "MaxConnsPerHost", PgxConfig: -1, Unset: UnsetRequired, Outbound: true},
 }
 
 // PgxConfigParsers parse a connection string into a *pgxpool.Config: the
@@ -107,3 +113,10 @@ var FlagDefaults = map[string]FlagDefault{
 	"(*github.com/spf13/pflag.FlagSet).Int":    {Name: 0, Default: 1},
 	"(*github.com/spf13/pflag.FlagSet).IntVar": {Name: 1, Default: 2, Var: true},
 }
+
+// LaneSpecMethod is the method of a lane type that returns its LaneSpec,
+// and LaneSpecLimit the LaneSpec field that caps its concurrent calls.
+const (
+	LaneSpecMethod = "Spec"
+	LaneSpecLimit  = "MaxConcurrent"
+)

@@ -80,13 +80,17 @@ func (c *checker) addClause(q *builtQuery, clause catalog.SQLClause, call *ast.C
 	case catalog.ClauseColumns:
 		q.columns = append(c.constArgs(call, nil), q.columns...)
 	case catalog.ClauseFrom:
-		if args := c.constArgs(call, nil); len(args) > 0 {
-			q.table = args[0]
+		if len(call.Args) > 0 {
+			q.table, _ = c.nameArg(call.Args[0])
 		}
 	case catalog.ClauseWhere:
 		q.wheres = append(c.conditions(q, call), q.wheres...)
 	case catalog.ClauseOrder:
-		q.orders = append(c.constArgs(call, &q.unknown), q.orders...)
+		q.orders = append(c.orderTerms(q, call), q.orders...)
+	case catalog.ClauseLockOption:
+		if len(call.Args) > 0 && c.asksSkipLocked(call.Args[0]) {
+			q.suffix, q.lockAt = "FOR UPDATE SKIP LOCKED "+q.suffix, call
+		}
 	case catalog.ClauseSuffix:
 		if args := c.constArgs(call, nil); len(args) > 0 {
 			q.suffix = strings.Join(args, " ") + " " + q.suffix
@@ -122,9 +126,10 @@ func (c *checker) constArgs(call *ast.CallExpr, unknown *bool) []string {
 }
 
 // conditions reads a Where: a constant condition (its arguments are the
-// values of its placeholders), or a map literal keyed by column
-// (squirrel's Eq{"tenant_id": id}), read as column = ?. Anything else
-// makes the query unreadable: it may bind the tenant.
+// values of its placeholders), or conditions each of which is a map literal
+// keyed by column (squirrel's Eq{"tenant_id": id}, goqu's Ex{…}), read as
+// column = ?, or a method of an identifier (goqu.C("tenant_id").Eq(id)).
+// Anything else makes the query unreadable: it may bind the tenant.
 func (c *checker) conditions(q *builtQuery, call *ast.CallExpr) []string {
 	if len(call.Args) == 0 {
 		return nil
@@ -132,11 +137,42 @@ func (c *checker) conditions(q *builtQuery, call *ast.CallExpr) []string {
 	if s, ok := c.constString(call.Args[0]); ok {
 		return []string{s}
 	}
-	lit, ok := ast.Unparen(call.Args[0]).(*ast.CompositeLit)
-	if !ok {
-		q.unknown = true
-		return nil
+	var out []string
+	for _, arg := range call.Args {
+		if col, method, ok := c.identifierTerm(arg); ok {
+			out = append(out, condition(col, method))
+			continue
+		}
+		lit, ok := ast.Unparen(arg).(*ast.CompositeLit)
+		if !ok {
+			q.unknown = true
+			return nil
+		}
+		keys, ok := c.mapKeys(lit)
+		if !ok {
+			q.unknown = true
+			return nil
+		}
+		out = append(out, keys...)
 	}
+	return out
+}
+
+// condition writes an identifier's condition method as SQL the claim
+// reader tells apart: bound (=), matched against a list (IN) or other.
+func condition(col, method string) string {
+	switch {
+	case catalog.SQLEqualityMethods[method]:
+		return col + " = ?"
+	case catalog.SQLListMethods[method]:
+		return col + " IN (?)"
+	}
+	return col + " " + method + " ?"
+}
+
+// mapKeys reads a map literal keyed by constant column names as column = ?
+// conditions.
+func (c *checker) mapKeys(lit *ast.CompositeLit) ([]string, bool) {
 	var out []string
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
@@ -145,12 +181,84 @@ func (c *checker) conditions(q *builtQuery, call *ast.CallExpr) []string {
 			key, isConst = c.constString(kv.Key)
 		}
 		if !isConst {
-			q.unknown = true
-			return nil
+			return nil, false
 		}
 		out = append(out, key+" = ?")
 	}
+	return out, true
+}
+
+// orderTerms reads an OrderBy or Order: constant terms, or an identifier's
+// Asc() or Desc() (goqu.C("created_at").Asc()). Anything else makes the
+// query unreadable.
+func (c *checker) orderTerms(q *builtQuery, call *ast.CallExpr) []string {
+	var out []string
+	for _, arg := range call.Args {
+		if s, ok := c.constString(arg); ok {
+			out = append(out, s)
+		} else if col, _, ok := c.identifierTerm(arg); ok {
+			out = append(out, col)
+		} else {
+			q.unknown = true
+		}
+	}
 	return out
+}
+
+// nameArg is a constant name, or the constant an identifier function is
+// given (goqu.T("jobs")).
+func (c *checker) nameArg(arg ast.Expr) (string, bool) {
+	if s, ok := c.constString(arg); ok {
+		return s, true
+	}
+	call, ok := ast.Unparen(arg).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return "", false
+	}
+	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !catalog.SQLIdentifiers.Has(fn) {
+		return "", false
+	}
+	return c.constString(call.Args[0])
+}
+
+// identifierTerm reads a method called on an identifier: goqu.C("col").Eq(v)
+// is col and Eq.
+func (c *checker) identifierTerm(arg ast.Expr) (col, method string, ok bool) {
+	call, isCall := ast.Unparen(arg).(*ast.CallExpr)
+	if !isCall {
+		return "", "", false
+	}
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !isSel {
+		return "", "", false
+	}
+	col, ok = c.nameArg(sel.X)
+	if !ok || !isCallOf(sel.X) {
+		return "", "", false
+	}
+	return col, sel.Sel.Name, true
+}
+
+func isCallOf(e ast.Expr) bool {
+	_, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok
+}
+
+// asksSkipLocked reports whether arg names a constant of SQLSkipLocked
+// (exp.SkipLocked).
+func (c *checker) asksSkipLocked(arg ast.Expr) bool {
+	var id *ast.Ident
+	switch e := ast.Unparen(arg).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return false
+	}
+	k, ok := c.pass.TypesInfo.Uses[id].(*types.Const)
+	return ok && k.Pkg() != nil && catalog.SQLSkipLocked[k.Pkg().Path()+"."+k.Name()]
 }
 
 // gormLocking reads clause.Locking{Strength: "UPDATE", Options: "SKIP

@@ -42,7 +42,10 @@ LOCKED"), raw-string queries and sqlc's generated query constants
 calls whose parts are constants: squirrel's sq.Select(…).From(…).Where(…).
 OrderBy(…).Suffix("FOR UPDATE SKIP LOCKED"), and gorm's
 db.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-Where(…).Order("created_at").First(&job); and ent's generated queries,
+Where(…).Order("created_at").First(&job); goqu's
+goqu.From("jobs").Where(goqu.C("status").Eq("queued")).
+Order(goqu.C("created_at").Asc()).ForUpdate(exp.SkipLocked); and ent's
+generated queries,
 client.Job.Query().Where(job.StatusEQ("queued")).Order(job.ByCreatedAt()).
 ForUpdate(sql.WithLockAction(sql.SkipLocked)), whose table, columns and
 tenant field come from the entity's package (job.Table, job.FieldTenantID).
@@ -111,8 +114,8 @@ from one expression; a query built over several statements (q = q.Where(…))
 is not followed, and a non-constant Where or OrderBy argument makes the
 chain unreadable (it may bind the tenant), so it is not reported; so does
 an ent predicate not named for a column (job.Or(…), an edge's
-HasOwnerWith(…)). goqu's and bob's locking builders, and SQL Server's
-READPAST hint, are not read. A table's definition is found by its name
+HasOwnerWith(…)). bob's locking builders and SQL Server's READPAST hint
+are not read. A table's definition is found by its name
 without a schema, in the package's constants and in the module's
 .sql files (from the directory of go.mod down, leaving out vendor,
 node_modules, testdata, hidden directories and nested modules; at most 2000

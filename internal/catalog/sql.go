@@ -11,7 +11,7 @@ import "go/types"
 // reporting, even if it spells one in a string.
 var SQLPackages = append(append([]string(nil), DBPackages...),
 	"github.com/jmoiron/sqlx",
-	SquirrelPath, GormPath, EntSQLPath,
+	SquirrelPath, GormPath, EntSQLPath, GoquPath,
 )
 
 // Import paths of the query builders with rows below.
@@ -24,6 +24,7 @@ const (
 	// EntSQLPath is ent's SQL dialect, which every generated ent client
 	// imports: its LockOption types the generated ForUpdate.
 	EntSQLPath = "entgo.io/ent/dialect/sql"
+	GoquPath   = "github.com/doug-martin/goqu/v9"
 )
 
 // TenantColumns are column names that say a row belongs to one tenant of
@@ -63,13 +64,14 @@ type SQLClause int
 
 // The clauses a builder row can add.
 const (
-	ClauseColumns SQLClause = iota + 1 // the SELECT list (constant strings)
-	ClauseFrom                         // the table (a constant string)
-	ClauseWhere                        // a condition (a constant string, or a map literal keyed by column)
-	ClauseOrder                        // ORDER BY items (constant strings)
-	ClauseSuffix                       // SQL text appended to the statement (FOR UPDATE SKIP LOCKED)
-	ClauseLocking                      // gorm's Clauses: a clause.Locking literal among the arguments
-	ClauseModel                        // gorm's Model, or a finisher's destination: the model struct
+	ClauseColumns    SQLClause = iota + 1 // the SELECT list (constant strings)
+	ClauseFrom                            // the table (a constant string)
+	ClauseWhere                           // a condition (a constant string, or a map literal keyed by column)
+	ClauseOrder                           // ORDER BY items (constant strings)
+	ClauseSuffix                          // SQL text appended to the statement (FOR UPDATE SKIP LOCKED)
+	ClauseLocking                         // gorm's Clauses: a clause.Locking literal among the arguments
+	ClauseModel                           // gorm's Model, or a finisher's destination: the model struct
+	ClauseLockOption                      // goqu's ForUpdate: a constant of SQLSkipLocked as its first argument
 )
 
 // SQLBuilders are query builder methods keyed as Key prints them, with the
@@ -101,7 +103,37 @@ var SQLBuilders = map[string]SQLClause{
 	"(*" + GormPath + ".DB).Find":        ClauseModel,
 	"(*" + GormPath + ".DB).Limit":       0,
 	"(*" + GormPath + ".DB).WithContext": 0,
+	// goqu
+	GoquPath + ".From":                                 ClauseFrom,
+	GoquPath + ".Select":                               ClauseColumns,
+	"(" + GoquPath + ".DialectWrapper).From":           ClauseFrom,
+	"(" + GoquPath + ".DialectWrapper).Select":         ClauseColumns,
+	"(*" + GoquPath + ".SelectDataset).From":           ClauseFrom,
+	"(*" + GoquPath + ".SelectDataset).Select":         ClauseColumns,
+	"(*" + GoquPath + ".SelectDataset).Where":          ClauseWhere,
+	"(*" + GoquPath + ".SelectDataset).Order":          ClauseOrder,
+	"(*" + GoquPath + ".SelectDataset).ForUpdate":      ClauseLockOption,
+	"(*" + GoquPath + ".SelectDataset).ForNoKeyUpdate": ClauseLockOption,
+	"(*" + GoquPath + ".SelectDataset).Limit":          0,
 }
+
+// SQLIdentifiers are builder functions that name a column or a table by a
+// constant (goqu.C("created_at"), goqu.I("j.created_at"), goqu.T("jobs")):
+// a method called on what they return is a condition (Eq, In, …) or an
+// order term (Asc, Desc) of that column.
+var SQLIdentifiers = newTable(GoquPath+".C", GoquPath+".I", GoquPath+".T")
+
+// SQLEqualityMethods are the condition methods of an identifier that bind
+// it to one value; SQLListMethods match it against a list.
+var (
+	SQLEqualityMethods = wordSet("Eq")
+	SQLListMethods     = wordSet("In")
+)
+
+// SQLSkipLocked are the constants a builder's lock method takes to ask
+// for SKIP LOCKED (goqu's ForUpdate(exp.SkipLocked)), by package path and
+// name.
+var SQLSkipLocked = wordSet(GoquPath + "/exp.SkipLocked")
 
 // SQLBuilderClause is the clause fn adds to a statement, and whether fn is a
 // builder method of the table at all (a row with clause 0 is a link of the

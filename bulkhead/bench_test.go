@@ -9,11 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/bhlint/bhlint/bulkhead/internal/testsvc"
 	"github.com/failsafe-go/failsafe-go"
 	fsbulkhead "github.com/failsafe-go/failsafe-go/bulkhead"
 	"golang.org/x/sync/semaphore"
@@ -93,25 +93,13 @@ func BenchmarkUncontended(b *testing.B) {
 	})
 }
 
-// spin is a few hundred nanoseconds of work, so that slots are held long
-// enough for callers to queue.
-var sink atomic.Uint64
-
-func spin() {
-	x := uint64(1)
-	for i := range 200 {
-		x = x*6364136223846793005 + uint64(i)
-	}
-	sink.Add(x & 1)
-}
-
 // BenchmarkContended: 8×GOMAXPROCS goroutines share 4 slots; every caller
 // may wait (each limiter is given a long wait bound so none is rejected).
 func BenchmarkContended(b *testing.B) {
 	ctx := context.Background()
 	b.Run("bulkhead.Do", func(b *testing.B) {
 		e := bulkhead.MustExecutor[benchContended]()
-		work := func(context.Context) error { spin(); return nil }
+		work := func(context.Context) error { testsvc.Spin(); return nil }
 		b.ReportAllocs()
 		b.SetParallelism(8)
 		b.RunParallel(func(pb *testing.PB) {
@@ -133,7 +121,7 @@ func BenchmarkContended(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				spin()
+				testsvc.Spin()
 				s.Release(1)
 			}
 		})
@@ -148,7 +136,7 @@ func BenchmarkContended(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				spin()
+				testsvc.Spin()
 				bh.ReleasePermit()
 			}
 		})

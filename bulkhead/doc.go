@@ -109,5 +109,5 @@
 // ERR_<LANE>_BULKHEAD_SATURATED. A [RetryGuard] in front answers clients that
 // retry more than 3 times in 10 seconds with 429 ERR_RETRY_STORM_BLOCKED.
 //
-// The package imports only the standard library.
+// The package depends only on the standard library.
 package bulkhead

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/bhlint/bhlint/bulkhead/internal/waitq"
 )
 
 // limiter is the lane-independent core of an Executor: a counting semaphore
@@ -19,10 +21,8 @@ type limiter struct {
 	template  Rejection // copied into every rejection, so rejecting costs one allocation
 
 	mu     sync.Mutex
-	active int // slots in use, including slots handed to a waiter that has not woken yet
-	queued int
-	head   *waiter // FIFO queue: a doubly linked list, so a waiter can leave from anywhere
-	tail   *waiter
+	active int                    // slots in use, including slots handed to a waiter that has not woken yet
+	queue  waitq.Queue[waitState] // FIFO: a waiter can leave from anywhere
 
 	// One timer serves the whole queue: every waiter gets the same
 	// QueueTimeout, so deadlines grow from head to tail and only the head's
@@ -54,20 +54,19 @@ type limiter struct {
 	resetters    []PoolResetter
 }
 
-// waiter is one caller in the queue. Its fields other than ready are guarded
-// by limiter.mu.
-type waiter struct {
-	ready      chan struct{} // gets one value once the waiter is granted a slot or timed out
-	prev, next *waiter
-	deadline   time.Time // end of its QueueTimeout
-	queued     bool
-	timedOut   bool
-	critical   bool
+// waiter is one caller in the queue, signalled once it is granted a slot
+// or timed out. Its state is guarded by limiter.mu.
+type waiter = waitq.Waiter[waitState]
+
+type waitState struct {
+	deadline time.Time // end of its QueueTimeout
+	timedOut bool      // the signal means the wait timed out, not a slot
+	critical bool
 }
 
 // waiters recycles waiters and their channels. A waiter goes back only once
 // its wait is over: it is out of the queue and its channel is empty.
-var waiters = sync.Pool{New: func() any { return &waiter{ready: make(chan struct{}, 1)} }}
+var waiters = sync.Pool{New: func() any { return waitq.New[waitState]() }}
 
 func newLimiter(spec LaneSpec, o *options) *limiter {
 	return &limiter{
@@ -119,9 +118,9 @@ func (l *limiter) acquire(ctx context.Context, critical bool) error {
 		}
 		return nil
 	}
-	if l.queued >= l.spec.MaxQueued || l.state == StateSaturated {
+	if queued := l.queue.Len(); queued >= l.spec.MaxQueued || l.state == StateSaturated {
 		reason := ReasonSaturated // no queue, or a SATURATED lane that fails fast
-		if l.spec.MaxQueued > 0 && l.queued >= l.spec.MaxQueued {
+		if l.spec.MaxQueued > 0 && queued >= l.spec.MaxQueued {
 			reason = ReasonQueueFull
 		}
 		l.mu.Unlock()
@@ -129,8 +128,8 @@ func (l *limiter) acquire(ctx context.Context, critical bool) error {
 	}
 	start := l.clock.Now()
 	w := waiters.Get().(*waiter)
-	w.critical, w.timedOut, w.deadline = critical, false, start.Add(l.spec.QueueTimeout)
-	l.enqueue(w)
+	w.Val = waitState{deadline: start.Add(l.spec.QueueTimeout), critical: critical}
+	l.queue.PushBack(w)
 	l.armQueueTimer(start)
 	c := l.updateState()
 	l.mu.Unlock()
@@ -143,21 +142,21 @@ func (l *limiter) acquire(ctx context.Context, critical bool) error {
 // wait blocks until the waiter is granted a slot, times out, or its context ends.
 func (l *limiter) wait(ctx context.Context, w *waiter, start time.Time) error {
 	select {
-	case <-w.ready:
+	case <-w.Ready():
 	case <-ctx.Done():
 		l.mu.Lock()
-		if w.queued {
-			l.remove(w)
+		if w.Queued() {
+			l.queue.Remove(w)
 			c := l.updateState()
 			l.mu.Unlock()
 			l.emitState(c)
 			return l.contextError(ctx.Err(), l.clock.Now().Sub(start))
 		}
 		l.mu.Unlock()
-		<-w.ready // granted or timed out just now: the signal is on its way
+		<-w.Ready() // granted or timed out just now: the signal is on its way
 	}
 	waited := l.clock.Now().Sub(start)
-	if w.timedOut {
+	if w.Val.timedOut {
 		return l.reject(ReasonWaitTimeout, waited)
 	}
 	// The slot is ours. Work whose caller gave up while it waited must not
@@ -178,7 +177,7 @@ func (l *limiter) release() {
 	l.mu.Lock()
 	w := l.nextEligible()
 	if w != nil {
-		l.remove(w) // active stays: the slot changes hands
+		l.queue.Remove(w) // active stays: the slot changes hands
 	} else {
 		l.active--
 	}
@@ -189,7 +188,7 @@ func (l *limiter) release() {
 	}
 	l.mu.Unlock()
 	if w != nil {
-		w.ready <- struct{}{}
+		w.Signal()
 	}
 	l.emitState(c)
 	l.emitLag(lag)
@@ -200,8 +199,8 @@ func (l *limiter) release() {
 // leaves the reserved slots free. Callers hold l.mu.
 func (l *limiter) nextEligible() *waiter {
 	ordinaryOK := l.active-1 < l.capFor(false)
-	for w := l.head; w != nil; w = w.next {
-		if w.critical || ordinaryOK {
+	for w := l.queue.Front(); w != nil; w = w.Next() {
+		if w.Val.critical || ordinaryOK {
 			return w
 		}
 	}
@@ -214,59 +213,28 @@ func (l *limiter) expireQueue() {
 	l.mu.Lock()
 	l.queueTimer = false
 	now := l.clock.Now()
-	var expired *waiter // singly linked through next, to signal after unlock
-	for w := l.head; w != nil && !w.deadline.After(now); w = l.head {
-		l.remove(w)
-		w.timedOut = true
-		w.next, expired = expired, w
+	var expired waitq.Batch[waitState] // signalled after unlock
+	for w := l.queue.Front(); w != nil && !w.Val.deadline.After(now); w = l.queue.Front() {
+		l.queue.Remove(w)
+		w.Val.timedOut = true
+		expired.Push(w)
 	}
 	l.armQueueTimer(now)
 	c := l.updateState()
 	l.mu.Unlock()
-	for w := expired; w != nil; {
-		next := w.next
-		w.next = nil
-		w.ready <- struct{}{} // after this the waiter may be reused: read next first
-		w = next
-	}
+	expired.Signal()
 	l.emitState(c)
 }
 
 // armQueueTimer makes sure a timer is pending for the head's deadline.
 // Callers hold l.mu. Clock.AfterFunc never calls back synchronously.
 func (l *limiter) armQueueTimer(now time.Time) {
-	if l.head == nil || l.queueTimer {
+	head := l.queue.Front()
+	if head == nil || l.queueTimer {
 		return
 	}
 	l.queueTimer = true
-	l.clock.AfterFunc(l.head.deadline.Sub(now), l.expireQueue)
-}
-
-func (l *limiter) enqueue(w *waiter) {
-	w.queued = true
-	w.prev = l.tail
-	if l.tail != nil {
-		l.tail.next = w
-	} else {
-		l.head = w
-	}
-	l.tail = w
-	l.queued++
-}
-
-func (l *limiter) remove(w *waiter) {
-	if w.prev != nil {
-		w.prev.next = w.next
-	} else {
-		l.head = w.next
-	}
-	if w.next != nil {
-		w.next.prev = w.prev
-	} else {
-		l.tail = w.prev
-	}
-	w.prev, w.next, w.queued = nil, nil, false
-	l.queued--
+	l.clock.AfterFunc(head.Val.deadline.Sub(now), l.expireQueue)
 }
 
 // reject builds the rejection and reports it.
@@ -305,7 +273,7 @@ func (l *limiter) stats() Stats {
 		Reserved:      l.spec.Reserved,
 		QueueCapacity: l.spec.MaxQueued,
 		Active:        l.active,
-		Queued:        l.queued,
+		Queued:        l.queue.Len(),
 		State:         l.state,
 		Breaker:       l.breakerState,
 		Stuck:         int(l.stuck.Load()),

@@ -99,7 +99,7 @@ func (l *limiter) noteOutcome(failure bool) {
 			l.answerSeq++
 			l.lag.Store(lagAwaiting)
 		}
-	case l.active-1 < l.spec.Baseline && l.queued == 0:
+	case l.active-1 < l.spec.Baseline && l.queue.Len() == 0:
 		// This call's release ends the episode: no lag to watch for.
 	case l.breaker == nil || l.breakerState == BreakerClosed:
 		l.answered()

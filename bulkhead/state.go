@@ -59,7 +59,7 @@ type stateChange struct {
 // updateState applies the spec's lane states after active or queued changed. Callers hold l.mu.
 func (l *limiter) updateState() stateChange {
 	limit := l.spec.MaxConcurrent
-	full := l.active >= limit && l.queued >= l.spec.MaxQueued
+	full := l.active >= limit && l.queue.Len() >= l.spec.MaxQueued
 	switch l.state {
 	case StateNormal:
 		if full {

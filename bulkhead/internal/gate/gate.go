@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bhlint/bhlint/bulkhead"
+	"github.com/bhlint/bhlint/bulkhead/internal/waitq"
 	"github.com/bhlint/bhlint/bulkhead/lanepool"
 )
 
@@ -27,12 +28,10 @@ type Gate struct {
 	// Idle reports the underlying pool's idle connections for Stats; may be nil.
 	Idle func() int
 
-	mu      sync.Mutex
-	inUse   int // slots taken, whether a caller holds a connection or not
-	head    *waiter
-	tail    *waiter
-	waiting int
-	closed  bool
+	mu     sync.Mutex
+	inUse  int // slots taken, whether a caller holds a connection or not
+	queue  waitq.Queue[struct{}]
+	closed bool
 
 	// Held tickets, oldest first, watched for leaks by one timer per gate
 	// (not one per ticket): it is set for the oldest ticket's threshold.
@@ -42,12 +41,6 @@ type Gate struct {
 	acquired, timeouts, failed, leaks, crossLane atomic.Uint64
 	waitNanos                                    atomic.Int64
 	held                                         atomic.Int64 // granted tickets not yet returned
-}
-
-type waiter struct {
-	ch         chan struct{} // one value when granted
-	prev, next *waiter
-	queued     bool
 }
 
 // New makes the gate of one pool; cfg must be resolved.
@@ -134,12 +127,12 @@ func (g *Gate) acquire(ctx context.Context, skip int) (*Ticket, time.Time, error
 		g.mu.Unlock()
 		return g.admit(start, 0, skip), deadline, nil
 	}
-	if g.waiting >= g.Cfg.MaxWaiters {
+	if g.queue.Len() >= g.Cfg.MaxWaiters {
 		g.mu.Unlock()
 		return nil, deadline, g.fail(lanepool.ReasonWaitersFull, 0, nil)
 	}
-	w := &waiter{ch: make(chan struct{}, 1)}
-	g.enqueue(w)
+	w := waitq.New[struct{}]() // signalled once, when granted
+	g.queue.PushBack(w)
 	g.mu.Unlock()
 
 	timer := time.NewTimer(g.Cfg.AcquireTimeout)
@@ -147,7 +140,7 @@ func (g *Gate) acquire(ctx context.Context, skip int) (*Ticket, time.Time, error
 	var reason lanepool.Reason
 	var cause error
 	select {
-	case <-w.ch:
+	case <-w.Ready():
 		return g.admit(start, time.Since(start), skip), deadline, nil
 	case <-timer.C:
 		reason = lanepool.ReasonTimeout
@@ -156,13 +149,13 @@ func (g *Gate) acquire(ctx context.Context, skip int) (*Ticket, time.Time, error
 		reason = ctxReason(cause)
 	}
 	g.mu.Lock()
-	if w.queued {
-		g.remove(w)
+	if w.Queued() {
+		g.queue.Remove(w)
 		g.mu.Unlock()
 		return nil, deadline, g.fail(reason, time.Since(start), cause)
 	}
 	g.mu.Unlock()
-	<-w.ch // granted just now: the slot is ours
+	<-w.Ready() // granted just now: the slot is ours
 	if reason == lanepool.ReasonTimeout && ctx.Err() == nil {
 		return g.admit(start, time.Since(start), skip), deadline, nil // a hair late, but the connection is there
 	}
@@ -391,43 +384,16 @@ func (g *Gate) release(t *Ticket) {
 	if t != nil {
 		g.unwatch(t)
 	}
-	w := g.head
+	w := g.queue.Front()
 	if w != nil {
-		g.remove(w) // the slot changes hands: inUse stays
+		g.queue.Remove(w) // the slot changes hands: inUse stays
 	} else {
 		g.inUse--
 	}
 	g.mu.Unlock()
 	if w != nil {
-		w.ch <- struct{}{}
+		w.Signal()
 	}
-}
-
-func (g *Gate) enqueue(w *waiter) {
-	w.queued = true
-	w.prev = g.tail
-	if g.tail != nil {
-		g.tail.next = w
-	} else {
-		g.head = w
-	}
-	g.tail = w
-	g.waiting++
-}
-
-func (g *Gate) remove(w *waiter) {
-	if w.prev != nil {
-		w.prev.next = w.next
-	} else {
-		g.head = w.next
-	}
-	if w.next != nil {
-		w.next.prev = w.prev
-	} else {
-		g.tail = w.prev
-	}
-	w.prev, w.next, w.queued = nil, nil, false
-	g.waiting--
 }
 
 // Close makes every later Acquire fail with ReasonClosed; holders keep
@@ -445,7 +411,7 @@ func (g *Gate) Close() {
 // Stats is the pool's snapshot.
 func (g *Gate) Stats() lanepool.Stats {
 	g.mu.Lock()
-	slots, waiting := g.inUse, g.waiting
+	slots, waiting := g.inUse, g.queue.Len()
 	g.mu.Unlock()
 	inUse := int(g.held.Load())
 	s := lanepool.Stats{

@@ -15,7 +15,7 @@ import (
 	"go.uber.org/goleak"
 )
 
-func newGate(t *testing.T, cfg lanepool.Config) *Gate {
+func newGate(t testing.TB, cfg lanepool.Config) *Gate {
 	t.Helper()
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.RetryAfter = time.Second
@@ -70,7 +70,7 @@ func TestStress(t *testing.T) {
 		t.Errorf("%d holders at once, budget 3", most.Load())
 	}
 	s := g.Stats()
-	if s.InUse != 0 || s.Waiting != 0 || g.heldHead != nil || g.head != nil {
+	if s.InUse != 0 || s.Waiting != 0 || g.heldHead != nil || g.queue.Front() != nil {
 		t.Errorf("left behind: %+v", s)
 	}
 	if int64(s.Acquired) != ok.Load() || int64(s.Failed) != failed.Load() || ok.Load()+failed.Load() != 32*200 {

@@ -1,0 +1,7 @@
+package a
+
+import (
+	_ "example.com/m/internal/b"
+	_ "example.com/m/internal/ok"
+	_ "sync"
+)

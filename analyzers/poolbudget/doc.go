@@ -99,7 +99,10 @@ parameter; a pool stored in a field or a global is followed within the
 function that stores it, not where the field is read later (set the
 maximum where the pool is opened). Each call of a constructor counts: a
 constructor called twice opens two pools and counts twice; a call in a
-loop counts once. Calls through an interface or a func value are not
+loop counts once. Pools opened into one variable or field (the cases of a
+switch on the driver) are alternatives and count once, as the worse of
+them until a maximum is set on the variable; a maximum set in each case
+before the next is opened counts the last one's. Calls through an interface or a func value are not
 followed, nor are pools created in package-level variable initialisers or
 init functions, nor in packages whose .bhlint.yml declares no databases.
 Test files are skipped, and so is a test binary's main.

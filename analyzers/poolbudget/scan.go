@@ -125,8 +125,9 @@ func (s *scanner) open(call *ast.CallExpr, fn *types.Func, op catalog.PoolOpener
 	}
 	p.Budget = settle(p.Budget, p.DSN)
 	p.Name = p.Kind
-	s.bind(p, call, parent, 0)
-	s.pools = append(s.pools, p)
+	if s.bind(p, call, parent, 0) == p {
+		s.pools = append(s.pools, p)
+	}
 }
 
 // inherit adds the pools a callee creates, with its parameters replaced by
@@ -146,10 +147,9 @@ func (s *scanner) inherit(call *ast.CallExpr, fn *types.Func, sum *createsPools,
 		p.Budget = settle(s.argBudget(call, p.Budget, p.Unset), p.DSN)
 		returned := p.Returned
 		p.Returned = -1
-		if returned >= 0 {
-			s.bind(&p, call, parent, returned)
+		if returned < 0 || s.bind(&p, call, parent, returned) == &p {
+			s.pools = append(s.pools, &p)
 		}
-		s.pools = append(s.pools, &p)
 	}
 	for _, b := range sum.Bounds {
 		if b.Param < len(call.Args) {
@@ -159,16 +159,17 @@ func (s *scanner) inherit(call *ast.CallExpr, fn *types.Func, sum *createsPools,
 }
 
 // bind follows the pool the call returns as its result number result to
-// where the call's value goes: a variable names it.
-func (s *scanner) bind(p *Pool, call *ast.CallExpr, parent ast.Node, result int) {
+// where the call's value goes: a variable names it. It returns the pool
+// that stands for it: p, or the pool the variable held already.
+func (s *scanner) bind(p *Pool, call *ast.CallExpr, parent ast.Node, result int) *Pool {
 	switch parent := parent.(type) {
 	case *ast.AssignStmt:
-		s.keep(p, pick(parent.Lhs, parent.Rhs, call, result))
+		return s.keep(p, pick(parent.Lhs, parent.Rhs, call, result))
 	case *ast.ValueSpec:
 		if result < len(parent.Names) && len(parent.Values) == 1 {
-			s.keep(p, parent.Names[result])
+			return s.keep(p, parent.Names[result])
 		} else if i := slices.IndexFunc(parent.Values, func(e ast.Expr) bool { return ast.Unparen(e) == call }); i >= 0 && i < len(parent.Names) {
-			s.keep(p, parent.Names[i])
+			return s.keep(p, parent.Names[i])
 		}
 	case *ast.ReturnStmt:
 		p.Returned = result
@@ -180,22 +181,52 @@ func (s *scanner) bind(p *Pool, call *ast.CallExpr, parent ast.Node, result int)
 			p.Name, p.named = id.Name, true
 		}
 	}
+	return p
 }
 
-// keep records that lhs holds p, and names p after it.
-func (s *scanner) keep(p *Pool, lhs ast.Expr) {
-	if lhs == nil {
-		return
+// keep records that lhs holds p, and names p after it. A variable or
+// field that holds a pool already is given one of alternatives (the cases
+// of a switch on the driver, a retry of the open): one pool, as bad as the
+// worse of the two, which the bound set on the variable afterwards
+// replaces; keep returns the pool that stands for both.
+func (s *scanner) keep(p *Pool, lhs ast.Expr) *Pool {
+	if lhs == nil || isBlank(lhs) {
+		return p
 	}
-	if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
-		return
+	v := s.localVar(lhs)
+	old := s.held[v]
+	if v == nil {
+		old = s.stored[types.ExprString(lhs)]
 	}
-	if v := s.localVar(lhs); v != nil {
+	if old != nil && old != p {
+		old.Budget = worse(old.Budget, p.Budget)
+		return old
+	}
+	if v != nil {
 		s.held[v] = p
 	} else {
 		s.stored[types.ExprString(lhs)] = p
 	}
 	p.Name, p.named = types.ExprString(lhs), true
+	return p
+}
+
+// worse is the budget that allows more connections: no maximum, then one
+// not known, then the larger count.
+func worse(a, b Budget) Budget {
+	rank := func(x Budget) int {
+		switch x.State {
+		case Unbounded:
+			return 3
+		case Known, PgxDefault:
+			return 1
+		}
+		return 2
+	}
+	if rank(b) > rank(a) || rank(a) == 1 && rank(b) == 1 && b.N > a.N {
+		return b
+	}
+	return a
 }
 
 // assign tracks what assignments carry: copies of a pool, configuration

@@ -57,7 +57,9 @@ reach them, plus, for this analyzer, a method of a generated gRPC client
 interface (its last parameter is ...grpc.CallOption), whose
 implementation is often not visible, and gRPC streams' Recv.
 
-It is reported when
+It is reported at the loop's for statement (the line a fix changes: its
+bound, its pause), with the call retried and the constant wait as related
+information, when
   - nothing but the call's own result can end it: no attempt counter, no
     deadline or context check, no retry policy or other condition tested
     to leave (errors.Is on the call's error does not count); or

@@ -2,6 +2,7 @@ package retrystorm
 
 import (
 	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -56,27 +57,75 @@ func (c *checker) judge(r *retry) {
 		problems = append(problems, "waiting "+c.constantWait(where)+" between attempts with no backoff or jitter")
 	}
 	d := analysis.Diagnostic{
-		Pos: c.callStart(r.call.Pos()),
+		Pos: c.loopStart(r),
 		Message: fmt.Sprintf("%s: this loop retries %s when it fails %s; %s", Code,
 			c.operationNameAs(r.call, network, reaches), strings.Join(problems, ", "), fixFor(bound, p)),
+		Related: c.retriedCall(r),
 	}
 	if where != nil && where.Pos().IsValid() && p == constantPause {
-		d.Related = []analysis.RelatedInformation{{Pos: c.callStart(where.Pos()), Message: "the constant wait"}}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.callStart(where.Pos()), Message: "the constant wait"})
 	}
 	if d.Pos.IsValid() {
 		c.pass.Report(d)
 	}
 }
 
+// loopStart is where a retry is reported: the for statement of the loop,
+// the line a fix changes (its bound, its pause), which is also where a
+// reader of the code sees the retry; the call retried is related
+// information. A loop made with goto has no statement: its call stands in.
+func (c *checker) loopStart(r *retry) token.Pos {
+	lo, hi := token.NoPos, token.NoPos
+	for b := range r.loop.blocks {
+		for _, in := range b.Instrs {
+			if p := in.Pos(); p.IsValid() {
+				if !lo.IsValid() || p < lo {
+					lo = p
+				}
+				hi = max(hi, p)
+			}
+		}
+	}
+	var best ast.Node
+	for _, f := range c.pass.Files {
+		if f.Pos() > lo || lo > f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || n.Pos() > lo || n.End() <= hi {
+				return n == nil || n.Pos() <= lo && n.End() > lo
+			}
+			switch n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				best = n // the innermost loop holding every instruction of the SSA loop
+			}
+			return true
+		})
+	}
+	if best == nil {
+		return c.callStart(r.call.Pos())
+	}
+	return best.Pos()
+}
+
+func (c *checker) retriedCall(r *retry) []analysis.RelatedInformation {
+	pos := c.callStart(r.call.Pos())
+	if !pos.IsValid() {
+		return nil
+	}
+	return []analysis.RelatedInformation{{Pos: pos, Message: "the call retried"}}
+}
+
 // reportSpin reports a reader loop that goes round again at once on an
 // error.
 func (c *checker) reportSpin(r *retry) {
-	pos := c.callStart(r.call.Pos())
+	pos := c.loopStart(r)
 	if !pos.IsValid() {
 		return
 	}
 	c.pass.Report(analysis.Diagnostic{
-		Pos: pos,
+		Pos:     pos,
+		Related: c.retriedCall(r),
 		Message: fmt.Sprintf("%s: this loop calls %s again at once when it fails, with no pause and no way out on an error: "+
 			"once its listener, connection, stream or subscription is closed every call fails at once, and the loop spins and floods the log; "+
 			"return the error (or leave on the errors that persist, such as net.ErrClosed or io.EOF), or wait with exponential backoff and jitter before the next attempt", Code,

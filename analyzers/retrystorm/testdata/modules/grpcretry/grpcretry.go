@@ -48,8 +48,8 @@ func echoEvery100ms(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, err
 
 // watchForever: once the stream is broken, Recv fails at once every time.
 func watchForever(stream grpc.ServerStreamingClient[echopb.Resp], out chan<- *echopb.Resp) {
-	for {
-		resp, err := stream.Recv() // want `this loop calls \(grpc.ServerStreamingClient\[echopb.Resp\]\).Recv again at once when it fails, with no pause and no way out on an error`
+	for { // want `this loop calls \(grpc.ServerStreamingClient\[echopb.Resp\]\).Recv again at once when it fails, with no pause and no way out on an error`
+		resp, err := stream.Recv()
 		if err != nil {
 			log.Printf("watch: %v", err)
 			continue
@@ -60,8 +60,8 @@ func watchForever(stream grpc.ServerStreamingClient[echopb.Resp], out chan<- *ec
 
 // chatForever: the server side of a bidirectional stream.
 func chatForever(stream grpc.BidiStreamingServer[echopb.Req, echopb.Resp]) error {
-	for {
-		req, err := stream.Recv() // want `this loop calls \(grpc.BidiStreamingServer\[echopb.Req, echopb.Resp\]\).Recv again at once when it fails`
+	for { // want `this loop calls \(grpc.BidiStreamingServer\[echopb.Req, echopb.Resp\]\).Recv again at once when it fails`
+		req, err := stream.Recv()
 		if err != nil {
 			log.Print(err)
 			continue
@@ -74,8 +74,8 @@ func chatForever(stream grpc.BidiStreamingServer[echopb.Req, echopb.Resp]) error
 
 // echoWhileUnavailable retries on Unavailable, for ever, at once.
 func echoWhileUnavailable(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
-	for {
-		resp, err := c.Echo(ctx, &echopb.Req{Key: "k"}) // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no bound on attempts, with no pause`
+	for { // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no bound on attempts, with no pause`
+		resp, err := c.Echo(ctx, &echopb.Req{Key: "k"})
 		if status.Code(err) == codes.Unavailable {
 			continue
 		}
@@ -86,8 +86,8 @@ func echoWhileUnavailable(ctx context.Context, c echopb.EchoClient) (*echopb.Res
 // echoUntilOK: the same written against codes.OK, three times.
 func echoUntilOK(ctx context.Context, c echopb.EchoClient) error {
 	var err error
-	for range 3 {
-		_, err = c.Echo(ctx, &echopb.Req{Key: "k"}) // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no pause`
+	for range 3 { // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no pause`
+		_, err = c.Echo(ctx, &echopb.Req{Key: "k"})
 		if status.Code(err) != codes.OK {
 			continue
 		}

@@ -14,8 +14,8 @@ import (
 // receiveForever: once the subscription's connection is closed for good,
 // ReceiveMessage fails at once every time.
 func receiveForever(ctx context.Context, sub *redis.PubSub, handle func(*redis.Message)) {
-	for {
-		msg, err := sub.ReceiveMessage(ctx) // want `this loop calls \(\*redis.PubSub\).ReceiveMessage again at once when it fails, with no pause and no way out on an error`
+	for { // want `this loop calls \(\*redis.PubSub\).ReceiveMessage again at once when it fails, with no pause and no way out on an error`
+		msg, err := sub.ReceiveMessage(ctx)
 		if err != nil {
 			log.Printf("receive: %v", err)
 			continue
@@ -39,8 +39,8 @@ func getThreeTimes(ctx context.Context, rdb *redis.Client, key string) (string, 
 // setNXForever spins on a lock: a failed SETNX goes round again at once
 // (and so does a lock held by another, which is not a retry).
 func setNXForever(ctx context.Context, rdb *redis.Client) {
-	for {
-		ok, err := rdb.SetNX(ctx, "lock", "me", time.Minute).Result() // want `this loop calls \(redis.cmdable\).SetNX again at once when it fails`
+	for { // want `this loop calls \(redis.cmdable\).SetNX again at once when it fails`
+		ok, err := rdb.SetNX(ctx, "lock", "me", time.Minute).Result()
 		if err != nil {
 			continue
 		}

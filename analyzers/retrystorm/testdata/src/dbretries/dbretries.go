@@ -18,8 +18,8 @@ import (
 func openWithConstantSleep(dsn string) (*gorm.DB, error) {
 	var db *gorm.DB
 	var err error
-	for i := 0; ; i++ {
-		db, err = gorm.Open("sqlite3", dsn) // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop retries gorm.Open when it fails waiting a constant 5s between attempts with no backoff or jitter`
+	for i := 0; ; i++ { // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop retries gorm.Open when it fails waiting a constant 5s between attempts with no backoff or jitter`
+		db, err = gorm.Open("sqlite3", dsn)
 		if err == nil {
 			break
 		}

@@ -70,8 +70,8 @@ func hugeWithoutLoops(x int) int {
 }
 
 func retryInSmallFunction() {
-	for {
-		resp, err := http.Get("https://tax.example/quote") // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop retries http.Get`
+	for { // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop retries http.Get`
+		resp, err := http.Get("https://tax.example/quote")
 		if err == nil {
 			resp.Body.Close()
 			return

@@ -12,8 +12,8 @@ import (
 // consumeForever: once the subscription is closed or drained,
 // NextMsgWithContext fails at once every time.
 func consumeForever(ctx context.Context, sub *nats.Subscription, handle func(*nats.Msg)) {
-	for {
-		msg, err := sub.NextMsgWithContext(ctx) // want `this loop calls \(\*nats.Subscription\).NextMsgWithContext again at once when it fails, with no pause and no way out on an error`
+	for { // want `this loop calls \(\*nats.Subscription\).NextMsgWithContext again at once when it fails, with no pause and no way out on an error`
+		msg, err := sub.NextMsgWithContext(ctx)
 		if err != nil {
 			log.Print(err)
 			continue

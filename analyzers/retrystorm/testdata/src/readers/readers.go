@@ -21,8 +21,8 @@ func handle(c net.Conn) { c.Close() }
 // acceptForever: once the listener is closed, Accept fails at once every
 // time and the loop spins, logging.
 func acceptForever(l net.Listener) {
-	for {
-		c, err := l.Accept() // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop calls \(net.Listener\).Accept again at once when it fails, with no pause and no way out on an error: once its listener, connection, stream or subscription is closed every call fails at once, and the loop spins and floods the log; return the error \(or leave on the errors that persist`
+	for { // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop calls \(net.Listener\).Accept again at once when it fails, with no pause and no way out on an error: once its listener, connection, stream or subscription is closed every call fails at once, and the loop spins and floods the log; return the error \(or leave on the errors that persist`
+		c, err := l.Accept()
 		if err != nil {
 			log.Printf("accept: %v", err)
 			continue
@@ -34,8 +34,8 @@ func acceptForever(l net.Listener) {
 // readUDPForever: the same on a packet connection's reads (a network call).
 func readUDPForever(conn *net.UDPConn, out chan<- []byte) {
 	buf := make([]byte, 1500)
-	for {
-		n, _, err := conn.ReadFromUDP(buf) // want `this loop calls \(\*net.UDPConn\).ReadFromUDP again at once when it fails`
+	for { // want `this loop calls \(\*net.UDPConn\).ReadFromUDP again at once when it fails`
+		n, _, err := conn.ReadFromUDP(buf)
 		if err != nil {
 			log.Print(err)
 			continue
@@ -47,8 +47,8 @@ func readUDPForever(conn *net.UDPConn, out chan<- []byte) {
 // pollWithSleepOnSuccessOnly: the sleep is skipped by the continue, so a
 // persistent error spins.
 func pollWithSleepOnSuccessOnly(l net.Listener) { // want pollWithSleepOnSuccessOnly:"sleeps\\(constant\\)"
-	for {
-		c, err := l.Accept() // want `this loop calls \(net.Listener\).Accept again at once when it fails`
+	for { // want `this loop calls \(net.Listener\).Accept again at once when it fails`
+		c, err := l.Accept()
 		if err != nil {
 			continue
 		}
@@ -241,8 +241,8 @@ func acceptOrDie(l net.Listener) {
 // acceptFallThrough logs the error and goes on with a nil connection: the
 // failure still goes round at once.
 func acceptFallThrough(l net.Listener) {
-	for {
-		c, err := l.Accept() // want `this loop calls \(net.Listener\).Accept again at once when it fails`
+	for { // want `this loop calls \(net.Listener\).Accept again at once when it fails`
+		c, err := l.Accept()
 		if err != nil {
 			log.Print(err)
 		}

@@ -24,8 +24,8 @@ func getEvery100ms(ctx context.Context, rdb *redis.Client, key string) (string, 
 }
 
 func pingUntilUp(ctx context.Context, rdb *redis.Client) {
-	for {
-		if err := rdb.Ping(ctx).Err(); err == nil { // want `this loop retries \(redis.cmdable\).Ping when it fails with no bound on attempts`
+	for { // want `this loop retries \(redis.cmdable\).Ping when it fails with no bound on attempts`
+		if err := rdb.Ping(ctx).Err(); err == nil {
 			return
 		}
 		time.Sleep(time.Second)

@@ -45,12 +45,31 @@ func bumpVersion() error { return nil }
 
 // incident4491 is the tax-API incident's loop: every 50 ms, forever, no jitter.
 func incident4491(ctx context.Context, c *TaxClient, order string) int64 {
-	for {
-		tax, err := c.Quote(ctx, order) // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop retries \(\*retries.TaxClient\).Quote \(a network call: → \(\*http.Client\).Do\) when it fails with no bound on attempts, waiting a constant 50ms between attempts with no backoff or jitter; bound the attempts`
+	for { // want `ERR_UNBOUNDED_RETRY_DETECTED: this loop retries \(\*retries.TaxClient\).Quote \(a network call: → \(\*http.Client\).Do\) when it fails with no bound on attempts, waiting a constant 50ms between attempts with no backoff or jitter; bound the attempts`
+		tax, err := c.Quote(ctx, order)
 		if err == nil {
 			return tax
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// retryAfterPicking: the loop is reported at its for statement, the line a
+// fix changes, however far down the body the retried call sits, and not at
+// the inner loop that only picks the address.
+func retryAfterPicking(ctx context.Context, c *TaxClient, replicas []string) int64 {
+	for { // want `this loop retries \(\*retries.TaxClient\).Quote .* waiting a constant 1s`
+		order := ""
+		for _, r := range replicas {
+			if r != "" {
+				order = r
+			}
+		}
+		tax, err := c.Quote(ctx, order)
+		if err == nil {
+			return tax
+		}
+		time.Sleep(time.Second)
 	}
 }
 
@@ -96,8 +115,8 @@ func boundedNoPause(ctx context.Context) error {
 
 // deadlineOnlyHammer stops at the context deadline but never waits.
 func deadlineOnlyHammer(ctx context.Context) error {
-	for ctx.Err() == nil {
-		if err := charge(ctx); err == nil { // want `bounded only by its context's deadline, with no pause between attempts`
+	for ctx.Err() == nil { // want `bounded only by its context's deadline, with no pause between attempts`
+		if err := charge(ctx); err == nil {
 			return nil
 		}
 	}
@@ -131,8 +150,8 @@ retry:
 func tickerRetry(ctx context.Context) error {
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
-	for {
-		if err := charge(ctx); err == nil { // want `with no bound on attempts, waiting a constant time between attempts`
+	for { // want `with no bound on attempts, waiting a constant time between attempts`
+		if err := charge(ctx); err == nil {
 			return nil
 		}
 		<-t.C
@@ -141,8 +160,8 @@ func tickerRetry(ctx context.Context) error {
 
 // statusRetry retries on errors and on 503, forever.
 func statusRetry(req *http.Request) *http.Response {
-	for {
-		resp, err := http.DefaultClient.Do(req) // want `retries \(\*http.Client\).Do when it fails with no bound on attempts, with no pause`
+	for { // want `retries \(\*http.Client\).Do when it fails with no bound on attempts, with no pause`
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			continue
 		}
@@ -354,8 +373,8 @@ var errDeclined = errors.New("card declined")
 // permanentOnly stops on a permanent error but retries transient ones
 // forever.
 func permanentOnly(ctx context.Context) error {
-	for {
-		err := charge(ctx) // want `with no bound on attempts, waiting a constant 20ms`
+	for { // want `with no bound on attempts, waiting a constant 20ms`
+		err := charge(ctx)
 		if err == nil || errors.Is(err, errDeclined) {
 			return err
 		}
@@ -383,8 +402,8 @@ func policyDecides(ctx context.Context, p *policy) error {
 
 // retryGeneric is a generic helper that retries forever, every 10 ms.
 func retryGeneric[T any](ctx context.Context, op func(context.Context) (T, error)) T {
-	for {
-		v, err := op(ctx) // want `this loop retries a function value when it fails with no bound on attempts, waiting a constant 10ms`
+	for { // want `this loop retries a function value when it fails with no bound on attempts, waiting a constant 10ms`
+		v, err := op(ctx)
 		if err == nil {
 			return v
 		}
@@ -502,8 +521,8 @@ func dialTenTimesConstant(target string) error {
 // redialUntilCancelledConstant waits a constant 1s and dials again until its
 // context is cancelled, which may be only at shutdown: no deadline bounds it.
 func redialUntilCancelledConstant(ctx context.Context, target string) error {
-	for ctx.Err() == nil {
-		conn, err := net.Dial("tcp", target) // want `this loop retries net.Dial when it fails waiting a constant 1s between attempts with no backoff or jitter`
+	for ctx.Err() == nil { // want `this loop retries net.Dial when it fails waiting a constant 1s between attempts with no backoff or jitter`
+		conn, err := net.Dial("tcp", target)
 		if err == nil {
 			return conn.Close()
 		}

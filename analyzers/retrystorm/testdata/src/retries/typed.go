@@ -27,8 +27,8 @@ func updateAckLevel(ctx context.Context, q Queue, level int64) error {
 // conditional write retried at once, for ever, on a condition failure.
 func updateAckLevelWithRetry(ctx context.Context, q Queue, level int64) error {
 conditionFailedRetry:
-	for {
-		err := updateAckLevel(ctx, q, level) // want `this loop retries retries.updateAckLevel when it fails with no bound on attempts, with no pause between attempts`
+	for { // want `this loop retries retries.updateAckLevel when it fails with no bound on attempts, with no pause between attempts`
+		err := updateAckLevel(ctx, q, level)
 		switch err.(type) {
 		case *ConditionFailedError:
 			continue conditionFailedRetry
@@ -39,8 +39,8 @@ conditionFailedRetry:
 
 // conflictForever retries a conflict at once, for ever (errors.Is).
 func conflictForever(ctx context.Context, q Queue) error {
-	for {
-		err := q.UpdateAckLevel(ctx, 1) // want `this loop retries \(retries.Queue\).UpdateAckLevel when it fails with no bound on attempts, with no pause`
+	for { // want `this loop retries \(retries.Queue\).UpdateAckLevel when it fails with no bound on attempts, with no pause`
+		err := q.UpdateAckLevel(ctx, 1)
 		if errors.Is(err, ErrConflict) {
 			continue
 		}
@@ -50,8 +50,8 @@ func conflictForever(ctx context.Context, q Queue) error {
 
 // sentinelForever: the same with a comparison.
 func sentinelForever(ctx context.Context) error {
-	for {
-		err := charge(ctx) // want `this loop retries retries.charge \(a network call: → http.Post\) when it fails with no bound on attempts, with no pause`
+	for { // want `this loop retries retries.charge \(a network call: → http.Post\) when it fails with no bound on attempts, with no pause`
+		err := charge(ctx)
 		if err != ErrConflict {
 			return err
 		}

@@ -41,7 +41,8 @@ type Config struct {
 	IdleAfter time.Duration
 	// MaxTenants bounds the tenants tracked at once. Default 1<<20.
 	MaxTenants int
-	// Now is the time source, for tests. Default time.Now.
+	// Now is the time source, for tests. Default time.Now's monotonic
+	// reading.
 	Now func() time.Time
 }
 
@@ -55,25 +56,39 @@ const (
 // [bulkhead.Runner], so the HTTP middleware serves routes through it as
 // through the executor itself.
 type Lane struct {
+	// shards come first: a Lane, over 16 KiB, is allocated on a cache line
+	// boundary, so each 64-byte shard has a line of its own.
+	shards [numShards]shard
+
+	// calls is the calls of tenants running in the lane (the low 32 bits)
+	// and the tenants with calls running (the high 32): one atomic add per
+	// admission and per Done keeps both, where two counters took two. Every
+	// core's admissions write it, so it has its line to itself: the
+	// settings each admission reads stay in every core's cache.
+	calls    atomic.Int64
+	_        [56]byte
+	tracked  atomic.Int64
+	rejected [len(bulkhead.TenantReasons)]atomic.Uint64
+
 	lane        bulkhead.Runner
 	spec        bulkhead.LaneSpec
 	cfg         Config
-	burst       int
+	burst       int     // 0: no rate quota
+	burstTokens float64 // burst, for the bucket's arithmetic
 	contendedAt int
 	perShard    int
 	seed        maphash.Seed
-	quotaRate   string // the Quota of a rate refusal, built once
+	epoch       time.Time // the lane's clock counts nanoseconds from it
+	quotaRate   string    // the Quota of a rate refusal, built once
 	quotaConc   string
 	code        string // ERR_<LANE>_TENANT_QUOTA_EXCEEDED
-
-	running  atomic.Int64 // calls of tenants running in the lane
-	active   atomic.Int64 // tenants with calls running
-	tracked  atomic.Int64
-	admitted atomic.Uint64
-	rejected [len(bulkhead.TenantReasons)]atomic.Uint64
-
-	shards [numShards]shard
 }
+
+// activeOne is one tenant with calls running, in Lane.calls.
+const activeOne = 1 << 32
+
+// calls splits a reading of Lane.calls.
+func calls(v int64) (running, active int) { return int(int32(v)), int(v >> 32) }
 
 // New puts per-tenant quotas in front of lane (usually a
 // *bulkhead.Executor). The error says what in cfg to fix.
@@ -89,8 +104,13 @@ func New(lane bulkhead.Runner, cfg Config) (*Lane, error) {
 		quotaConc:   fmt.Sprintf("concurrency quota of %d calls at once", cfg.MaxConcurrent),
 		code:        spec.TenantCode(),
 	}
+	l.epoch = time.Now()
+	if cfg.Now != nil {
+		l.epoch = cfg.Now()
+	}
 	if cfg.Rate > 0 {
 		l.burst = cmpOr(cfg.Burst, max(1, int(math.Ceil(cfg.Rate))))
+		l.burstTokens = float64(l.burst)
 		l.quotaRate = fmt.Sprintf("rate quota of %g a second, burst %d", cfg.Rate, l.burst)
 	}
 	return l, nil
@@ -125,19 +145,19 @@ func (c *Config) fill(spec bulkhead.LaneSpec) error {
 	c.RetryAfter = cmpOr(c.RetryAfter, defaultRetryAfter)
 	c.IdleAfter = cmpOr(c.IdleAfter, defaultIdleAfter)
 	c.MaxTenants = cmpOr(c.MaxTenants, defaultMaxTenants)
-	if c.Now == nil {
-		c.Now = monotonicNow()
-	}
 	return nil
 }
 
-// monotonicNow is a clock for the buckets that reads only the monotonic
-// clock: time.Now reads the wall clock too, which costs as much again and
-// is a fifth of an admission. Its times are on the monotonic clock's scale
-// from the moment it was made; buckets only subtract them.
-func monotonicNow() func() time.Time {
-	epoch := time.Now()
-	return func() time.Time { return epoch.Add(time.Since(epoch)) }
+// now reads the lane's clock, once per admission: nanoseconds since the
+// lane was made. Without Config.Now it reads only the monotonic clock
+// (time.Since of a time.Now keeping its monotonic reading): time.Now reads
+// the wall clock too, which costs as much again, and the buckets and the
+// idle expiry only subtract times.
+func (l *Lane) now() int64 {
+	if l.cfg.Now != nil {
+		return int64(l.cfg.Now().Sub(l.epoch))
+	}
+	return int64(time.Since(l.epoch))
 }
 
 func cmpOr[T comparable](v, fallback T) T {
@@ -185,8 +205,9 @@ func (l *Lane) Handler(tenantOf func(*http.Request) string, next http.Handler) h
 
 // Ticket is one admitted call of a tenant. Call Done when it ends.
 type Ticket struct {
-	l *Lane
-	s *state
+	l  *Lane
+	sh *shard // s's, whose lock Charge takes
+	s  *state
 }
 
 // Admit counts one call of tenant key against its quotas: the concurrency
@@ -194,57 +215,56 @@ type Ticket struct {
 // It does not take a slot of the lane itself (Do does both). The error is
 // a *bulkhead.Rejection; on success the caller must call Ticket.Done.
 func (l *Lane) Admit(key string) (Ticket, error) {
-	now := l.cfg.Now()
+	now := l.now()
 	h := maphash.String(l.seed, key)
 	sh := l.shardOf(h)
 	sh.mu.Lock()
 	s := sh.lookup(l, h, key, now)
-	s.seen = now.UnixNano()
-	if reason, retry, ok := l.check(s, now); !ok {
+	s.seen = now
+	lane := l.calls.Load()
+	if reason, retry, ok := l.check(s, lane, now); !ok {
 		s.rejected++
-		share := l.share(s)
+		share := l.share(s, lane)
 		sh.mu.Unlock()
 		return Ticket{}, l.reject(reason, key, retry, share)
 	}
+	add := int64(1)
 	if s.running.Add(1) == 1 {
-		l.active.Add(1)
+		add += activeOne
 	}
+	sh.admitted++
 	sh.mu.Unlock()
-	l.running.Add(1)
-	l.admitted.Add(1)
-	return Ticket{l: l, s: s}, nil
+	l.calls.Add(add)
+	return Ticket{l: l, sh: sh, s: s}, nil
 }
 
-// check says whether s may start one more call. Callers hold s's shard lock.
-func (l *Lane) check(s *state, now time.Time) (bulkhead.Reason, time.Duration, bool) {
+// check says whether s may start one more call; lane is a reading of
+// l.calls. Callers hold s's shard lock.
+func (l *Lane) check(s *state, lane int64, now int64) (bulkhead.Reason, time.Duration, bool) {
 	n := int(s.running.Load())
 	if l.cfg.MaxConcurrent > 0 && n >= l.cfg.MaxConcurrent {
 		return bulkhead.ReasonTenantConcurrency, l.cfg.RetryAfter, false
 	}
-	if l.contendedAt > 0 && int(l.running.Load()) >= l.contendedAt && n >= l.share(s) {
+	if running, _ := calls(lane); l.contendedAt > 0 && running >= l.contendedAt && n >= l.share(s, lane) {
 		return bulkhead.ReasonTenantShare, l.cfg.RetryAfter, false
 	}
-	if l.burst > 0 && !s.bucket.AllowN(now, 1) {
-		return bulkhead.ReasonTenantRate, l.nextToken(s, now), false
+	if l.burst > 0 && !s.bucket.allow(now, l.cfg.Rate, l.burstTokens) {
+		return bulkhead.ReasonTenantRate, s.bucket.untilToken(now, l.cfg.Rate, l.burstTokens), false
 	}
 	return 0, 0, true
 }
 
 // share is the tenant's fair share of a contended lane: ContendedAt among
-// the tenants with calls running, this one included, rounded up.
-func (l *Lane) share(s *state) int {
-	tenants := l.active.Load()
+// the tenants with calls running, this one included, rounded up; lane is
+// a reading of l.calls.
+func (l *Lane) share(s *state, lane int64) int {
+	_, active := calls(lane)
+	tenants := int64(active)
 	if s.running.Load() == 0 {
 		tenants++
 	}
 	tenants = max(tenants, 1)
 	return int((int64(l.contendedAt) + tenants - 1) / tenants)
-}
-
-// nextToken is how long until s's bucket holds a whole token again.
-func (l *Lane) nextToken(s *state, now time.Time) time.Duration {
-	missing := 1 - s.bucket.TokensAt(now)
-	return time.Duration(math.Ceil(missing / l.cfg.Rate * float64(time.Second)))
 }
 
 func (l *Lane) reject(reason bulkhead.Reason, key string, retry time.Duration, share int) error {
@@ -282,10 +302,11 @@ func (t Ticket) Done() {
 	if t.s == nil {
 		return
 	}
+	add := int64(-1)
 	if t.s.running.Add(-1) == 0 {
-		t.l.active.Add(-1)
+		add -= activeOne
 	}
-	t.l.running.Add(-1)
+	t.l.calls.Add(add)
 }
 
 // Charge takes units more tokens from the tenant's bucket, for work that
@@ -294,7 +315,9 @@ func (t Ticket) Done() {
 // bucket is taken as the whole bucket.
 func (t Ticket) Charge(units int) {
 	if t.s != nil {
+		t.sh.mu.Lock()
 		t.l.charge(t.s, units)
+		t.sh.mu.Unlock()
 	}
 }
 
@@ -316,11 +339,12 @@ func (l *Lane) Charge(ctx context.Context, units int) {
 	sh.mu.Unlock()
 }
 
+// charge takes units from s's bucket. Callers hold s's shard lock.
 func (l *Lane) charge(s *state, units int) {
 	if l.burst == 0 || units <= 0 {
 		return
 	}
-	s.bucket.ReserveN(l.cfg.Now(), min(units, l.burst))
+	s.bucket.take(l.now(), min(units, l.burst), l.cfg.Rate, l.burstTokens)
 }
 
 // shardOf picks the shard by the hash's top bits; the map inside uses the

@@ -284,8 +284,9 @@ func TestHTTPAnswers429WithTheQuota(t *testing.T) {
 	}
 }
 
-// TestConcurrentAdmissions: many goroutines admitting and ending calls of
-// a few tenants leave the counts at zero (run with -race).
+// TestConcurrentAdmissions: many goroutines admitting, charging and
+// ending calls of a few tenants leave the counts at zero and every call
+// counted once, admitted or refused (run with -race).
 func TestConcurrentAdmissions(t *testing.T) {
 	l, err := tenant.New(bulkhead.MustExecutor[Reports](), tenant.Config{MaxConcurrent: 3, Rate: 1e6})
 	if err != nil {
@@ -295,7 +296,10 @@ func TestConcurrentAdmissions(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 2000 {
-				if tk, err := l.Admit(fmt.Sprintf("t%d", (g+i)%5)); err == nil {
+				key := fmt.Sprintf("t%d", (g+i)%5)
+				if tk, err := l.Admit(key); err == nil {
+					tk.Charge(1)
+					l.Charge(bulkhead.WithTenant(context.Background(), key), 1)
 					tk.Done()
 				}
 			}
@@ -305,11 +309,20 @@ func TestConcurrentAdmissions(t *testing.T) {
 		for range 50 {
 			l.Top(3)
 			l.Sweep()
+			l.Totals()
 		}
 	})
 	wg.Wait()
-	if tot := l.Totals(); tot.Running != 0 || tot.Active != 0 {
+	tot := l.Totals()
+	if tot.Running != 0 || tot.Active != 0 {
 		t.Errorf("totals %+v after every call ended", tot)
+	}
+	refused := uint64(0)
+	for _, n := range tot.Rejected {
+		refused += n
+	}
+	if tot.Admitted+refused != 8*2000 {
+		t.Errorf("%d admitted and %d refused, want the %d calls made", tot.Admitted, refused, 8*2000)
 	}
 }
 

@@ -1,6 +1,7 @@
 package healthprobe
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -61,8 +62,9 @@ func (c *checker) findProbes() []probe {
 // ---- routes ----
 
 // probeKind says whether a route is a probe's: its path's last segment is
-// a probe's name (ProbePaths), or the whole path is (ProbeTopLevelPaths).
-func probeKind(route string) catalog.ProbeKind {
+// a probe's name (ProbePaths), or the whole path is (ProbeTopLevelPaths),
+// which needs the prefix of the group it is registered on to be known.
+func probeKind(route string, prefixKnown bool) catalog.ProbeKind {
 	if i := strings.LastIndexByte(route, ' '); i >= 0 {
 		route = route[i+1:] // "GET /healthz"
 	}
@@ -72,7 +74,7 @@ func probeKind(route string) catalog.ProbeKind {
 	if k, ok := catalog.ProbePaths[last]; ok {
 		return k
 	}
-	if k, ok := catalog.ProbeTopLevelPaths[last]; ok && len(segments) == 1 {
+	if k, ok := catalog.ProbeTopLevelPaths[last]; ok && len(segments) == 1 && prefixKnown {
 		return k
 	}
 	return ""
@@ -83,7 +85,14 @@ func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []pr
 	if !ok {
 		return nil
 	}
-	kind := probeKind(route)
+	prefix, known := routePrefix(common)
+	if !strings.HasPrefix(route, "/") && strings.Contains(route, " /") {
+		method, path, _ := strings.Cut(route, " ")
+		route = method + " " + prefix + path
+	} else {
+		route = prefix + route
+	}
+	kind := probeKind(route, known)
 	if kind == "" {
 		return nil
 	}
@@ -94,6 +103,57 @@ func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []pr
 		}
 	}
 	return out
+}
+
+// routePrefix is the path prefix of the group a registration is made on
+// (r.Group("/api").GET("/ping", h): "/api"), and whether it is known: the
+// router is one this function makes, or a group of one (a router passed
+// in as a parameter or kept in a field may be anyone's group).
+func routePrefix(common *ssa.CallCommon) (prefix string, known bool) {
+	v := ssautil.Receiver(common)
+	if v == nil {
+		return "", true // net/http's package-level mux
+	}
+	for depth := 0; depth < 8; depth++ {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			if !embedded(x) {
+				return prefix, false
+			}
+			v = x.X // gin's Engine embeds its root RouterGroup
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.Call:
+			m := calledMethod(x.Common())
+			if m == nil {
+				return prefix, false
+			}
+			args := x.Common().Args
+			if !x.Common().IsInvoke() && m.Signature().Recv() != nil && len(args) > 0 {
+				args = args[1:]
+			}
+			switch {
+			case m.Name() == "Group" && len(args) > 0:
+				c, ok := args[0].(*ssa.Const)
+				if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+					return prefix, false
+				}
+				prefix = strings.TrimSuffix(constant.StringVal(c.Value), "/") + prefix
+			case m.Name() == "With" || m.Name() == "Use":
+				// chi's r.With(mw): the same prefix.
+			case m.Signature().Recv() == nil:
+				return prefix, true // a router made here: gin.New(), http.NewServeMux()
+			default:
+				return prefix, false
+			}
+			v = ssautil.Receiver(x.Common())
+		default:
+			return prefix, false
+		}
+	}
+	return prefix, false
 }
 
 type target struct {

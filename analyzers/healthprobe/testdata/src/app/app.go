@@ -253,10 +253,40 @@ func (s *Server) chiLive(w http.ResponseWriter, r *http.Request) { // want chiLi
 	_, _ = s.store.UserName(r.Context(), 1) // want `liveness probe \(\*app.Server\).chiLive \(route "/livez"\) reaches the database pool Store.db`
 }
 
+// pingDB is registered as the top-level /ping of a router made here.
+func (s *Server) pingDB(c *gin.Context) { // want pingDB:"reachesShared"
+	s.db.PingContext(c.Request.Context()) // want `health probe \(\*app.Server\).pingDB \(route "/ping"\) reaches the database pool Server.db`
+}
+
+// apiPing is /api/ping, an API endpoint: not a probe.
+func (s *Server) apiPing(c *gin.Context) { // want apiPing:"reachesShared"
+	s.db.PingContext(c.Request.Context())
+}
+
+// groupPing is /ping on a group passed in, whose prefix is unknown: not
+// known to be the top-level probe.
+func (s *Server) groupPing(c *gin.Context) { // want groupPing:"reachesShared"
+	s.db.PingContext(c.Request.Context())
+}
+
+// groupHealth is / on the group /healthz: a probe.
+func (s *Server) groupHealth(c *gin.Context) { // want groupHealth:"reachesShared"
+	s.db.PingContext(c.Request.Context()) // want `health probe \(\*app.Server\).groupHealth \(route "/healthz/"\) reaches the database pool Server.db`
+}
+
+func registerPing(rg *gin.RouterGroup, s *Server) {
+	rg.GET("/ping", s.groupPing)
+}
+
 func frameworks(s *Server) {
 	g := gin.New()
 	g.GET("/health", s.ginHealth)
 	g.GET("/healthz", s.ginStats)
+	g.GET("/ping", s.pingDB)
+	api := g.Group("/api")
+	api.GET("/ping", s.apiPing)
+	g.Group("/healthz").GET("/", s.groupHealth)
+	registerPing(api, s)
 	e := echo.New()
 	e.GET("/readyz", s.echoReady)
 	r := chi.NewRouter()

@@ -15,3 +15,6 @@ type Engine struct{ RouterGroup }
 
 func New() *Engine                                              { return &Engine{} }
 func (g *RouterGroup) GET(path string, handlers ...HandlerFunc) {}
+func (g *RouterGroup) Group(relativePath string, handlers ...HandlerFunc) *RouterGroup {
+	return &RouterGroup{}
+}

@@ -46,10 +46,12 @@ The path includes the prefix of the group a route is registered on when
 the group is made in sight (g.Group("/healthz").GET("/", h) is a probe).
 /status is not a probe's name: services serve status pages, build
 information and job states under it far more often than a probe. /ping
-counts only as the whole path of a router made in the same function (or
-net/http's package-level mux), where load balancers are pointed; /api/ping,
-and /ping registered on a group passed in from elsewhere, may be an API
-endpoint (often behind authentication) and are not reported.
+counts only as the whole path of a root router (made in the same function,
+or of a root type: *http.ServeMux and the package-level mux, *gin.Engine,
+*echo.Echo, *chi.Mux, httprouter's Router — catalogue ProbeRootRouters),
+where load balancers are pointed; /api/ping, and /ping registered on a
+group passed in from elsewhere, may be an API endpoint (often behind
+authentication) and are not reported.
 
 What is reported: a probe whose code reaches, through any depth of calls
 (across packages by facts, through calls on the module's interfaces

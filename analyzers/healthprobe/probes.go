@@ -115,6 +115,9 @@ func routePrefix(common *ssa.CallCommon) (prefix string, known bool) {
 		return "", true // net/http's package-level mux
 	}
 	for depth := 0; depth < 8; depth++ {
+		if catalog.ProbeRootRouters[catalog.TypeKey(v.Type())] {
+			return prefix, true
+		}
 		switch x := v.(type) {
 		case *ssa.FieldAddr:
 			if !embedded(x) {

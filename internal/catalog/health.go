@@ -36,6 +36,20 @@ var ProbePaths = map[string]ProbeKind{
 // probe load balancers are pointed at, "/api/v1/ping" an API endpoint.
 var ProbeTopLevelPaths = map[string]ProbeKind{"ping": Health}
 
+// ProbeRootRouters are the routers' root types: a route registered on one,
+// even one passed in from elsewhere, is at the top of the path (a group or
+// sub-router type may sit under any prefix). A chi.Mux can be mounted
+// under a prefix, but services rarely mount the one that serves /ping.
+var ProbeRootRouters = map[string]bool{
+	"*net/http.ServeMux":                          true,
+	"*github.com/gin-gonic/gin.Engine":            true,
+	"*github.com/labstack/echo/v4.Echo":           true,
+	"*github.com/labstack/echo.Echo":              true,
+	"*github.com/go-chi/chi/v5.Mux":               true,
+	"*github.com/go-chi/chi.Mux":                  true,
+	"*github.com/julienschmidt/httprouter.Router": true,
+}
+
 // GRPCHealthRequestType is the request of the gRPC health service's Check
 // and Watch: a method taking it implements grpc_health_v1.HealthServer.
 const GRPCHealthRequestType = "*google.golang.org/grpc/health/grpc_health_v1.HealthCheckRequest"

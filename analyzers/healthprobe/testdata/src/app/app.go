@@ -274,8 +274,17 @@ func (s *Server) groupHealth(c *gin.Context) { // want groupHealth:"reachesShare
 	s.db.PingContext(c.Request.Context()) // want `health probe \(\*app.Server\).groupHealth \(route "/healthz/"\) reaches the database pool Server.db`
 }
 
+// rootPing is /ping on the root router passed in: a probe.
+func (s *Server) rootPing(c *gin.Context) { // want rootPing:"reachesShared"
+	s.db.PingContext(c.Request.Context()) // want `health probe \(\*app.Server\).rootPing \(route "/ping"\)`
+}
+
 func registerPing(rg *gin.RouterGroup, s *Server) {
 	rg.GET("/ping", s.groupPing)
+}
+
+func registerRootPing(r *gin.Engine, s *Server) {
+	r.GET("/ping", s.rootPing)
 }
 
 func frameworks(s *Server) {
@@ -287,6 +296,7 @@ func frameworks(s *Server) {
 	api.GET("/ping", s.apiPing)
 	g.Group("/healthz").GET("/", s.groupHealth)
 	registerPing(api, s)
+	registerRootPing(g, s)
 	e := echo.New()
 	e.GET("/readyz", s.echoReady)
 	r := chi.NewRouter()

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -39,12 +40,16 @@ func (c *checker) collectChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, 
 		clause, ok := catalog.SQLBuilderClause(fn)
 		if !ok {
 			if inChain {
-				break // the chain starts at a call of another API (a gorm.DB from a helper)
+				q.unknown = true // built on a call of another API (Scopes, a helper): it may bind the tenant
+				break
 			}
 			return
 		}
 		inChain = true
 		c.addClause(&q, clause, cur)
+		if receiverCall(cur) == nil && !c.conditionFreeRoot(cur, 0) {
+			q.unknown = true
+		}
 	}
 	if q.lockAt == nil || q.unknown {
 		return
@@ -371,4 +376,99 @@ func gormTable(model *types.Named) string {
 		return name + "es"
 	}
 	return name + "s"
+}
+
+// The chain's first call is made on something: a package (sq.Select), a
+// struct field or package variable holding a handle (s.db, psql), or a
+// variable of the function. A variable assigned a builder that carries
+// conditions (tx := db.Where("tenant_id = ?", t)) or a call the catalogue
+// does not know (tx := tenantScoped(db)) may bind the tenant, so the chain
+// on it is unreadable. Parameters and fields are taken for plain handles.
+
+// maxRootDepth bounds how many assignments back a chain's root is followed.
+const maxRootDepth = 4
+
+// conditionFreeRoot reports whether what the innermost call of a chain is
+// called on carries no conditions.
+func (c *checker) conditionFreeRoot(inner *ast.CallExpr, depth int) bool {
+	sel, ok := ast.Unparen(inner.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return true
+	}
+	return c.conditionFree(sel.X, depth)
+}
+
+// conditionFree reports whether e, a builder or handle, carries no
+// conditions: a package name, a field, a variable only ever assigned such
+// values, or a chain of calls that add nothing to a statement (WithContext,
+// Begin) on one.
+func (c *checker) conditionFree(e ast.Expr, depth int) bool {
+	if depth > maxRootDepth {
+		return false
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		return true // a field, or a package's variable
+	case *ast.Ident:
+		switch obj := c.pass.TypesInfo.Uses[e].(type) {
+		case *types.PkgName:
+			return true
+		case *types.Var:
+			return c.conditionFreeVar(obj, depth)
+		}
+	case *ast.CallExpr:
+		for cur := e; cur != nil; cur = receiverCall(cur) {
+			fn, _ := typeutil.Callee(c.pass.TypesInfo, cur).(*types.Func)
+			if clause, ok := catalog.SQLBuilderClause(fn); !ok || clause != 0 {
+				return false
+			}
+			if receiverCall(cur) == nil {
+				return c.conditionFreeRoot(cur, depth+1)
+			}
+		}
+	}
+	return false
+}
+
+// conditionFreeVar reports whether every value the function assigns to v
+// carries no conditions (a parameter, never assigned, is taken as it is).
+func (c *checker) conditionFreeVar(v *types.Var, depth int) bool {
+	if c.body == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return true
+	}
+	free := true
+	ast.Inspect(c.body, func(n ast.Node) bool {
+		if !free {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				free = !c.assignsTo(n.Lhs, v)
+				return free
+			}
+			for i, lhs := range n.Lhs {
+				if c.isVar(lhs, v) && !c.conditionFree(n.Rhs[i], depth+1) {
+					free = false
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				if c.isVar(name, v) && i < len(n.Values) && !c.conditionFree(n.Values[i], depth+1) {
+					free = false
+				}
+			}
+		}
+		return free
+	})
+	return free
+}
+
+func (c *checker) assignsTo(lhs []ast.Expr, v *types.Var) bool {
+	return slices.ContainsFunc(lhs, func(e ast.Expr) bool { return c.isVar(e, v) })
+}
+
+func (c *checker) isVar(e ast.Expr, v *types.Var) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && (c.pass.TypesInfo.Defs[id] == v || c.pass.TypesInfo.Uses[id] == v)
 }

@@ -113,6 +113,11 @@ part without its FROM or ORDER BY is not a claim. A builder chain is read
 from one expression; a query built over several statements (q = q.Where(…))
 is not followed, and a non-constant Where or OrderBy argument makes the
 chain unreadable (it may bind the tenant), so it is not reported; so does
+a chain built on a call the catalogue does not know (db.Scopes(byTenant(t)),
+a helper returning a scoped handle) or on a variable the function assigned
+such a builder (tx := db.Where("tenant_id = ?", t)). A parameter or a
+struct field holding a *gorm.DB is taken for a plain handle: one already
+scoped to a tenant by its caller is not seen; so does
 an ent predicate not named for a column (job.Or(…), an edge's
 HasOwnerWith(…)). bob's locking builders and SQL Server's READPAST hint
 are not read. A table's definition is found by its name

@@ -68,6 +68,7 @@ type checker struct {
 	local  schema // CREATE TABLE in the package's constants
 	module schema // the module's .sql files, read when first needed
 	runs   map[types.Object]*RunsClaim
+	body   ast.Node // the declaration being read, where a builder's variables are assigned
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -150,6 +151,7 @@ func (c *checker) collectFile(f *ast.File) {
 // collectExpr looks at the largest constant string expressions under n
 // (a literal, or constants folded by concatenation) and at builder chains.
 func (c *checker) collectExpr(n ast.Node, generated bool, holder types.Object) {
+	c.body = n
 	seenChain := map[*ast.CallExpr]bool{}
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch e := n.(type) {

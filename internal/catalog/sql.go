@@ -103,7 +103,11 @@ var SQLBuilders = map[string]SQLClause{
 	"(*" + GormPath + ".DB).Find":        ClauseModel,
 	"(*" + GormPath + ".DB).Limit":       0,
 	"(*" + GormPath + ".DB).WithContext": 0,
+	"(*" + GormPath + ".DB).Begin":       0,
+	"(*" + GormPath + ".DB).Session":     0,
+	"(*" + GormPath + ".DB).Debug":       0,
 	// goqu
+	GoquPath + ".Dialect":                              0,
 	GoquPath + ".From":                                 ClauseFrom,
 	GoquPath + ".Select":                               ClauseColumns,
 	"(" + GoquPath + ".DialectWrapper).From":           ClauseFrom,

@@ -41,7 +41,43 @@ func claimExports(db *gorm.DB) ([]Export, error) {
 	return exports, err
 }
 
+// A handle with a context, in a variable.
+func claimWithContext(ctx context.Context, db *gorm.DB) (Job, error) {
+	var job Job
+	tx := db.WithContext(ctx)
+	err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).Order("created_at").First(&job).Error // want `this claim takes the next row of jobs in ORDER BY created_at only`
+	return job, err
+}
+
+// In a transaction's callback.
+func claimInTransaction(db *gorm.DB) (Job, error) {
+	var job Job
+	err := db.Transaction(func(tx *gorm.DB) error {
+		return tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).Order("id").First(&job).Error // want `this claim takes the next row of jobs in ORDER BY id only`
+	})
+	return job, err
+}
+
 // ---- traps ----
+
+// The handle was scoped to one tenant before the claim.
+func claimOnScopedHandle(db *gorm.DB, tenant string) (Job, error) {
+	var job Job
+	tx := db.Where("tenant_id = ?", tenant)
+	err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).Order("created_at").First(&job).Error
+	return job, err
+}
+
+func byTenant(tenant string) func(*gorm.DB) *gorm.DB {
+	return func(db *gorm.DB) *gorm.DB { return db.Where("tenant_id = ?", tenant) }
+}
+
+// A scope may bind the tenant.
+func claimInScope(db *gorm.DB, tenant string) (Job, error) {
+	var job Job
+	err := db.Scopes(byTenant(tenant)).Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).Order("created_at").First(&job).Error
+	return job, err
+}
 
 // Bound to one tenant.
 func claimForTenant(db *gorm.DB, tenant string) (Job, error) {

@@ -42,6 +42,12 @@ func claimBuiltWithFilter(filter interface{}) sq.SelectBuilder {
 	return sq.Select("id", "tenant_id").From("jobs").Where(filter).OrderBy("created_at").Suffix("FOR UPDATE SKIP LOCKED")
 }
 
+// A builder bound to one tenant in an earlier statement.
+func claimOnBase(tenant string) sq.SelectBuilder {
+	base := sq.Select("id").From("jobs").Where("tenant_id = ?", tenant)
+	return base.Columns("tenant_id").OrderBy("created_at").Suffix("FOR UPDATE SKIP LOCKED")
+}
+
 // No lock: a listing, not a claim.
 func listJobs() sq.SelectBuilder {
 	return sq.Select("id", "tenant_id").From("jobs").OrderBy("created_at")

@@ -18,3 +18,6 @@ func (db *DB) First(dest interface{}, conds ...interface{}) *DB { return db }
 func (db *DB) Find(dest interface{}, conds ...interface{}) *DB  { return db }
 func (db *DB) Limit(limit int) *DB                              { return db }
 func (db *DB) WithContext(ctx context.Context) *DB              { return db }
+
+func (db *DB) Scopes(funcs ...func(*DB) *DB) *DB       { return db }
+func (db *DB) Transaction(fc func(tx *DB) error) error { return fc(db) }

@@ -25,3 +25,5 @@ func (b SelectBuilder) Limit(limit uint64) SelectBuilder                        
 func (b SelectBuilder) ToSql() (string, []interface{}, error)                     { return "", nil, nil }
 
 type Eq map[string]interface{}
+
+func (b SelectBuilder) Columns(columns ...string) SelectBuilder { return b }

@@ -112,9 +112,12 @@ Escape policy (what is assumed where the analysis cannot see):
     named by where the probe got it;
   - a probe that reads a cached status updated by a background goroutine
     reaches nothing: calls made in a goroutine the probe starts do not
-    count (the probe does not wait for them), nor do checks a library runs
+    count (the probe does not wait for them) unless the probe receives
+    from a channel it handed that goroutine (a ping raced against a
+    timeout still waits on the pool), nor do checks a library runs
     periodically (alexliesenfeld/health's WithPeriodicCheck,
-    healthcheck.Async);
+    healthcheck.Async); a wait through a WaitGroup or errgroup is not
+    seen;
   - calls through function values, and through interfaces declared in the
     standard library or in the catalogue's libraries, are not followed. A
     call through the module's interface on a field or variable this

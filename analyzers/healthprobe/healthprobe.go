@@ -171,8 +171,8 @@ func (c *checker) exportFacts() {
 	}
 }
 
-// firstUse is the first call, by position, in fn's body (not in a
-// goroutine it starts) that reaches a shared resource.
+// firstUse is the first call, by position, in fn's body that reaches a
+// shared resource: not in a goroutine it starts, unless it waits for it.
 func (c *checker) firstUse(fn *ssa.Function) *use {
 	var first *use
 	for _, b := range fn.Blocks {
@@ -182,6 +182,14 @@ func (c *checker) firstUse(fn *ssa.Function) *use {
 			case *ssa.Call:
 				common = instr.Common()
 			case *ssa.Defer:
+				common = instr.Common()
+			case *ssa.Go:
+				// A goroutine the function waits for (it receives from a
+				// channel the goroutine was given): a ping with a timeout
+				// around it still waits on the pool.
+				if !waitsFor(fn, instr) {
+					continue
+				}
 				common = instr.Common()
 			default:
 				continue
@@ -197,4 +205,43 @@ func (c *checker) firstUse(fn *ssa.Function) *use {
 		}
 	}
 	return first
+}
+
+// waitsFor: fn receives (<-ch, or a select case) from a channel it hands
+// to the goroutine g starts (a closure's capture or an argument).
+func waitsFor(fn *ssa.Function, g *ssa.Go) bool {
+	handed := map[ssa.Value]bool{}
+	for _, v := range g.Common().Args {
+		handed[v] = true
+	}
+	if mc, ok := g.Common().Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			handed[b] = true
+		}
+	}
+	received := func(ch ssa.Value) bool {
+		if handed[ch] {
+			return true
+		}
+		// A captured channel variable: the cell it is loaded from.
+		load, ok := ch.(*ssa.UnOp)
+		return ok && load.Op == token.MUL && handed[load.X]
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && received(x.X) {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly && received(st.Chan) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -93,6 +93,31 @@ func (s *Server) pingInBackground(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte("ok"))
 }
 
+// pingWithTimeout waits for the ping it starts, up to a timeout: it
+// still waits on the pool.
+func (s *Server) pingWithTimeout(w http.ResponseWriter, r *http.Request) { // want pingWithTimeout:"reachesShared"
+	done := make(chan error, 1)
+	go func() { done <- s.db.PingContext(r.Context()) }() // want `health probe \(\*app.Server\).pingWithTimeout \(route "/ready/timeout/healthz"\) reaches the database pool Server.db`
+	select {
+	case err := <-done:
+		if err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	case <-time.After(time.Second):
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+// refreshAsync starts a refresh and answers from the last status without
+// waiting for it: clean.
+func (s *Server) refreshAsync(w http.ResponseWriter, r *http.Request) {
+	done := make(chan error, 1)
+	go func() { done <- s.db.PingContext(context.Background()) }()
+	if !s.healthy.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
 // suppressed is reported and ignored with a reason.
 func (s *Server) suppressed(w http.ResponseWriter, r *http.Request) { // want suppressed:"reachesShared\\(database pool Server.db"
 	//bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN the database is this service's only dependency and has its own replicas per zone
@@ -183,6 +208,8 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	mux.HandleFunc("/internal/ready", s.readyOwnPool)
 	mux.HandleFunc("/healthcheck", s.statsOnly)
 	mux.HandleFunc("/alive", s.pingInBackground)
+	mux.HandleFunc("/ready/timeout/healthz", s.pingWithTimeout)
+	mux.HandleFunc("/ready/async/readyz", s.refreshAsync)
 	mux.HandleFunc("/hc", s.suppressed)
 	mux.HandleFunc("/api/health-report", s.Health) // not a probe's name
 	mux.HandleFunc("/status", s.Health)            // status is not a probe

@@ -99,7 +99,10 @@ parameter; a pool stored in a field or a global is followed within the
 function that stores it, not where the field is read later (set the
 maximum where the pool is opened). Each call of a constructor counts: a
 constructor called twice opens two pools and counts twice; a call in a
-loop counts once. Pools opened into one variable or field (the cases of a
+loop counts once. A pool kept in a package-level variable (a lazy getter
+behind sync.Once) is one pool however many calls reach it. More than 64
+pools reaching main means a helper reached along many paths, not 64 pools:
+nothing is reported then. Pools opened into one variable or field (the cases of a
 switch on the driver) are alternatives and count once, as the worse of
 them until a maximum is set on the variable; a maximum set in each case
 before the next is opened counts the last one's. Calls through an interface or a func value are not

@@ -26,6 +26,10 @@ type Pool struct {
 	// lane Lane; the others, to a database.
 	Outbound bool
 	Lane     string
+	// Global is the package-level variable that keeps it ("example.com/db.pool"):
+	// one pool however many calls reach the function that sets it (a lazy
+	// getter behind sync.Once), so it counts once.
+	Global string
 	// Executor: a lane's executor, whose limit is the lane's MaxConcurrent;
 	// it counts against a dependency only for a lane with no client of
 	// its own (the client's limit is the closer one).
@@ -55,6 +59,9 @@ func (p Pool) String() string {
 	}
 	if p.Executor {
 		s += " executor"
+	}
+	if p.Global != "" {
+		s += " global " + p.Global
 	}
 	return s
 }

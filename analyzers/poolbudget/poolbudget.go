@@ -40,6 +40,9 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 type createsPools struct {
 	Pools  []Pool
 	Bounds []ParamBound
+	// Truncated: more pools reach the function than a fact carries
+	// (maxPools); main reports nothing then.
+	Truncated bool
 }
 
 func (*createsPools) AFact() {}
@@ -51,6 +54,9 @@ func (f *createsPools) String() string {
 	}
 	for _, b := range f.Bounds {
 		parts = append(parts, fmt.Sprintf("bounds param %d to %s", b.Param, b.Budget))
+	}
+	if f.Truncated {
+		parts = append(parts, "truncated")
 	}
 	return "createsPools(" + strings.Join(parts, "; ") + ")"
 }
@@ -103,7 +109,7 @@ func budgets(pass *analysis.Pass) ([]Row, error) {
 		c.exportLaneLimits()
 		for fn, fd := range c.decls {
 			guard.At(fd.Pos(), func() {
-				if s := c.summary(fn); s != nil && (len(s.Pools) > 0 || len(s.Bounds) > 0) {
+				if s := c.summary(fn); s != nil && (len(s.Pools) > 0 || len(s.Bounds) > 0 || s.Truncated) {
 					pass.ExportObjectFact(fn, s)
 				}
 			})

@@ -35,8 +35,8 @@ func TestRelatedPointsAtEachPool(t *testing.T) {
 	want := []string{
 		"twopools:10: ordersDB: 20 connections, created here by sql.Open",
 		"twopools:12: reportsDB: 20 connections, created here by sql.Open",
-		"twice:12: orders: 2 connections, created by sql.Open in store.Open at store/store.go:12",
-		"twice:13: reports: 2 connections, created by sql.Open in store.Open at store/store.go:12",
+		"twice:12: orders: 2 connections, created by sql.Open in store.Open at store/store.go:13",
+		"twice:13: reports: 2 connections, created by sql.Open in store.Open at store/store.go:13",
 		"svc:13: ordersDB: 60 connections, created here by sql.Open",
 		"svc:22: audit: 50 connections, created by sql.Open in main.open at svc/main.go:22",
 	}

@@ -21,8 +21,8 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) []Row {
 		return nil
 	}
 	sum := c.summary(fn)
-	if sum == nil {
-		return nil
+	if sum == nil || sum.Truncated {
+		return nil // no count to trust
 	}
 	var pools []*Pool
 	for i := range sum.Pools {

@@ -20,6 +20,8 @@ type scanner struct {
 	held   map[*types.Var]*Pool // local variables holding a pool
 	stored map[string]*Pool     // fields and globals holding one, by expression ("s.db")
 	bounds map[int]Budget       // budgets set on pools passed as parameters
+	// truncated: more than maxPools pools reach the function.
+	truncated bool
 	// structs are local configuration structs (lanepool.Config{…}, a parsed
 	// *pgxpool.Config): the field expressions assigned so far.
 	structs map[*types.Var]map[string]ast.Expr
@@ -62,7 +64,7 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 		}
 		return true
 	})
-	out := &createsPools{}
+	out := &createsPools{Truncated: s.truncated}
 	for _, p := range s.pools {
 		out.Pools = append(out.Pools, *p)
 	}
@@ -126,9 +128,32 @@ func (s *scanner) open(call *ast.CallExpr, fn *types.Func, op catalog.PoolOpener
 	p.Budget = settle(p.Budget, p.DSN)
 	p.Name = p.Kind
 	if s.bind(p, call, parent, 0) == p {
-		s.pools = append(s.pools, p)
+		s.add(p)
 	}
 }
+
+// add records a pool the function creates, unless it is a package-level
+// variable's pool already recorded: that one counts once.
+func (s *scanner) add(p *Pool) {
+	if p.Global != "" {
+		for _, q := range s.pools {
+			if q.Global == p.Global {
+				q.Budget = worse(q.Budget, p.Budget)
+				return
+			}
+		}
+	}
+	if len(s.pools) == maxPools {
+		s.truncated = true
+		return
+	}
+	s.pools = append(s.pools, p)
+}
+
+// maxPools is the most pools one function's fact carries: more is a
+// function reached along many paths (each call of a constructor counts),
+// whose count no longer says anything about the program.
+const maxPools = 64
 
 // inherit adds the pools a callee creates, with its parameters replaced by
 // this call's arguments, and applies the budgets it sets on arguments.
@@ -148,9 +173,10 @@ func (s *scanner) inherit(call *ast.CallExpr, fn *types.Func, sum *createsPools,
 		returned := p.Returned
 		p.Returned = -1
 		if returned < 0 || s.bind(&p, call, parent, returned) == &p {
-			s.pools = append(s.pools, &p)
+			s.add(&p)
 		}
 	}
+	s.truncated = s.truncated || sum.Truncated
 	for _, b := range sum.Bounds {
 		if b.Param < len(call.Args) {
 			s.setBudget(call.Args[b.Param], s.argBudget(call, b.Budget, catalog.UnsetUnbounded))
@@ -206,9 +232,30 @@ func (s *scanner) keep(p *Pool, lhs ast.Expr) *Pool {
 		s.held[v] = p
 	} else {
 		s.stored[types.ExprString(lhs)] = p
+		p.Global = s.globalOf(lhs)
 	}
 	p.Name, p.named = types.ExprString(lhs), true
 	return p
+}
+
+// globalOf is the full name of the package-level variable e is, "" for
+// anything else.
+func (s *scanner) globalOf(e ast.Expr) string {
+	var id *ast.Ident
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	}
+	if id == nil {
+		return ""
+	}
+	v, ok := s.c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return ""
+	}
+	return v.Pkg().Path() + "." + v.Name()
 }
 
 // worse is the budget that allows more connections: no maximum, then one

@@ -5,6 +5,7 @@ package store
 import (
 	"database/sql"
 	"os"
+	"sync"
 )
 
 // Open opens a pool with the budget its caller gives.
@@ -55,9 +56,24 @@ var shared *sql.DB
 
 // Setup opens the package's pool into a package-level variable and bounds
 // it there.
-func Setup() error { // want Setup:`createsPools\(shared sql.Open 1 dsn \$DATABASE_URL\)`
+func Setup() error { // want Setup:`createsPools\(shared sql.Open 1 dsn \$DATABASE_URL global budget/store.shared\)`
 	var err error
 	shared, err = sql.Open("pgx", os.Getenv("DATABASE_URL"))
 	shared.SetMaxOpenConns(1)
 	return err
+}
+
+var (
+	lazy     *sql.DB
+	lazyOnce sync.Once
+)
+
+// Lazy opens the package's one pool on first use: however many calls
+// reach it, it is one pool.
+func Lazy() *sql.DB { // want Lazy:`createsPools\(lazy sql.Open 4 dsn \$DATABASE_URL returned 0 global budget/store.lazy\)`
+	lazyOnce.Do(func() {
+		lazy, _ = sql.Open("pgx", os.Getenv("DATABASE_URL"))
+		lazy.SetMaxOpenConns(4)
+	})
+	return lazy
 }

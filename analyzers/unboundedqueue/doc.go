@@ -67,7 +67,13 @@ runs).
     ticker loop, an infinite loop, in the work or two calls down: the rule
     that makes a goroutine background work): one reader per shard, file,
     peer, plugin or input channel is bounded by how many sources the
-    deployment or the code set up, not by how fast input arrives. Fix:
+    deployment or the code set up, not by how fast input arrives; or
+    when the goroutine's work only computes: through its own package's
+    static calls it sends, receives or selects on no channel, starts no
+    goroutine, makes no dynamic call and calls outside the package only
+    functions that compute (sync/atomic, strings, sort, sync.Map's
+    methods…): it ends in CPU time however slow a dependency is, so one
+    per item is parallelism, not a queue. Fix:
     take a slot first, or start a fixed number of workers that read from
     a channel.
  2. errgroup without a limit: (*errgroup.Group).Go in such a loop, on a group

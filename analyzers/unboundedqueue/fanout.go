@@ -632,7 +632,7 @@ func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string) {
 	start := starter.Pos()
 	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) ||
-		c.joinedPartitions(loop, body) || c.readerPerSource(work) {
+		c.joinedPartitions(loop, body) || c.readerPerSource(work) || computesOnly(c.ssaFuncOfWork(work)) {
 		return
 	}
 	c.report(start, loop.node.Pos(), "the loop over each "+loop.what+" starts here",

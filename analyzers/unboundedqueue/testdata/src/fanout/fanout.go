@@ -17,7 +17,13 @@ import (
 
 type Order struct{ ID string }
 
-func notify(ctx context.Context, o Order) error { return nil }
+// sink delivers notifications; a call through it may wait on anything, so
+// a goroutine running notify can pile up.
+var sink interface {
+	Notify(context.Context, Order) error
+}
+
+func notify(ctx context.Context, o Order) error { return sink.Notify(ctx, o) }
 
 // ---- shape 1: goroutine per item ----
 

@@ -2,6 +2,8 @@ package fanout
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -136,5 +138,60 @@ func (w *mailWorker) readerPerSubscription(ctx context.Context, feeds chan chan 
 		case <-ctx.Done():
 			return
 		}
+	}
+}
+
+type topic struct {
+	status  int32
+	updates chan string
+}
+
+type hub struct {
+	topics     sync.Map
+	userStatus chan string
+	userEvents chan string
+}
+
+// A goroutine whose work only computes in memory (sync.Map's Range, atomic
+// compare-and-swap) cannot wait: it ends in CPU time however slow any
+// dependency is. The one that sends to each topic can wait on its reader.
+func (h *hub) run() {
+	for {
+		select {
+		case uid := <-h.userStatus:
+			go h.markTopics(uid)
+		case uid := <-h.userEvents:
+			go h.tellTopics(uid) // want `every value received from h.userEvents`
+		}
+	}
+}
+
+func (h *hub) markTopics(uid string) {
+	h.topics.Range(func(_, v any) bool {
+		t := v.(*topic)
+		for {
+			old := atomic.LoadInt32(&t.status)
+			if uid == "" || atomic.CompareAndSwapInt32(&t.status, old, old|1) {
+				return true
+			}
+		}
+	})
+}
+
+func (h *hub) tellTopics(uid string) {
+	h.topics.Range(func(_, v any) bool {
+		v.(*topic).updates <- uid
+		return true
+	})
+}
+
+// A goroutine per element that only computes is parallelism, not a queue.
+func sumEach(parts [][]int, out []int) {
+	for i, p := range parts {
+		go func() {
+			for _, x := range p {
+				out[i] += x
+			}
+		}()
 	}
 }

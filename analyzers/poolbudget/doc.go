@@ -89,26 +89,30 @@ as that default, and the message names the assumption ("5 db (the default
 of flag -max)"). Any other budget that is not a constant (configuration
 files, viper, the environment, arithmetic) is not counted: the pool is
 named in the message as not counted when the constant ones already exceed
-the limit, and is silent otherwise; a constructor's parameter is replaced by what each call passes,
-so store.Open(dsn, 20) counts 20. A pgxpool whose connection string is not
-a constant is not counted either (the string may set pool_max_conns),
-unless its configuration sets MaxConns. A pool returned by a function
-takes the budget its caller sets on it; a pool passed to a function takes
-the budget that function (or one it passes the pool on to) sets on its
-parameter; a pool stored in a field or a global is followed within the
-function that stores it, not where the field is read later (set the
-maximum where the pool is opened). Each call of a constructor counts: a
-constructor called twice opens two pools and counts twice; a call in a
-loop counts once. A pool kept in a package-level variable (a lazy getter
-behind sync.Once) is one pool however many calls reach it. More than 64
-pools reaching main means a helper reached along many paths, not 64 pools:
-nothing is reported then. Pools opened into one variable or field (the cases of a
-switch on the driver) are alternatives and count once, as the worse of
-them until a maximum is set on the variable; a maximum set in each case
-before the next is opened counts the last one's. Calls through an interface or a func value are not
-followed, nor are pools created in package-level variable initialisers or
-init functions, nor in packages whose .bhlint.yml declares no databases.
-Test files are skipped, and so is a test binary's main.
+the limit, and is silent otherwise; a constructor's parameter is replaced
+by what each call passes, so store.Open(dsn, 20) counts 20. A pgxpool whose
+connection string is not a constant is not counted either (the string may
+set pool_max_conns), unless its configuration sets MaxConns. A pool
+returned by a function takes the budget its caller sets on it; a pool
+passed to a function takes the budget that function (or one it passes the
+pool on to) sets on its parameter; a pool stored in a field or a global is
+followed within the function that stores it, not where the field is read
+later (set the maximum where the pool is opened).
+
+Each call of a constructor counts: a constructor called twice opens two
+pools and counts twice; a call in a loop counts once. A pool kept in a
+package-level variable (a lazy getter behind sync.Once) is one pool however
+many calls reach it. More than 64 pools reaching main means a helper
+reached along many paths, not 64 pools: nothing is reported then. Pools
+opened into one variable or field (the cases of a switch on the driver) are
+alternatives and count once, as the worse of them until a maximum is set on
+the variable; a maximum set in each case before the next is opened counts
+the last one's.
+
+Calls through an interface or a func value are not followed, nor are pools
+created in package-level variable initialisers or init functions, nor in
+packages whose .bhlint.yml declares no databases. Test files are skipped,
+and so is a test binary's main.
 
 Suppress a finding with //bhlint:ignore ERR_POOL_BUDGETS_EXCEED_DATABASE
 reason, in main's doc comment or on the line above func main.

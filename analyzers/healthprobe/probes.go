@@ -334,6 +334,15 @@ func serveHTTP(prog *ssa.Program, t types.Type) *ssa.Function {
 	if sel == nil {
 		return nil
 	}
+	return methodValue(prog, sel)
+}
+
+func methodValue(prog *ssa.Program, sel *types.Selection) (fn *ssa.Function) {
+	defer func() {
+		if recover() != nil {
+			fn = nil // a generic or abstract method: nothing to run
+		}
+	}()
 	return prog.MethodValue(sel)
 }
 
@@ -465,7 +474,7 @@ func (c *checker) checkMapProbes(parent *ssa.Function, up *ssa.MapUpdate) []prob
 		return nil
 	}
 	name := "the " + string(kind) + " check"
-	if k, ok := up.Key.(*ssa.Const); ok {
+	if k, ok := up.Key.(*ssa.Const); ok && k.Value != nil {
 		name += " " + k.Value.ExactString()
 	}
 	var out []probe

@@ -391,7 +391,7 @@ func (c *checker) resourceOf(fn *ssa.Function, v ssa.Value, noun string) (name s
 			}
 		case *ssa.UnOp:
 			if x.Op == token.MUL {
-				if fv, ok := x.X.(*ssa.FreeVar); ok {
+				if fv, ok := x.X.(*ssa.FreeVar); ok && slices.Contains(fn.FreeVars, fv) {
 					// A captured variable's cell.
 					return "", freeVarBase + slices.Index(fn.FreeVars, fv), false
 				}
@@ -416,9 +416,13 @@ func (c *checker) resourceOf(fn *ssa.Function, v ssa.Value, noun string) (name s
 				return varName(obj, owner), -1, c.ownVar(obj)
 			}
 		case *ssa.Parameter:
-			return "", slices.Index(fn.Params, x), false
+			if i := slices.Index(fn.Params, x); i >= 0 {
+				return "", i, false
+			}
 		case *ssa.FreeVar:
-			return "", freeVarBase + slices.Index(fn.FreeVars, x), false
+			if i := slices.Index(fn.FreeVars, x); i >= 0 {
+				return "", freeVarBase + i, false
+			}
 		case *ssa.Call:
 			if recv, _ := resourceValue(ssautil.Receiver(x.Common())); recv != nil {
 				v = recv // a view of the pool it is called on: gorm's db.DB(), db.WithContext(ctx)

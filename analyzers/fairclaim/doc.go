@@ -119,7 +119,8 @@ such a builder (tx := db.Where("tenant_id = ?", t)). A parameter or a
 struct field holding a *gorm.DB is taken for a plain handle: one already
 scoped to a tenant by its caller is not seen; so does
 an ent predicate not named for a column (job.Or(…), an edge's
-HasOwnerWith(…)). bob's locking builders and SQL Server's READPAST hint
+HasOwnerWith(…)), and an ent chain that does not start at the client's
+Query() (a query from a variable or a helper). bob's locking builders and SQL Server's READPAST hint
 are not read. A table's definition is found by its name
 without a schema, in the package's constants and in the module's
 .sql files (from the directory of go.mod down, leaving out vendor,

@@ -58,9 +58,13 @@ type entQuery struct {
 // the outermost call in.
 func (c *checker) collectEntChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, generated bool, holder types.Object) {
 	var q entQuery
+	fresh := false
 	for cur := call; cur != nil; cur = receiverCall(cur) {
 		fn, _ := typeutil.Callee(c.pass.TypesInfo, cur).(*types.Func)
 		if entQueryOf(fn) == nil {
+			// client.Job.Query() starts a query with no conditions; a
+			// helper or a variable may have added some.
+			fresh = fn != nil && fn.Name() == catalog.EntLocking.NewQuery
 			break
 		}
 		seen[cur] = true
@@ -75,7 +79,7 @@ func (c *checker) collectEntChain(call *ast.CallExpr, seen map[*ast.CallExpr]boo
 			q.built.orders = append(c.entOrders(&q, cur), q.built.orders...)
 		}
 	}
-	if q.built.lockAt == nil || q.built.unknown || q.entity == nil {
+	if !fresh || q.built.lockAt == nil || q.built.unknown || q.entity == nil {
 		return
 	}
 	q.built.table = entTable(q.entity)

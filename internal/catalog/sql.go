@@ -167,19 +167,21 @@ func wordSet(words ...string) map[string]bool {
 // import path (each user generates their own), by what they share: a
 // query type (JobQuery) is one with a method Lock whose parameters are
 // ent's LockOption; Where and Order are its condition and order methods;
+// NewQuery starts one;
 // LockAction wraps the constant action (SKIP LOCKED). Its entity's package
 // (ent/job) holds the Table constant, a Field… constant per column, a
 // By… order function per column and a predicate function per column and
 // operator (TenantIDEQ).
 var EntLocking = struct {
 	Lock, Where, Order string
+	NewQuery           string // the client's method that starts a query (client.Job.Query())
 	LockOption         string
 	LockAction         string
 	OrderBy, Asc, Desc string
 	Table, FieldPrefix string
 	EqualityPredicates []string
 }{
-	Lock: "ForUpdate", Where: "Where", Order: "Order",
+	Lock: "ForUpdate", Where: "Where", Order: "Order", NewQuery: "Query",
 	LockOption: EntSQLPath + ".LockOption",
 	LockAction: EntSQLPath + ".WithLockAction",
 	OrderBy:    "By", Asc: "Asc", Desc: "Desc",

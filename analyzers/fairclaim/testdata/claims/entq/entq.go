@@ -42,6 +42,12 @@ func claimMailing(ctx context.Context, client *ent.Client) (*ent.Mailing, error)
 	return client.Mailing.Query().Where(mailing.SentAtIsNil()).Order(mailing.ByID()).ForUpdate(sql.WithLockAction(sql.SkipLocked)).First(ctx)
 }
 
+// A query bound to one tenant in an earlier statement.
+func claimOnBase(ctx context.Context, client *ent.Client, tenant string) (*ent.Job, error) {
+	base := client.Job.Query().Where(job.TenantIDEQ(tenant))
+	return base.Order(job.ByCreatedAt()).ForUpdate(sql.WithLockAction(sql.SkipLocked)).First(ctx)
+}
+
 // NOWAIT is not SKIP LOCKED.
 func lockOldest(ctx context.Context, client *ent.Client) (*ent.Job, error) {
 	return client.Job.Query().Order(job.ByCreatedAt()).ForUpdate(sql.WithLockAction(sql.NoWait)).First(ctx)

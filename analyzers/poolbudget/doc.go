@@ -46,7 +46,10 @@ embedded *sql.DB); the ORM openers over database/sql (gorm, xorm, sqlx,
 ent); pgxpool.New and pgxpool.NewWithConfig, with the *pgxpool.Config's
 MaxConns or the connection string's pool_max_conns; the bhlint runtime's
 lane pools, lanedb.Open, lanedb.OpenDB, lanepgx.New and
-lanepgx.NewWithConfig, with their lanepool.Config's MaxConns. Outbound,
+lanepgx.NewWithConfig, with their lanepool.Config's MaxConns. A database
+that lives in the process (a constant SQLite or DuckDB driver name,
+gorm's sqlite.Open) holds no server's connections and is not counted.
+Outbound,
 against a dependency that lists the lane: the MaxConnsPerHost of the lane's
 lanehttp clients, or, for a lane with no client of its own, the
 MaxConcurrent of its executors (bulkhead.NewExecutor[L], from L's Spec

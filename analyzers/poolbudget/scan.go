@@ -2,6 +2,7 @@ package poolbudget
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"slices"
 
@@ -99,6 +100,9 @@ func (s *scanner) call(call *ast.CallExpr, parent ast.Node) {
 
 // open records the pool an opener of the catalogue creates.
 func (s *scanner) open(call *ast.CallExpr, fn *types.Func, op catalog.PoolOpener, parent ast.Node) {
+	if s.embedded(call, op) {
+		return // a file in the process (SQLite), not the database's connections
+	}
 	p := &Pool{Unset: op.Unset, DSN: noDSN(), Returned: -1, Outbound: op.Outbound, Executor: op.LaneSpec,
 		anchor: call.Pos(), Site: s.c.siteOf(call.Pos())}
 	var lane *types.Named
@@ -154,6 +158,26 @@ func (s *scanner) add(p *Pool) {
 // function reached along many paths (each call of a constructor counts),
 // whose count no longer says anything about the program.
 const maxPools = 64
+
+// embedded reports whether call opens a database that lives in the
+// process: a constant driver name of catalog.EmbeddedDrivers, or a
+// dialector or connector made by one of their packages.
+func (s *scanner) embedded(call *ast.CallExpr, op catalog.PoolOpener) bool {
+	info := s.c.pass.TypesInfo
+	if op.Driver >= 0 && op.Driver < len(call.Args) {
+		tv := info.Types[call.Args[op.Driver]]
+		return tv.Value != nil && tv.Value.Kind() == constant.String && catalog.EmbeddedDrivers[constant.StringVal(tv.Value)]
+	}
+	if len(call.Args) == 0 {
+		return false
+	}
+	inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := typeutil.StaticCallee(info, inner)
+	return fn != nil && fn.Pkg() != nil && catalog.InPackages(fn.Pkg().Path(), catalog.EmbeddedDriverPackages)
+}
 
 // inherit adds the pools a callee creates, with its parameters replaced by
 // this call's arguments, and applies the budgets it sets on arguments.

@@ -36,6 +36,9 @@ const PgxDefaultMaxConns = 4
 type PoolOpener struct {
 	// DSN is the index of the connection-string argument, -1 if none.
 	DSN int
+	// Driver is the index of the driver-name argument, -1 if none: a pool
+	// of an EmbeddedDrivers driver is a file, not a server's connections.
+	Driver int
 	// Config is the index of the argument whose field Field is the budget,
 	// -1 if the budget is set on the pool after it is created.
 	Config int
@@ -56,29 +59,29 @@ type PoolOpener struct {
 // database/sql openers and the ORM openers over them are SQLOpeners and
 // PoolWrapperOpeners, bounded by SQLBound and PoolWrapperBounds.
 var PoolOpeners = map[string]PoolOpener{
-	"database/sql.Open":   {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"database/sql.OpenDB": {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"database/sql.Open":   {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"database/sql.OpenDB": {DSN: -1, Driver: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
 	// ORM and query-builder handles over one *sql.DB.
-	"gorm.io/gorm.Open":                             {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"github.com/jinzhu/gorm.Open":                   {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"xorm.io/xorm.NewEngine":                        {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"github.com/go-xorm/xorm.NewEngine":             {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"github.com/jmoiron/sqlx.Open":                  {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"github.com/jmoiron/sqlx.Connect":               {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"github.com/jmoiron/sqlx.MustOpen":              {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"github.com/jmoiron/sqlx.MustConnect":           {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"entgo.io/ent/dialect/sql.Open":                 {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
-	"github.com/jackc/pgx/v5/pgxpool.New":           {DSN: 1, Config: -1, PgxConfig: -1, Unset: UnsetPgxDefault},
-	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": {DSN: -1, Config: -1, PgxConfig: 1, Unset: UnsetPgxDefault},
+	"gorm.io/gorm.Open":                             {DSN: 0, Driver: -1, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jinzhu/gorm.Open":                   {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"xorm.io/xorm.NewEngine":                        {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/go-xorm/xorm.NewEngine":             {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.Open":                  {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.Connect":               {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.MustOpen":              {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jmoiron/sqlx.MustConnect":           {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"entgo.io/ent/dialect/sql.Open":                 {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
+	"github.com/jackc/pgx/v5/pgxpool.New":           {DSN: 1, Driver: -1, Config: -1, PgxConfig: -1, Unset: UnsetPgxDefault},
+	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": {DSN: -1, Driver: -1, Config: -1, PgxConfig: 1, Unset: UnsetPgxDefault},
 	// The runtime's lane pools: lanepool.Config.MaxConns is required.
-	RuntimePath + "/lanedb.Open":           {DSN: 1, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
-	RuntimePath + "/lanedb.OpenDB":         {DSN: -1, Config: 1, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
-	RuntimePath + "/lanepgx.New":           {DSN: 1, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
-	RuntimePath + "/lanepgx.NewWithConfig": {DSN: -1, Config: 2, Field: "MaxConns", PgxConfig: 1, Unset: UnsetRequired},
+	RuntimePath + "/lanedb.Open":           {DSN: 1, Driver: 0, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
+	RuntimePath + "/lanedb.OpenDB":         {DSN: -1, Driver: -1, Config: 1, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
+	RuntimePath + "/lanepgx.New":           {DSN: 1, Driver: -1, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
+	RuntimePath + "/lanepgx.NewWithConfig": {DSN: -1, Driver: -1, Config: 2, Field: "MaxConns", PgxConfig: 1, Unset: UnsetRequired},
 	// The runtime's executors: at most the lane's MaxConcurrent calls at once.
-	RuntimePath + ".NewExecutor":  {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetRequired, Outbound: true, LaneSpec: true},
-	RuntimePath + ".MustExecutor": {DSN: -1, Config: -1, PgxConfig: -1, Unset: UnsetRequired, Outbound: true, LaneSpec: true},
-	RuntimePath + "/lanehttp.New": {DSN: -1, Config: 0, Field: "MaxConnsPerHost", PgxConfig: -1, Unset: UnsetRequired, Outbound: true},
+	RuntimePath + ".NewExecutor":  {DSN: -1, Driver: -1, Config: -1, PgxConfig: -1, Unset: UnsetRequired, Outbound: true, LaneSpec: true},
+	RuntimePath + ".MustExecutor": {DSN: -1, Driver: -1, Config: -1, PgxConfig: -1, Unset: UnsetRequired, Outbound: true, LaneSpec: true},
+	RuntimePath + "/lanehttp.New": {DSN: -1, Driver: -1, Config: 0, Field: "MaxConnsPerHost", PgxConfig: -1, Unset: UnsetRequired, Outbound: true},
 }
 
 // PgxConfigParsers parse a connection string into a *pgxpool.Config: the
@@ -120,3 +123,14 @@ const (
 	LaneSpecMethod = "Spec"
 	LaneSpecLimit  = "MaxConcurrent"
 )
+
+// EmbeddedDrivers are database/sql driver names of databases that live in
+// the process or a local file: their pools hold no server's connections.
+var EmbeddedDrivers = map[string]bool{"sqlite3": true, "sqlite": true, "duckdb": true, "ramsql": true}
+
+// EmbeddedDriverPackages make the dialectors and connectors of such
+// databases (gorm's sqlite.Open(file)).
+var EmbeddedDriverPackages = []string{
+	"gorm.io/driver/sqlite", "github.com/glebarez/sqlite", "github.com/mattn/go-sqlite3", "modernc.org/sqlite",
+	"github.com/marcboeker/go-duckdb",
+}

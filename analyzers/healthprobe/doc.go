@@ -130,8 +130,12 @@ Escape policy (what is assumed where the analysis cannot see):
     not a probe, and a route whose path is not a constant is not known;
     gorilla/mux's r.Path("/healthz").Handler(h) names the path in another
     call and is not seen; fiber is not covered (not built on net/http);
-  - a deep check behind an opt-in (/healthz?full=1) is reported like any
-    other: the probe polled with the option set shares the pool.
+  - a deep check behind an opt-in — the call runs only on one branch of a
+    condition that reads the request's own input, a query parameter, form
+    value, path value or header (/healthz?full=1; catalogue
+    ProbeOptInReads) — is what a person or a dashboard asks for, not what
+    the load balancer polls, and is not reported. A condition on anything
+    else (the method, a flag of the process) is no opt-in.
 
 Suppress a finding with //bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN
 reason, on the line, the line above, or in the probe function's doc

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
@@ -26,7 +27,7 @@ func (c *checker) check(p probe) {
 		return
 	}
 	u := c.firstUse(p.fn)
-	if u == nil {
+	if u == nil || c.optIn(p.fn, u.site) {
 		return
 	}
 	if c.bindResource(p, u, funcName(p.fn)) {
@@ -151,4 +152,67 @@ func (c *checker) endOf(u *use) token.Pos {
 		return u.at
 	}
 	return u.decl
+}
+
+// optIn: the probe's call at site runs only on one branch of a condition
+// that reads the request's own input (ProbeOptInReads): a deep check a
+// caller asks for, not what the load balancer polls.
+func (c *checker) optIn(fn *ssa.Function, site token.Pos) bool {
+	block := c.blockAt(fn, site)
+	if block == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || b == block || !b.Dominates(block) || !readsRequest(ifInstr.Cond, 6) {
+			continue
+		}
+		if b.Succs[0].Dominates(block) != b.Succs[1].Dominates(block) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockAt is the block of fn's call that starts at site.
+func (c *checker) blockAt(fn *ssa.Function, site token.Pos) *ssa.BasicBlock {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok && c.starts.Start(c.pass.Files, call.Common().Pos()) == site {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// readsRequest: v is computed from a call that reads the request's input.
+func readsRequest(v ssa.Value, depth int) bool {
+	if depth == 0 || v == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		if m := calledMethod(x.Common()); m != nil && catalog.ProbeOptInReads.Has(m) {
+			return true
+		}
+		for _, arg := range x.Common().Args {
+			if readsRequest(arg, depth-1) {
+				return true
+			}
+		}
+	case *ssa.BinOp:
+		return readsRequest(x.X, depth-1) || readsRequest(x.Y, depth-1)
+	case *ssa.UnOp:
+		return readsRequest(x.X, depth-1)
+	case *ssa.Extract:
+		return readsRequest(x.Tuple, depth-1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if readsRequest(e, depth-1) {
+				return true
+			}
+		}
+	}
+	return false
 }

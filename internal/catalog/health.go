@@ -147,6 +147,19 @@ var ProbeNetworkClients = map[string]string{
 // uses.
 var ProbeDefaultClients = map[string]string{"net/http": "http.DefaultClient"}
 
+// ProbeOptInReads read a request's own input (a query parameter, a form
+// value, a header): a probe's call reached only on a branch that depends
+// on one is a deep check a caller asks for (/healthz?full=1), not what the
+// load balancer polls.
+var ProbeOptInReads = newTable(
+	"(net/url.Values).Get", "(net/url.Values).Has", "(*net/http.Request).FormValue",
+	"(*net/http.Request).PostFormValue", "(net/http.Header).Get", "(*net/http.Request).PathValue",
+	"(*github.com/gin-gonic/gin.Context).Query", "(*github.com/gin-gonic/gin.Context).DefaultQuery",
+	"(*github.com/gin-gonic/gin.Context).GetQuery", "(*github.com/gin-gonic/gin.Context).GetHeader",
+	"(github.com/labstack/echo/v4.Context).QueryParam", "(github.com/labstack/echo.Context).QueryParam",
+	"github.com/go-chi/chi/v5.URLParam",
+)
+
 // ProbePackages are the import paths a package must reach to register a
 // probe at all: the routers (net/http underneath most), gRPC, and the
 // health libraries.

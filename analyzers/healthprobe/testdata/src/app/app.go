@@ -118,6 +118,27 @@ func (s *Server) refreshAsync(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// deepOnRequest pings only when the caller asks for a deep check
+// (/healthz?full=1): the load balancer polls the shallow answer. Clean.
+func (s *Server) deepOnRequest(w http.ResponseWriter, r *http.Request) { // want deepOnRequest:"reachesShared"
+	if r.URL.Query().Get("full") == "1" {
+		if err := s.db.PingContext(r.Context()); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+	}
+	w.Write([]byte("ok"))
+}
+
+// methodGuard checks the method, not an opt-in: still reported.
+func (s *Server) methodGuard(w http.ResponseWriter, r *http.Request) { // want methodGuard:"reachesShared"
+	if r.Method != http.MethodGet {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	s.db.PingContext(r.Context()) // want `health probe \(\*app.Server\).methodGuard \(route "/method/healthz"\)`
+}
+
 // suppressed is reported and ignored with a reason.
 func (s *Server) suppressed(w http.ResponseWriter, r *http.Request) { // want suppressed:"reachesShared\\(database pool Server.db"
 	//bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN the database is this service's only dependency and has its own replicas per zone
@@ -208,6 +229,8 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	mux.HandleFunc("/internal/ready", s.readyOwnPool)
 	mux.HandleFunc("/healthcheck", s.statsOnly)
 	mux.HandleFunc("/alive", s.pingInBackground)
+	mux.HandleFunc("/deep/healthz", s.deepOnRequest)
+	mux.HandleFunc("/method/healthz", s.methodGuard)
 	mux.HandleFunc("/ready/timeout/healthz", s.pingWithTimeout)
 	mux.HandleFunc("/ready/async/readyz", s.refreshAsync)
 	mux.HandleFunc("/hc", s.suppressed)

@@ -50,7 +50,7 @@ func readClaim(st []lexeme) (fifoClaim, bool) {
 		return fifoClaim{}, false // no ORDER BY: the order is the table's, not claimed to be FIFO
 	}
 	order, ok := ageOrder(st, cs)
-	if !ok || takesRunning(st, cs) {
+	if !ok || takesRunning(st, cs) || filledInLater(st, cs) {
 		return fifoClaim{}, false
 	}
 	c := fifoClaim{order: order, table: tableAt(st, cs)}
@@ -120,6 +120,19 @@ func scopeOf(st []lexeme, lock int) (claimSelect, bool) {
 		}
 	}
 	return cs, cs.from >= 0
+}
+
+// filledInLater reports whether the claim's FROM … WHERE holds a hole the
+// program fills in (fmt's %s, a template's {{.Where}}): a condition
+// written at run time may bind the tenant. A hole right after FROM is the
+// table's name (FROM %s), which binds nothing.
+func filledInLater(st []lexeme, cs claimSelect) bool {
+	for i := cs.from + 2; i < cs.filter; i++ {
+		if st[i].kind == punct && (st[i].text == "%" || st[i].text == "{") {
+			return true
+		}
+	}
+	return false
 }
 
 // takesRunning reports whether the claim's WHERE requires a running state

@@ -400,9 +400,9 @@ func describeClaim(cl fifoClaim) string {
 
 // message says what the claim does, why it hurts, and the fair-share fix.
 func message(subject string, cl fifoClaim) string {
-	table := cl.table
+	table, fixTable := cl.table, cl.table
 	if table == "" {
-		table = "its table"
+		table, fixTable = "its table", "<table>"
 	}
 	return fmt.Sprintf("%s: %s takes the next row of %s in ORDER BY %s only, with FOR UPDATE SKIP LOCKED: "+
 		"first-in-first-out across tenants, though its rows carry a tenant (%s, seen in %s); "+
@@ -410,5 +410,5 @@ func message(subject string, cl fifoClaim) string {
 		"Choose the next job by tenant: ORDER BY (SELECT count(*) FROM %s r WHERE r.%s = j.%s AND r.status = 'running'), then %s "+
 		"(fair share; bulkhead/jobclaim keeps a running count per tenant instead of counting rows)",
 		Code, subject, table, describeOrder(cl.order), cl.tenant, cl.seen,
-		table, cl.tenant, cl.tenant, describeOrder(cl.order))
+		fixTable, cl.tenant, cl.tenant, describeOrder(cl.order))
 }

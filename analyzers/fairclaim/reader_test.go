@@ -89,6 +89,23 @@ RETURNING river_job.id`,
 		name: "a tenant compared with a subquery",
 		sql:  `SELECT id, tenant_id FROM jobs WHERE tenant_id = (SELECT tenant_id FROM next_tenant) ORDER BY created_at FOR UPDATE SKIP LOCKED`,
 	}, {
+		name: "a condition filled in by fmt",
+		sql:  `SELECT id, tenant_id FROM jobs WHERE %s ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+	}, {
+		name: "a condition filled in by a template",
+		sql:  `SELECT id, tenant_id FROM jobs WHERE {{.Where}} ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+	}, {
+		name: "a table filled in by fmt, the tenant in the statement",
+		sql:  `SELECT id, tenant_id FROM %s ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+		want: true, order: []string{"created_at"}, tenant: "tenant_id", seen: "the claim's SELECT list",
+	}, {
+		name: "a table filled in by fmt and a condition too",
+		sql:  `SELECT id, tenant_id FROM %s WHERE %s ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+	}, {
+		name: "a limit filled in by fmt",
+		sql:  `SELECT id, tenant_id FROM jobs ORDER BY created_at LIMIT %d FOR UPDATE SKIP LOCKED`,
+		want: true, table: "jobs", order: []string{"created_at"}, tenant: "tenant_id", seen: "the claim's SELECT list",
+	}, {
 		name: "FOR UPDATE NOWAIT is not SKIP LOCKED",
 		sql:  `select id, tenant_id from jobs order by id for update nowait`,
 	}, {

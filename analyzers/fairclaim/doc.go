@@ -106,10 +106,12 @@ Escape policy and limits. A claim is judged where its text is written,
 not where it runs: a query constant passed to a helper, stored in a
 struct or returned is reported once, at its literal (or, in generated
 code, at the calls of the generated function). A statement is read from
-one constant: a query
-put together at run time from non-constant parts (fmt.Sprintf("… ORDER BY
-%s …"), "FROM " + table + " ORDER BY id …") is read part by part, and a
-part without its FROM or ORDER BY is not a claim. A builder chain is read
+one constant: a hole the program fills in (fmt's %s, a template's
+{{.Where}}) in its FROM or WHERE, other than the table's name right after
+FROM, may hold a tenant condition, so the claim is not reported, nor is
+one ordered by a hole (ORDER BY %s); a query put together at run time
+from non-constant parts ("FROM " + table + " ORDER BY id …") is read part
+by part, and a part without its FROM or ORDER BY is not a claim. A builder chain is read
 from one expression; a query built over several statements (q = q.Where(…))
 is not followed, and a non-constant Where or OrderBy argument makes the
 chain unreadable (it may bind the tenant), so it is not reported; so does

@@ -100,7 +100,9 @@ returned by a function takes the budget its caller sets on it; a pool
 passed to a function takes the budget that function (or one it passes the
 pool on to) sets on its parameter; a pool stored in a field or a global is
 followed within the function that stores it, not where the field is read
-later (set the maximum where the pool is opened).
+later: a pool stored in a field on which its package calls SetMaxOpenConns
+elsewhere (a Configure method) is not counted, rather than counted as
+unbounded (set the maximum where the pool is opened).
 
 Each call of a constructor counts: a constructor called twice opens two
 pools and counts twice; a call in a loop counts once. A pool kept in a

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/config"
@@ -127,6 +128,10 @@ type checker struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	summaries map[*types.Func]*createsPools // this package's functions, once scanned
 	busy      map[*types.Func]bool          // being scanned: a recursive call adds nothing
+	// bounded are the struct fields the package calls SetMaxOpenConns on
+	// (s.db.SetMaxOpenConns(n), s.db.DB().SetMaxOpenConns(n)), learned on
+	// first use.
+	bounded map[*types.Var]bool
 	// flagPtrs and flagVals are the variables that hold an integer flag
 	// with a constant default (values.go), learned on first use.
 	flagPtrs, flagVals map[types.Object]flagDefault
@@ -187,4 +192,42 @@ func (c *checker) siteOf(pos token.Pos) string {
 // of them can be told.
 func databaseOf(cfg *config.Config, p *Pool) string {
 	return cfg.DatabaseFor(p.DSN.Env)
+}
+
+// boundFields are the struct fields on which the package sets a pool's
+// maximum.
+func (c *checker) boundFields() map[*types.Var]bool {
+	if c.bounded != nil {
+		return c.bounded
+	}
+	c.bounded = map[*types.Var]bool{}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || !isBound(typeutil.StaticCallee(c.pass.TypesInfo, call)) {
+				return true
+			}
+			recv, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			x := recv.X
+			if inner := innerOf(x); inner != nil {
+				x = inner
+			}
+			if sel, ok := ast.Unparen(x).(*ast.SelectorExpr); ok {
+				if field, ok := c.pass.TypesInfo.ObjectOf(sel.Sel).(*types.Var); ok && field.IsField() {
+					c.bounded[field] = true
+				}
+			}
+			return true
+		})
+	}
+	return c.bounded
+}
+
+// isBound reports whether fn sets a pool's maximum: SetMaxOpenConns on a
+// *sql.DB, or a wrapper's own.
+func isBound(fn *types.Func) bool {
+	return fn != nil && (catalog.Key(fn) == catalog.SQLBound || catalog.PoolWrapperBounds.Has(fn))
 }

@@ -21,6 +21,10 @@ type scanner struct {
 	held   map[*types.Var]*Pool // local variables holding a pool
 	stored map[string]*Pool     // fields and globals holding one, by expression ("s.db")
 	bounds map[int]Budget       // budgets set on pools passed as parameters
+	// boundLater are the pools kept in a struct field on which the package
+	// calls SetMaxOpenConns elsewhere (a Configure method): not unbounded,
+	// but not known either.
+	boundLater map[*Pool]bool
 	// truncated: more than maxPools pools reach the function.
 	truncated bool
 	// structs are local configuration structs (lanepool.Config{…}, a parsed
@@ -33,7 +37,7 @@ type scanner struct {
 func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 	s := &scanner{
 		c: c, params: map[*types.Var]int{}, held: map[*types.Var]*Pool{}, stored: map[string]*Pool{},
-		bounds: map[int]Budget{}, structs: map[*types.Var]map[string]ast.Expr{},
+		bounds: map[int]Budget{}, structs: map[*types.Var]map[string]ast.Expr{}, boundLater: map[*Pool]bool{},
 		pgxDSN: map[*types.Var]DSN{}, dsns: map[*types.Var]DSN{},
 	}
 	i := 0
@@ -62,9 +66,18 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 			s.returns(n)
 		case *ast.CallExpr:
 			s.call(n, stack[len(stack)-1])
+		case *ast.KeyValueExpr:
+			if p := s.handle(n.Value); p != nil {
+				s.intoField(p, n.Key) // &Store{db: db}
+			}
 		}
 		return true
 	})
+	for _, p := range s.pools {
+		if p.Budget.State == Unbounded && s.boundLater[p] {
+			p.Budget = Budget{State: Unknown}
+		}
+	}
 	out := &createsPools{Truncated: s.truncated}
 	for _, p := range s.pools {
 		out.Pools = append(out.Pools, *p)
@@ -87,7 +100,7 @@ func (s *scanner) call(call *ast.CallExpr, parent ast.Node) {
 		s.open(call, fn, op, parent)
 		return
 	}
-	if catalog.Key(fn) == catalog.SQLBound || catalog.PoolWrapperBounds.Has(fn) {
+	if isBound(fn) {
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && len(call.Args) == 1 {
 			s.setBudget(sel.X, s.intBudget(call.Args[0], catalog.UnsetUnbounded))
 		}
@@ -257,6 +270,9 @@ func (s *scanner) keep(p *Pool, lhs ast.Expr) *Pool {
 	} else {
 		s.stored[types.ExprString(lhs)] = p
 		p.Global = s.globalOf(lhs)
+		if sel, ok := lhs.(*ast.SelectorExpr); ok {
+			s.intoField(p, sel.Sel)
+		}
 	}
 	p.Name, p.named = types.ExprString(lhs), true
 	return p
@@ -370,6 +386,17 @@ func (s *scanner) assignCall(v *types.Var, call *ast.CallExpr) {
 	}
 }
 
+// intoField notes that p is kept in the struct field named by id.
+func (s *scanner) intoField(p *Pool, id ast.Expr) {
+	ident, ok := id.(*ast.Ident)
+	if !ok {
+		return
+	}
+	if field, ok := s.c.pass.TypesInfo.ObjectOf(ident).(*types.Var); ok && field.IsField() && s.c.boundFields()[field] {
+		s.boundLater[p] = true
+	}
+}
+
 // keepCopy: a copy of a pool (db2 := db, sqlDB, _ := gormDB.DB()) is the
 // same pool; a store into a field or global is where it is kept.
 func (s *scanner) keepCopy(p *Pool, lhs ast.Expr, v *types.Var) {
@@ -379,6 +406,9 @@ func (s *scanner) keepCopy(p *Pool, lhs ast.Expr, v *types.Var) {
 	case isBlank(lhs):
 	default:
 		s.stored[types.ExprString(lhs)] = p
+		if sel, ok := lhs.(*ast.SelectorExpr); ok {
+			s.intoField(p, sel.Sel)
+		}
 	}
 }
 

@@ -77,3 +77,14 @@ func Lazy() *sql.DB { // want Lazy:`createsPools\(lazy sql.Open 4 dsn \$DATABASE
 	})
 	return lazy
 }
+
+// Configured keeps a pool that its Configure method bounds later, through
+// the field: not unbounded, but not a known budget either.
+type Configured struct{ pool *sql.DB }
+
+func NewConfigured() *Configured { // want NewConfigured:`createsPools\(db sql.Open unknown dsn \$DATABASE_URL\)`
+	db, _ := sql.Open("pgx", os.Getenv("DATABASE_URL"))
+	return &Configured{pool: db}
+}
+
+func (c *Configured) Configure(n int) { c.pool.SetMaxOpenConns(n) }

@@ -12,6 +12,8 @@ func main() {
 	db, _ := store.OpenRaw(os.Getenv("DATABASE_URL"))
 	db.SetMaxOpenConns(3) // the caller bounds what the constructor returned
 	_ = db
+	c := store.NewConfigured()
+	c.Configure(2) // through a field: not counted, and not unbounded
 }
 
 // unused opens big pools, but main never calls it.

@@ -173,7 +173,10 @@ func (c *checker) exportFacts() {
 
 // firstUse is the first call, by position, in fn's body that reaches a
 // shared resource: not in a goroutine it starts, unless it waits for it.
-func (c *checker) firstUse(fn *ssa.Function) *use {
+func (c *checker) firstUse(fn *ssa.Function) *use { return c.firstUseExcept(fn, nil) }
+
+// firstUseExcept is firstUse without the calls skip rejects.
+func (c *checker) firstUseExcept(fn *ssa.Function, skip func(site token.Pos) bool) *use {
 	var first *use
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -199,6 +202,9 @@ func (c *checker) firstUse(fn *ssa.Function) *use {
 				continue
 			}
 			u.site = c.starts.Start(c.pass.Files, common.Pos())
+			if skip != nil && skip(u.site) {
+				continue
+			}
 			if first == nil || u.site < first.site {
 				first = u
 			}

@@ -26,8 +26,8 @@ func (c *checker) check(p probe) {
 	if !lazyssa.Fits(c.pass, Code, p.fn) {
 		return
 	}
-	u := c.firstUse(p.fn)
-	if u == nil || c.optIn(p.fn, u.site) {
+	u := c.firstUseExcept(p.fn, func(site token.Pos) bool { return c.optIn(p.fn, site) })
+	if u == nil {
 		return
 	}
 	if c.bindResource(p, u, funcName(p.fn)) {
@@ -164,10 +164,12 @@ func (c *checker) optIn(fn *ssa.Function, site token.Pos) bool {
 	}
 	for _, b := range fn.Blocks {
 		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok || b == block || !b.Dominates(block) || !readsRequest(ifInstr.Cond, 6) {
+		if !ok || b == block || !readsRequest(ifInstr.Cond, 6) {
 			continue
 		}
-		if b.Succs[0].Dominates(block) != b.Succs[1].Dominates(block) {
+		// Only one branch leads to the call (the other does not reach it
+		// without coming back to the condition).
+		if reaches(b.Succs[0], block, b) != reaches(b.Succs[1], block, b) {
 			return true
 		}
 	}
@@ -213,6 +215,25 @@ func readsRequest(v ssa.Value, depth int) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// reaches: to is reachable from from without passing through via.
+func reaches(from, to, via *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{via: true}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
 	}
 	return false
 }

@@ -130,6 +130,14 @@ func (s *Server) deepOnRequest(w http.ResponseWriter, r *http.Request) { // want
 	w.Write([]byte("ok"))
 }
 
+// deepThenAlways has an opt-in deep check, then a query every poll runs.
+func (s *Server) deepThenAlways(w http.ResponseWriter, r *http.Request) { // want deepThenAlways:"reachesShared"
+	if r.FormValue("verbose") != "" {
+		s.db.PingContext(r.Context())
+	}
+	s.touch(r.Context()) // want `health probe \(\*app.Server\).deepThenAlways \(route "/always/healthz"\) .*\(\*app.Server\).touch`
+}
+
 // methodGuard checks the method, not an opt-in: still reported.
 func (s *Server) methodGuard(w http.ResponseWriter, r *http.Request) { // want methodGuard:"reachesShared"
 	if r.Method != http.MethodGet {
@@ -230,6 +238,7 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	mux.HandleFunc("/healthcheck", s.statsOnly)
 	mux.HandleFunc("/alive", s.pingInBackground)
 	mux.HandleFunc("/deep/healthz", s.deepOnRequest)
+	mux.HandleFunc("/always/healthz", s.deepThenAlways)
 	mux.HandleFunc("/method/healthz", s.methodGuard)
 	mux.HandleFunc("/ready/timeout/healthz", s.pingWithTimeout)
 	mux.HandleFunc("/ready/async/readyz", s.refreshAsync)

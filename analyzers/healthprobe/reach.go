@@ -54,7 +54,8 @@ func (c *checker) storedTypes(v ssa.Value) (out []types.Type, known bool) {
 		return nil, false
 	}
 	field, _ := varOf(load.X)
-	if field == nil || field.Pkg() != c.pass.Pkg || len(c.vars.stores[field]) == 0 {
+	// An exported one may be set by other packages too.
+	if field == nil || field.Exported() || field.Pkg() != c.pass.Pkg || len(c.vars.stores[field]) == 0 {
 		return nil, false
 	}
 	for _, val := range c.vars.stores[field] {

@@ -57,11 +57,7 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 		case *ast.AssignStmt:
 			s.assign(n.Lhs, n.Rhs)
 		case *ast.ValueSpec:
-			lhs := make([]ast.Expr, len(n.Names))
-			for i, id := range n.Names {
-				lhs[i] = id
-			}
-			s.assign(lhs, n.Values)
+			s.assign(namesOf(n), n.Values)
 		case *ast.ReturnStmt:
 			s.returns(n)
 		case *ast.CallExpr:
@@ -509,4 +505,14 @@ func pick(lhs, rhs []ast.Expr, call *ast.CallExpr, result int) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// namesOf is a var declaration's names as the left-hand sides of an
+// assignment.
+func namesOf(spec *ast.ValueSpec) []ast.Expr {
+	lhs := make([]ast.Expr, len(spec.Names))
+	for i, id := range spec.Names {
+		lhs[i] = id
+	}
+	return lhs
 }

@@ -96,11 +96,7 @@ func (c *checker) learnFlags() {
 			case *ast.AssignStmt:
 				c.learnFlagAssign(n.Lhs, n.Rhs)
 			case *ast.ValueSpec:
-				lhs := make([]ast.Expr, len(n.Names))
-				for i, id := range n.Names {
-					lhs[i] = id
-				}
-				c.learnFlagAssign(lhs, n.Values)
+				c.learnFlagAssign(namesOf(n), n.Values)
 			case *ast.CallExpr:
 				fn := typeutil.StaticCallee(info, n)
 				if def, ok := flagDefinition(info, fn, n); ok && catalog.FlagDefaults[catalog.Key(fn)].Var {

@@ -153,6 +153,13 @@ func (s *Server) suppressed(w http.ResponseWriter, r *http.Request) { // want su
 	s.db.PingContext(r.Context())
 }
 
+// ignoredInDoc pings the pool; the finding is ignored in its doc comment.
+//
+//bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN readiness on this internal tool may fail together; it serves no users
+func (s *Server) ignoredInDoc(w http.ResponseWriter, r *http.Request) { // want ignoredInDoc:"reachesShared"
+	s.db.PingContext(r.Context())
+}
+
 // upstream calls another service through http.DefaultClient's pool.
 func upstream(w http.ResponseWriter, r *http.Request) { // want upstream:"reachesShared\\(HTTP client http.DefaultClient"
 	resp, err := http.Get("http://billing.internal/healthz") // want `readiness probe app.upstream \(route "/readyz"\) reaches the HTTP client http.DefaultClient .*\(app.upstream → http.Get\)`
@@ -243,6 +250,7 @@ func routes(s *Server, db *sql.DB, dsn string) {
 	mux.HandleFunc("/ready/timeout/healthz", s.pingWithTimeout)
 	mux.HandleFunc("/ready/async/readyz", s.refreshAsync)
 	mux.HandleFunc("/hc", s.suppressed)
+	mux.HandleFunc("/tool/readyz", s.ignoredInDoc)
 	mux.HandleFunc("/api/health-report", s.Health) // not a probe's name
 	mux.HandleFunc("/status", s.Health)            // status is not a probe
 	mux.HandleFunc("/api/v1/ping", s.Health)       // an API's ping, not the top-level probe

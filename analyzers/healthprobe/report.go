@@ -30,6 +30,11 @@ func (c *checker) check(p probe) {
 	if u == nil {
 		return
 	}
+	if !u.site.IsValid() {
+		// A wrapper SSA made (an interface's method value): it has no
+		// source; the registration stands for it.
+		u.site = c.starts.Start(c.pass.Files, p.at)
+	}
 	if c.bindResource(p, u, funcName(p.fn)) {
 		c.report(p, u, funcName(p.fn))
 	}

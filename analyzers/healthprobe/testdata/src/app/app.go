@@ -346,6 +346,15 @@ func (s *Server) rootPing(c *gin.Context) { // want rootPing:"reachesShared"
 	s.db.PingContext(c.Request.Context()) // want `health probe \(\*app.Server\).rootPing \(route "/ping"\)`
 }
 
+// HealthAPI is a handler kept behind an interface.
+type HealthAPI interface {
+	Ready(w http.ResponseWriter, r *http.Request)
+}
+
+func registerAPI(mux *http.ServeMux, api HealthAPI) {
+	mux.HandleFunc("/api/readyz", api.Ready) // want `readiness probe \(app.HealthAPI\).Ready \(route "/api/readyz"\) reaches the database pool DepsHandler.pg .*\(\(app.HealthAPI\).Ready → \(\*app.DepsHandler\).Ready → \(\*pgxpool.Pool\).Ping\)`
+}
+
 func registerPing(rg *gin.RouterGroup, s *Server) {
 	rg.GET("/ping", s.groupPing)
 }

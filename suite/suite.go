@@ -10,7 +10,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/analyzers/directives"
+	"github.com/bhlint/bhlint/analyzers/fairclaim"
+	"github.com/bhlint/bhlint/analyzers/healthprobe"
 	"github.com/bhlint/bhlint/analyzers/heldconn"
+	"github.com/bhlint/bhlint/analyzers/poolbudget"
 	"github.com/bhlint/bhlint/analyzers/retryafter"
 	"github.com/bhlint/bhlint/analyzers/retrystorm"
 	"github.com/bhlint/bhlint/analyzers/sharedpool"
@@ -28,7 +31,10 @@ type Entry struct {
 // All is every analyzer bhlint runs.
 var All = []Entry{
 	{directives.Analyzer, directives.Code},
+	{fairclaim.Analyzer, fairclaim.Code},
+	{healthprobe.Analyzer, healthprobe.Code},
 	{heldconn.Analyzer, heldconn.Code},
+	{poolbudget.Analyzer, poolbudget.Code},
 	{retryafter.Analyzer, retryafter.Code},
 	{retrystorm.Analyzer, retrystorm.Code},
 	{sharedpool.Analyzer, sharedpool.Code},

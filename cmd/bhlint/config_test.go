@@ -74,7 +74,8 @@ func TestExplainEveryCode(t *testing.T) {
 	for _, what := range []string{
 		"ERR_SHARED_FAILURE_DOMAIN_DETECTED", "ERR_CONN_HELD_ACROSS_NETWORK_CALL", "ERR_UNBOUNDED_QUEUE_DETECTED",
 		"ERR_UNTESTED_COMPENSATION_REJECTED", "ERR_UNBOUNDED_RETRY_DETECTED", "ERR_MISSING_RETRY_AFTER",
-		"ERR_MALFORMED_DIRECTIVE", "heldconn",
+		"ERR_MALFORMED_DIRECTIVE", "ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN", "ERR_POOL_BUDGETS_EXCEED_DATABASE",
+		"ERR_FIFO_CLAIM_ACROSS_TENANTS", "heldconn", "healthprobe", "poolbudget", "fairclaim",
 	} {
 		out, _, code := run(t, ".", bin, "-explain", what)
 		if code != 0 || !strings.Contains(out, "Escape policy") && !strings.Contains(out, "escape") && what != "ERR_MALFORMED_DIRECTIVE" {

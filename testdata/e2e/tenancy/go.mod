@@ -1,0 +1,3 @@
+module example.com/e2e/tenancy
+
+go 1.26

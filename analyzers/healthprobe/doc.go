@@ -43,7 +43,8 @@ What is a probe:
     healthcheck.HTTPGetCheck(url, …)).
 
 The path includes the prefix of the group a route is registered on when
-the group is made in sight (g.Group("/healthz").GET("/", h) is a probe).
+the group is made in sight (g.Group("/healthz").GET("/", h), and chi's
+r.Route("/healthz", func(r chi.Router) { r.Get("/", h) }), are probes).
 /status is not a probe's name: services serve status pages, build
 information and job states under it far more often than a probe. /ping
 counts only as the whole path of a root router (made in the same function,

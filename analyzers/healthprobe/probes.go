@@ -152,11 +152,58 @@ func routePrefix(common *ssa.CallCommon) (prefix string, known bool) {
 				return prefix, false
 			}
 			v = ssautil.Receiver(x.Common())
+		case *ssa.Parameter:
+			// chi's r.Route("/health", func(r chi.Router) {…}): the
+			// closure's router is the group.
+			pattern, outer, ok := subrouterOf(x)
+			if !ok {
+				return prefix, false
+			}
+			prefix = strings.TrimSuffix(pattern, "/") + prefix
+			v = outer
 		default:
 			return prefix, false
 		}
 	}
 	return prefix, false
+}
+
+// subrouterOf: a closure's router parameter, when the closure is handed to
+// a Route(pattern, fn) or Group(fn) call of the router it is made beside:
+// the pattern ("" for a group) and that router.
+func subrouterOf(p *ssa.Parameter) (pattern string, router ssa.Value, ok bool) {
+	fn := p.Parent()
+	if fn == nil || fn.Parent() == nil || len(fn.Params) != 1 || fn.Params[0] != p {
+		return "", nil, false
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, isClosure := instr.(*ssa.MakeClosure)
+			if !isClosure || mc.Fn != fn {
+				continue
+			}
+			for _, ref := range ssautil.Referrers(mc) {
+				call, isCall := ref.(ssa.CallInstruction)
+				if !isCall {
+					continue
+				}
+				m := calledMethod(call.Common())
+				args := call.Common().Args
+				if !call.Common().IsInvoke() && len(args) > 0 {
+					args = args[1:]
+				}
+				switch {
+				case m != nil && m.Name() == "Group" && len(args) == 1:
+					return "", ssautil.Receiver(call.Common()), true
+				case m != nil && m.Name() == "Route" && len(args) == 2:
+					if c, isConst := args[0].(*ssa.Const); isConst && c.Value != nil && c.Value.Kind() == constant.String {
+						return constant.StringVal(c.Value), ssautil.Receiver(call.Common()), true
+					}
+				}
+			}
+		}
+	}
+	return "", nil, false
 }
 
 type target struct {

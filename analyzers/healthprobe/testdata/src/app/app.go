@@ -363,6 +363,16 @@ func registerRootPing(r *gin.Engine, s *Server) {
 	r.GET("/ping", s.rootPing)
 }
 
+// chiRouted is / under chi's r.Route("/healthz", …).
+func (s *Server) chiRouted(w http.ResponseWriter, r *http.Request) { // want chiRouted:"reachesShared"
+	s.db.PingContext(r.Context()) // want `health probe \(\*app.Server\).chiRouted \(route "/healthz/"\)`
+}
+
+// chiAPIPing is /api/ping under chi's r.Route("/api", …): not a probe.
+func (s *Server) chiAPIPing(w http.ResponseWriter, r *http.Request) { // want chiAPIPing:"reachesShared"
+	s.db.PingContext(r.Context())
+}
+
 func frameworks(s *Server) {
 	g := gin.New()
 	g.GET("/health", s.ginHealth)
@@ -377,4 +387,12 @@ func frameworks(s *Server) {
 	e.GET("/readyz", s.echoReady)
 	r := chi.NewRouter()
 	r.Get("/livez", s.chiLive)
+	r.Route("/healthz", func(r chi.Router) {
+		r.Get("/", s.chiRouted)
+	})
+	r.Route("/api", func(r chi.Router) {
+		r.Group(func(r chi.Router) {
+			r.Get("/ping", s.chiAPIPing)
+		})
+	})
 }

@@ -20,6 +20,7 @@ import (
 type varIndex struct {
 	reads  map[*types.Var][]varRead
 	stores map[*types.Var][]ssa.Value
+	own    map[*types.Var]bool // ownVar's answers
 }
 
 type varRead struct {
@@ -28,7 +29,7 @@ type varRead struct {
 }
 
 func indexVars(funcs []*ssa.Function) *varIndex {
-	ix := &varIndex{reads: map[*types.Var][]varRead{}, stores: map[*types.Var][]ssa.Value{}}
+	ix := &varIndex{reads: map[*types.Var][]varRead{}, stores: map[*types.Var][]ssa.Value{}, own: map[*types.Var]bool{}}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -58,6 +59,15 @@ func indexVars(funcs []*ssa.Function) *varIndex {
 // pools or clients opened here for it, and read only by the probes' code
 // (or to close it, read its statistics).
 func (c *checker) ownVar(v *types.Var) bool {
+	own, ok := c.vars.own[v]
+	if !ok {
+		own = c.decideOwnVar(v)
+		c.vars.own[v] = own
+	}
+	return own
+}
+
+func (c *checker) decideOwnVar(v *types.Var) bool {
 	if v.Exported() || v.Pkg() != c.pass.Pkg || len(c.vars.stores[v]) == 0 {
 		return false
 	}

@@ -59,8 +59,11 @@ What is reported: a probe whose code reaches, through any depth of calls
 resolved to the implementations visible where the call is made), a pool or
 client: a method of a database pool (*sql.DB, sqlx, pgxpool, gorm, xorm,
 bun, dbx, the runtime's lane pools), of a Redis client, of a gRPC
-connection or HTTP client (catalogue: ResourceTypes), or net/http's
-package-level Get/Post/Head, which go through http.DefaultClient's pool.
+connection or HTTP client (catalogue: ResourceTypes), a catalogued
+network call of net/http, gRPC or go-redis on a value whose type is not in
+that table (a generated gRPC client's connection interface, redis.Cmdable;
+ProbeNetworkClients), or net/http's package-level Get/Post/Head, which go
+through http.DefaultClient's pool.
 Methods that answer from the process (Stats, SetMaxOpenConns, Close,
 gorm's DB() and WithContext, go-redis' PoolStats…: ProbeInProcessMethods)
 do not count.
@@ -87,7 +90,8 @@ the chain). A handler whose body is in another package than its
 registration (a method of a handler type declared there, the closure a
 factory there returns) is reported at the registration: a package's
 findings are in its own files, and what the handler reaches comes from
-its package's facts.
+its package's facts. So is a handler registered as an interface's method
+value (api.Ready), which has no body of its own.
 
 The fix: keep the probe shallow — write a constant, or read a status
 (an atomic, a field) that a background goroutine updates by pinging the

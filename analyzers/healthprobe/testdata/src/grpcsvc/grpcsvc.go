@@ -61,3 +61,13 @@ func (u *UpstreamHealth) Watch(req *grpc_health_v1.HealthCheckRequest, srv grpc_
 	}
 	return nil
 }
+
+// CacheHealth holds its Redis client behind go-redis' own interface.
+type CacheHealth struct{ cache redis.Cmdable }
+
+func (h *CacheHealth) Check(ctx context.Context, req *grpc_health_v1.HealthCheckRequest) (*grpc_health_v1.HealthCheckResponse, error) { // want Check:"reachesShared\\(Redis client CacheHealth.cache"
+	if err := h.cache.Ping(ctx).Err(); err != nil { // want `health probe \(\*grpcsvc.CacheHealth\).Check \(the gRPC health service's Check\) reaches the Redis client CacheHealth.cache .*\(redis.Cmdable\).Ping`
+		return nil, err
+	}
+	return &grpc_health_v1.HealthCheckResponse{Status: grpc_health_v1.HealthCheckResponse_SERVING}, nil
+}

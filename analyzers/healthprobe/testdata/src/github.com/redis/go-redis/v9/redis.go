@@ -37,3 +37,9 @@ func (c cmdable) Ping(ctx context.Context) *StatusCmd {
 type Client struct{ cmdable }
 
 func NewClient() *Client { return &Client{} }
+
+// Cmdable is the interface of every client's commands.
+type Cmdable interface {
+	Ping(ctx context.Context) *StatusCmd
+	Get(ctx context.Context, key string) *StringCmd
+}

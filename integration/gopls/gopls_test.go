@@ -64,6 +64,60 @@ var workspace = map[string]string{
 	"go.mod": "module example.com/shop\n\ngo 1.26\n",
 	".bhlint.yml": `catalog:
   network-calls: ["(*example.com/shop/rpc.Client).Call"]   # Audit below holds a transaction across it
+deploy:
+  replicas: 4        # cmd/shop's two pools of 20, four times, are more than main allows
+databases:
+  main:
+    max-connections: 100
+    reserved: 3
+`,
+	"cmd/shop/main.go": `package main
+
+import (
+	"database/sql"
+	"net/http"
+
+	"example.com/shop"
+)
+
+func main() {
+	orders, _ := sql.Open("postgres", "postgres://orders")
+	orders.SetMaxOpenConns(20)
+	reports, _ := sql.Open("postgres", "postgres://reports")
+	reports.SetMaxOpenConns(20)
+	go shop.Work(reports)
+	http.ListenAndServe(":8080", shop.Routes(orders))
+}
+`,
+	"probe.go": `package shop
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+)
+
+// Routes serves orders and a probe that pings the orders pool.
+func Routes(db *sql.DB) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/orders", func(w http.ResponseWriter, r *http.Request) {
+		db.QueryRowContext(r.Context(), "SELECT 1")
+	})
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if db.PingContext(r.Context()) != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	})
+	return mux
+}
+
+const claim = "SELECT id, tenant_id FROM jobs WHERE status = 'queued' ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED"
+
+// Work claims the oldest job of any tenant.
+func Work(db *sql.DB) {
+	var id, tenant int64
+	db.QueryRowContext(context.Background(), claim).Scan(&id, &tenant)
+}
 `,
 	"store.go": storeHeld,
 	"ignores.go": `package shop
@@ -229,6 +283,9 @@ func TestSameFindingsAsBhlint(t *testing.T) {
 		"ignores.go:35:3: ERR_UNBOUNDED_QUEUE_DETECTED",
 		"audit.go:17:2: " + heldCode + ": transaction from (*sql.DB).BeginTx is still held during (*rpc.Client).Call",
 		"fan/fan.go:14:2: " + retryCode,
+		"probe.go:16:6: ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN",
+		"probe.go:23:15: ERR_FIFO_CLAIM_ACROSS_TENANTS",
+		"cmd/shop/main.go:10:6: ERR_POOL_BUDGETS_EXCEED_DATABASE: 4 replicas",
 	} {
 		if !slices.ContainsFunc(want, func(s string) bool { return strings.HasPrefix(s, must) }) {
 			t.Errorf("bhlint's own findings lack %q (the fixture no longer shows what it should):\n%s", must, strings.Join(want, "\n"))
@@ -237,7 +294,7 @@ func TestSameFindingsAsBhlint(t *testing.T) {
 
 	c := start(t, root, nil, bin)
 	var got []string
-	for _, name := range []string{"store.go", "ignores.go", "audit.go", "fan/fan.go"} {
+	for _, name := range []string{"store.go", "ignores.go", "audit.go", "fan/fan.go", "probe.go", "cmd/shop/main.go"} {
 		uri := fileURI(filepath.Join(root, name))
 		c.open(uri, workspace[name])
 		// Every file has a finding of bhlint's, so its analysed publish has one.

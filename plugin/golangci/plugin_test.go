@@ -70,6 +70,32 @@ func TestGolangciLintWithPlugin(t *testing.T) {
 	}
 }
 
+// TestGolangciLintFleetAndTenantChecks: the probe, pool-budget and
+// job-claim checks run under golangci-lint too, poolbudget with the
+// deployment that the module's .bhlint.yml declares.
+func TestGolangciLintFleetAndTenantChecks(t *testing.T) {
+	bin := golangciLint(t)
+	cmd := exec.Command(bin, "run", "--allow-serial-runners", "./...")
+	cmd.Dir = filepath.Join("..", "..", "testdata", "e2e", "tenancy")
+	cmd.Env = append(os.Environ(), "GOLANGCI_LINT_CACHE="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if exitErr, ok := err.(*exec.ExitError); !ok || exitErr.ExitCode() != 1 {
+		t.Fatalf("golangci-lint run: %v, want exit 1 (issues found)\n%s", err, out)
+	}
+	for _, want := range []string{
+		"api/api.go:36:12: healthprobe: ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN: health probe (*api.server).healthz",
+		"main.go:16:6: poolbudget: ERR_POOL_BUDGETS_EXCEED_DATABASE: 10 replicas × (10 orders + 10 reports) = 200 connections",
+		"jobs/jobs.go:11:19: fairclaim: ERR_FIFO_CLAIM_ACROSS_TENANTS: this claim takes the next row of jobs",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("golangci-lint output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "clean/") || strings.Contains(string(out), "livez") {
+		t.Errorf("golangci-lint reported a look-alike:\n%s", out)
+	}
+}
+
 // TestGolangciLintConfigTakesEffect: golangci-lint keys its cache on its own
 // settings and the analyzers' names; bhlint puts the digest of every
 // .bhlint.yml into those names, so that on a warm cache turning an analyzer

@@ -202,6 +202,48 @@ runs).
     transport when the service starts, with MaxConnsPerHost, and share it.
     A shared transport with no MaxConnsPerHost is not reported: whether its
     dependency needs a limit is not in the code.
+ 9. mutex held across a network wait per request: on a request's path, a
+    Lock of a sync.Mutex (or an RWMutex's write Lock) that every request
+    shares, followed, before the Unlock of the same mutex on some path (a
+    deferred Unlock holds it to the return), by a call that waits on the
+    network. A mutex is a pool of one whose queue has no bound and no
+    deadline: while one request waits on the network, every other request
+    waits on the mutex, each behind all the earlier ones' network calls.
+    Any network wait counts, with a deadline of its own or not (netio's
+    calls, through static calls in any package, and the waitsOnNetwork
+    interface methods): a timeout t bounds one holder, and the k-th waiter
+    still waits k times t, with no deadline of its own on the wait for the
+    mutex; a context from the request cancels the holder's call, not the
+    waiters' Lock. A request's path: the functions shape 7 knows run per
+    request, the handlers the package registers (internal/entrypoints'
+    interactive entry points), and a function that reads the incoming
+    request its context carries (the catalogue's IncomingRequestReads: gRPC
+    metadata, an auth middleware's bearer token: an authenticator an
+    interceptor calls); and what they call in the package, through static
+    calls and function literals called or handed to a call that runs them
+    then (a parser's key function, a singleflight.Do with a key the request
+    chooses), not a goroutine they start. Shared: a package variable, or a
+    value that outlives the request — the handler's receiver, a variable a
+    handler literal captures, and their fields, passed down as arguments.
+    Silent: TryLock (fails fast, never queues); RLock (readers share it; a
+    writer's Lock queues behind them, and is reported where it is held); a
+    Lock released before the network call; a mutex made in the function or
+    in a value the request creates (a session); a per-key lock (taken from a
+    map, a sync.Map or a slice of stripes: requests queue only behind the
+    same key's, which one client's load cannot turn into everyone's wait); a
+    mutex only background code takes (one goroutine, no queue of requests);
+    the function of a singleflight.Do whose key is a constant (one caller
+    runs it, the others wait for its one result, not in series: the mutex
+    behind it has no queue) — with a key the request chooses, requests for
+    other keys still queue on the mutex behind it, and it is reported;
+    sync.Once. A double-checked cache (read the cache under RLock, then Lock
+    and fetch) is reported: while the dependency is down the cache stays
+    empty and every request fetches in turn. Reported at the Lock, naming
+    the mutex as written, with the network call, the per-request function
+    and up to two other places requests take the same mutex as related
+    information. Fix: make the network call outside the lock (lock only to
+    read or store the result), let the waiters share one call
+    (singleflight), or TryLock and fail fast.
 
 What counts as a limiter (shapes 1 and 2): a channel send (a buffered
 channel used as a semaphore), a channel receive (a token), and the
@@ -219,7 +261,7 @@ every library package, and a main package that listens (http.ListenAndServe,
 net.Listen, grpc Serve…). A main package that never listens is a one-shot
 command, and main and init themselves run once; neither is checked for
 shape 4, nor a one-shot command for shape 3. Test files are not checked for
-shapes 3, 4, 6, 7 and 8.
+shapes 3, 4, 6, 7, 8 and 9.
 
 Escape policy: a group, a pool or a context that comes from elsewhere (a
 parameter, a field, a package variable, a request) is the creator's to
@@ -255,6 +297,17 @@ bound before the fan-out (a comparison anywhere before it, not on every
 path). What the names cannot tell is decided towards silence: a work queue
 of closures (a slice of funcs) and a request field named Options are not
 reported.
+
+A mutex held per request (shape 9) is seen in the package that takes it:
+a request's path is followed only through the package's own functions,
+so a per-request function in one package that calls another package's
+function that locks across a network call is not reported, and calls
+through interfaces and function values (a callback held in a field or a
+parameter) are not followed, on the request's path or under the lock.
+The mutex is shared when it is reached through fields and loads from a
+package variable or a value the per-request function did not make; one
+from a map, a slice, an interface or a call's result is taken to be a
+per-key lock.
 
 Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_QUEUE_DETECTED
 reason, on the line or in the doc comment of the enclosing function.

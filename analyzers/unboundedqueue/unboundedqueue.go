@@ -89,6 +89,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	guard.At(token.NoPos, func() { c.checkSliceQueues() })
+	guard.At(token.NoPos, func() { c.checkMutexesPerRequest() })
 	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
 		return nil, nil
 	}

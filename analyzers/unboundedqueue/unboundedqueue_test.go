@@ -14,5 +14,6 @@ func TestUnboundedQueue(t *testing.T) {
 		"waits", "slicequeue", "lanes", "parked", "workerpool", "asyncpost",
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
-		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports")
+		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
+		"example.com/jwks", "mutexq")
 }

@@ -210,8 +210,11 @@ runs).
     deadline: while one request waits on the network, every other request
     waits on the mutex, each behind all the earlier ones' network calls.
     Any network wait counts, with a deadline of its own or not (netio's
-    calls, through static calls in any package, and the waitsOnNetwork
-    interface methods): a timeout t bounds one holder, and the k-th waiter
+    calls, through static calls in any package, the waitsOnNetwork
+    interface methods, and a call of a function value that is known to
+    wait: a literal that does, or the result of a factory marked
+    returnsNetworkFunc, a fact, passed down as an argument or captured):
+    a timeout t bounds one holder, and the k-th waiter
     still waits k times t, with no deadline of its own on the wait for the
     mutex; a context from the request cancels the holder's call, not the
     waiters' Lock. A request's path: the functions shape 7 knows run per
@@ -219,7 +222,10 @@ runs).
     interactive entry points), and a function that reads the incoming
     request its context carries (the catalogue's IncomingRequestReads: gRPC
     metadata, an auth middleware's bearer token: an authenticator an
-    interceptor calls); and what they call in the package, through static
+    interceptor calls), and the functions a framework runs once per client
+    request (the catalogue's RequestCallbacks: centrifuge's subscribe,
+    publish, RPC and cache-empty handlers); and what they call in the
+    package, through static
     calls and function literals called or handed to a call that runs them
     then (a parser's key function, a singleflight.Do with a key the request
     chooses), not a goroutine they start. Shared: a package variable, or a
@@ -302,8 +308,10 @@ A mutex held per request (shape 9) is seen in the package that takes it:
 a request's path is followed only through the package's own functions,
 so a per-request function in one package that calls another package's
 function that locks across a network call is not reported, and calls
-through interfaces and function values (a callback held in a field or a
-parameter) are not followed, on the request's path or under the lock.
+through interfaces and function values are not followed on the request's
+path; under the lock, a function value is followed when it was passed
+down as an argument or captured from where it was made (a literal, a
+factory's result), not when it is read from a field or a map.
 The mutex is shared when it is reached through fields and loads from a
 package variable or a value the per-request function did not make; one
 from a map, a slice, an interface or a call's result is taken to be a

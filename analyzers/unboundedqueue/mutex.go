@@ -33,6 +33,13 @@ var mutexUnlocks = catalog.NewTable("(*sync.Mutex).Unlock", "(*sync.RWMutex).Unl
 type requestFrame struct {
 	entry  *ssa.Function
 	shared map[ssa.Value]bool
+	funcs  map[ssa.Value]string // parameters and free variables holding a function that waits on the network, and how
+}
+
+// frameIn is what enter adds to a function's frame.
+type frameIn struct {
+	shared []ssa.Value
+	funcs  map[ssa.Value]string
 }
 
 // mutexKey names one mutex within a function: the value it is reached
@@ -53,6 +60,7 @@ func (c *checker) checkMutexesPerRequest() {
 	}
 	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	funcs := builder.SrcFuncs()
+	c.learnNetworkWaits(true)
 	frames := c.requestFrames(c.requestRoots(funcs))
 	var locks []*ssa.Call
 	lockFrames := map[*ssa.Call]*requestFrame{}
@@ -69,7 +77,7 @@ func (c *checker) checkMutexesPerRequest() {
 	sort.Slice(locks, func(i, j int) bool { return locks[i].Pos() < locks[j].Pos() })
 	var starts ssautil.CallStarts
 	for _, lock := range locks {
-		if wait, via := c.heldAcrossNetwork(lock); wait != nil {
+		if wait, via := c.heldAcrossNetwork(lock, lockFrames[lock]); wait != nil {
 			c.reportMutex(&starts, lock, wait, via, lockFrames[lock].entry, locks)
 		}
 	}
@@ -95,9 +103,9 @@ func (c *checker) usesMutexLock() bool {
 // with a router or a gRPC server (internal/entrypoints), and functions
 // that read the incoming request their context carries (the catalogue's
 // IncomingRequestReads: an authenticator a gRPC interceptor calls).
-func (c *checker) requestRoots(funcs []*ssa.Function) []*ssa.Function {
+func (c *checker) requestRoots(funcs []*ssa.Function) []requestRoot {
 	prog := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).Package().Prog
-	var roots []*ssa.Function
+	var roots []requestRoot
 	for _, f := range c.pass.Files {
 		if c.isTest(f) {
 			continue
@@ -109,22 +117,69 @@ func (c *checker) requestRoots(funcs []*ssa.Function) []*ssa.Function {
 			}
 			if obj, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
 				if fn := prog.FuncValue(obj); fn != nil {
-					roots = append(roots, fn)
+					roots = append(roots, requestRoot{fn: fn})
 				}
 			}
 		}
 	}
 	for _, e := range entrypoints.Find(c.pass.Pkg, funcs) {
 		if e.Class == entrypoints.Interactive && e.Func.Pkg == c.ssaPkg() {
-			roots = append(roots, e.Func)
+			roots = append(roots, requestRoot{fn: e.Func})
 		}
 	}
 	for _, fn := range funcs {
 		if c.readsIncomingRequest(fn) {
-			roots = append(roots, fn)
+			roots = append(roots, requestRoot{fn: fn})
 		}
+		roots = append(roots, c.requestCallbacks(fn)...)
 	}
 	return roots
+}
+
+// requestRoot is a function that runs per request and, for a function
+// literal registered where the registration shows it, its closure.
+type requestRoot struct {
+	fn      *ssa.Function
+	closure *ssa.MakeClosure
+}
+
+// requestCallbacks are the functions fn registers with a framework that
+// runs them once per client request (the catalogue's RequestCallbacks).
+func (c *checker) requestCallbacks(fn *ssa.Function) []requestRoot {
+	var out []requestRoot
+	for common := range ssautil.WaitedCalls(fn) {
+		callee := common.StaticCallee()
+		if callee == nil {
+			continue
+		}
+		obj, ok := callee.Object().(*types.Func)
+		if !ok {
+			continue
+		}
+		i, ok := catalog.RequestCallbacks[catalog.Key(obj)]
+		if !ok {
+			continue
+		}
+		if obj.Signature().Recv() != nil {
+			i++
+		}
+		if i >= len(common.Args) {
+			continue
+		}
+		v := common.Args[i]
+		for {
+			ct, ok := v.(*ssa.ChangeType)
+			if !ok {
+				break
+			}
+			v = ct.X
+		}
+		mc, _ := v.(*ssa.MakeClosure)
+		if lit := ssautil.FuncOf(v); lit != nil {
+			out = append(out, requestRoot{fn: lit, closure: mc})
+		}
+	}
+	return out
 }
 
 func (c *checker) ssaPkg() *ssa.Package {
@@ -150,22 +205,28 @@ func (c *checker) readsIncomingRequest(fn *ssa.Function) bool {
 // the function). A root's receiver and free variables outlive the
 // request; a callee's parameter does when its argument is reached from one
 // of those or from a package variable.
-func (c *checker) requestFrames(roots []*ssa.Function) map[*ssa.Function]*requestFrame {
+func (c *checker) requestFrames(roots []requestRoot) map[*ssa.Function]*requestFrame {
 	frames := map[*ssa.Function]*requestFrame{}
 	var work []*ssa.Function
-	enter := func(fn, entry *ssa.Function, shared []ssa.Value) {
+	enter := func(fn, entry *ssa.Function, in frameIn) {
 		if fn == nil || fn.Pkg != c.ssaPkg() || len(fn.Blocks) == 0 {
 			return
 		}
 		fr := frames[fn]
 		grew := fr == nil
 		if fr == nil {
-			fr = &requestFrame{entry: entry, shared: map[ssa.Value]bool{}}
+			fr = &requestFrame{entry: entry, shared: map[ssa.Value]bool{}, funcs: map[ssa.Value]string{}}
 			frames[fn] = fr
 		}
-		for _, v := range shared {
+		for _, v := range in.shared {
 			if !fr.shared[v] {
 				fr.shared[v] = true
+				grew = true
+			}
+		}
+		for v, via := range in.funcs {
+			if _, ok := fr.funcs[v]; !ok {
+				fr.funcs[v] = via
 				grew = true
 			}
 		}
@@ -174,32 +235,27 @@ func (c *checker) requestFrames(roots []*ssa.Function) map[*ssa.Function]*reques
 		}
 	}
 	for _, root := range roots {
-		var shared []ssa.Value
-		if root.Signature.Recv() != nil && len(root.Params) > 0 {
-			shared = append(shared, root.Params[0])
+		in := frameIn{funcs: map[ssa.Value]string{}}
+		fn := root.fn
+		if fn.Signature.Recv() != nil && len(fn.Params) > 0 {
+			in.shared = append(in.shared, fn.Params[0])
 		}
-		for _, fv := range root.FreeVars {
-			shared = append(shared, fv)
+		for i, fv := range fn.FreeVars {
+			in.shared = append(in.shared, fv)
+			if root.closure != nil && i < len(root.closure.Bindings) {
+				if via := c.funcVia(root.closure.Bindings[i], nil, 0); via != "" {
+					in.funcs[fv] = via
+				}
+			}
 		}
-		enter(root, root, shared)
+		enter(fn, fn, in)
 	}
 	for len(work) > 0 {
 		fn := work[len(work)-1]
 		work = work[:len(work)-1]
 		fr := frames[fn]
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				var common *ssa.CallCommon
-				switch instr := instr.(type) {
-				case *ssa.Call:
-					common = instr.Common()
-				case *ssa.Defer:
-					common = instr.Common()
-				default:
-					continue
-				}
-				c.followCall(common, fr, enter)
-			}
+		for common := range ssautil.WaitedCalls(fn) {
+			c.followCall(common, fr, enter)
 		}
 	}
 	return frames
@@ -207,22 +263,28 @@ func (c *checker) requestFrames(roots []*ssa.Function) map[*ssa.Function]*reques
 
 // followCall enters, from a frame, the function a call runs and the
 // function literals it hands to the callee.
-func (c *checker) followCall(common *ssa.CallCommon, fr *requestFrame, enter func(fn, entry *ssa.Function, shared []ssa.Value)) {
+func (c *checker) followCall(common *ssa.CallCommon, fr *requestFrame, enter func(fn, entry *ssa.Function, in frameIn)) {
 	if common.IsInvoke() {
 		return
 	}
 	callee := common.StaticCallee()
 	if callee != nil {
-		var shared []ssa.Value
+		in := frameIn{funcs: map[ssa.Value]string{}}
 		for i, a := range common.Args {
-			if i < len(callee.Params) && c.outlivesRequest(a, fr) {
-				shared = append(shared, callee.Params[i])
+			if i >= len(callee.Params) {
+				break
+			}
+			if c.outlivesRequest(a, fr) {
+				in.shared = append(in.shared, callee.Params[i])
+			}
+			if via := c.funcVia(a, fr, 0); via != "" {
+				in.funcs[callee.Params[i]] = via
 			}
 		}
 		if mc, ok := common.Value.(*ssa.MakeClosure); ok {
-			shared = append(shared, c.sharedBindings(mc, fr)...)
+			c.bindings(mc, fr, &in)
 		}
-		enter(callee, fr.entry, shared)
+		enter(callee, fr.entry, in)
 		if c.runsLater(callee) || c.oneAtATime(callee, common) {
 			return
 		}
@@ -230,28 +292,89 @@ func (c *checker) followCall(common *ssa.CallCommon, fr *requestFrame, enter fun
 	for _, a := range common.Args {
 		if mc, ok := a.(*ssa.MakeClosure); ok {
 			if lit, ok := mc.Fn.(*ssa.Function); ok {
-				enter(lit, fr.entry, c.sharedBindings(mc, fr))
+				in := frameIn{funcs: map[ssa.Value]string{}}
+				c.bindings(mc, fr, &in)
+				enter(lit, fr.entry, in)
 			}
 		} else if lit, ok := a.(*ssa.Function); ok && lit.Parent() != nil {
-			enter(lit, fr.entry, nil)
+			enter(lit, fr.entry, frameIn{})
 		}
 	}
 }
 
-// sharedBindings are the free variables of a closure bound to values that
-// outlive the request.
-func (c *checker) sharedBindings(mc *ssa.MakeClosure, fr *requestFrame) []ssa.Value {
+// bindings adds to in the free variables of a closure bound to values
+// that outlive the request, and those bound to a function that waits on
+// the network.
+func (c *checker) bindings(mc *ssa.MakeClosure, fr *requestFrame, in *frameIn) {
 	lit, ok := mc.Fn.(*ssa.Function)
 	if !ok {
-		return nil
+		return
 	}
-	var out []ssa.Value
 	for i, b := range mc.Bindings {
-		if i < len(lit.FreeVars) && c.outlivesRequest(b, fr) {
-			out = append(out, lit.FreeVars[i])
+		if i >= len(lit.FreeVars) {
+			break
+		}
+		if c.outlivesRequest(b, fr) {
+			in.shared = append(in.shared, lit.FreeVars[i])
+		}
+		if via := c.funcVia(b, fr, 0); via != "" {
+			in.funcs[lit.FreeVars[i]] = via
 		}
 	}
-	return out
+}
+
+// funcVia is how the function value v, when called, waits on the
+// network, or "": a function or literal that does, a parameter or free
+// variable the frame knows holds one, a captured variable stored one, or
+// the result of a function marked returnsNetworkFunc (a handler factory
+// that returns a closure calling a proxy).
+func (c *checker) funcVia(v ssa.Value, fr *requestFrame, depth int) string {
+	if depth > 8 {
+		return ""
+	}
+	switch x := v.(type) {
+	case *ssa.Function, *ssa.MakeClosure:
+		return c.literalWaits(ssautil.FuncOf(x))
+	case *ssa.Parameter, *ssa.FreeVar:
+		if fr != nil {
+			return fr.funcs[x]
+		}
+	case *ssa.ChangeType:
+		return c.funcVia(x.X, fr, depth+1)
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			return c.funcVia(x.X, fr, depth+1)
+		}
+	case *ssa.Alloc:
+		for _, ref := range ssautil.Referrers(x) {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == x {
+				if via := c.funcVia(st.Val, fr, depth+1); via != "" {
+					return via
+				}
+			}
+		}
+	case *ssa.Call:
+		if callee := x.Call.StaticCallee(); callee != nil {
+			if obj, ok := callee.Object().(*types.Func); ok {
+				return c.returnsNetworkFunc(obj)
+			}
+		}
+	}
+	return ""
+}
+
+// literalWaits is how calling fn waits on the network, deadline or not.
+func (c *checker) literalWaits(fn *ssa.Function) string {
+	if fn == nil {
+		return ""
+	}
+	if path := c.netio.FuncReaches(fn); len(path) > 0 {
+		return strings.Join(path, " → ")
+	}
+	if c.net == nil {
+		return "" // the package names no network wait (run learnt it first)
+	}
+	return c.funcWaits(fn)
 }
 
 // oneAtATime reports whether the call runs its function argument for one
@@ -411,7 +534,7 @@ func (c *checker) sharedLock(call *ssa.Call, fr *requestFrame) bool {
 // deferred Unlock holds the mutex to the return. Any network wait counts,
 // with a deadline or not: a timeout t bounds one holder, and the k-th
 // waiter still waits k times t.
-func (c *checker) heldAcrossNetwork(lock *ssa.Call) (*ssa.CallCommon, string) {
+func (c *checker) heldAcrossNetwork(lock *ssa.Call, fr *requestFrame) (*ssa.CallCommon, string) {
 	key, _, _ := mutexOf(lock.Common())
 	type item struct {
 		b    *ssa.BasicBlock
@@ -442,7 +565,7 @@ func (c *checker) heldAcrossNetwork(lock *ssa.Call) (*ssa.CallCommon, string) {
 				released = true
 				break
 			}
-			if via := c.networkWait(call.Common()); via != "" {
+			if via := c.networkWait(call.Common(), fr); via != "" {
 				return call.Common(), via
 			}
 		}
@@ -476,11 +599,16 @@ func (c *checker) unlocks(common *ssa.CallCommon, key mutexKey) bool {
 // network call of the catalogue or a function that reaches one (netio,
 // deadline or not), or a function or interface method marked
 // waitsOnNetwork (an interface implemented in its own package).
-func (c *checker) networkWait(common *ssa.CallCommon) string {
+func (c *checker) networkWait(common *ssa.CallCommon, fr *requestFrame) string {
 	if path := c.netio.CallReaches(common); len(path) > 0 {
 		return strings.Join(path, " → ")
 	}
-	if c.learnNetworkWaits(true) == nil {
+	if !common.IsInvoke() && common.StaticCallee() == nil {
+		if via := c.funcVia(common.Value, fr, 0); via != "" {
+			return "a function value that calls " + via
+		}
+	}
+	if c.net == nil {
 		return ""
 	}
 	return c.callWaits(common)

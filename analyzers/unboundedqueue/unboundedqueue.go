@@ -32,7 +32,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc)},
 	Run:       run,
 }, Code)
 
@@ -73,6 +73,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.learnParkers()
 	c.learnStarters()
 	c.learnNetworkWaits(false)
+	c.learnNetworkFuncReturners()
 	// Goroutines per item and slice queues need no import; the other shapes
 	// need a pool, a group, a semaphore or the runtime.
 	for _, f := range pass.Files {
@@ -194,16 +195,17 @@ func (c *checker) takesSlotByCall(fn *types.Func) bool {
 }
 
 type checker struct {
-	slotTakers map[*types.Func]bool         // this package's functions that take a slot
-	parkers    map[*types.Func]*parksOnSend // this package's functions and interface methods parked on a send
-	starters   map[*types.Func]string       // this package's functions that start a goroutine per call (startsGoroutine)
-	net        *netWaits                    // this package's network waits (waitsOnNetwork), once learned
-	netio      *netio.Result
-	pass       *analysis.Pass
-	reported   map[token.Pos]bool
-	serving    bool                              // the package serves requests or runs long
-	openers    map[*types.Func]*opensUnboundedDB // this package's, learned
-	bounders   map[*types.Func][]int             // this package's boundsDBParam
+	slotTakers    map[*types.Func]bool         // this package's functions that take a slot
+	parkers       map[*types.Func]*parksOnSend // this package's functions and interface methods parked on a send
+	starters      map[*types.Func]string       // this package's functions that start a goroutine per call (startsGoroutine)
+	net           *netWaits                    // this package's network waits (waitsOnNetwork), once learned
+	funcReturners map[*types.Func]string       // this package's returnsNetworkFunc
+	netio         *netio.Result
+	pass          *analysis.Pass
+	reported      map[token.Pos]bool
+	serving       bool                              // the package serves requests or runs long
+	openers       map[*types.Func]*opensUnboundedDB // this package's, learned
+	bounders      map[*types.Func][]int             // this package's boundsDBParam
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

@@ -19,3 +19,22 @@ var SingleCallers = map[string]int{
 	"(*golang.org/x/sync/singleflight.Group).Do":     0,
 	"(*golang.org/x/sync/singleflight.Group).DoChan": 0,
 }
+
+// RequestCallbacks register a function a framework runs once per client
+// request: a real-time server's handlers of a client's connect, subscribe,
+// publish or RPC command. The value is the index of the function among the
+// call's arguments (the receiver not counted).
+var RequestCallbacks = map[string]int{
+	"(*github.com/centrifugal/centrifuge.Node).OnConnecting":      0,
+	"(*github.com/centrifugal/centrifuge.Node).OnConnect":         0,
+	"(*github.com/centrifugal/centrifuge.Node).OnCacheEmpty":      0,
+	"(*github.com/centrifugal/centrifuge.Client).OnSubscribe":     0,
+	"(*github.com/centrifugal/centrifuge.Client).OnPublish":       0,
+	"(*github.com/centrifugal/centrifuge.Client).OnRPC":           0,
+	"(*github.com/centrifugal/centrifuge.Client).OnRefresh":       0,
+	"(*github.com/centrifugal/centrifuge.Client).OnSubRefresh":    0,
+	"(*github.com/centrifugal/centrifuge.Client).OnPresence":      0,
+	"(*github.com/centrifugal/centrifuge.Client).OnPresenceStats": 0,
+	"(*github.com/centrifugal/centrifuge.Client).OnHistory":       0,
+	"(*github.com/centrifugal/centrifuge.Client).OnMessage":       0,
+}

@@ -231,6 +231,8 @@ func funcsOf(v ssa.Value) []*ssa.Function {
 		if fn, ok := v.Fn.(*ssa.Function); ok {
 			return []*ssa.Function{fn}
 		}
+	case *ssa.ChangeType:
+		return funcsOf(v.X) // a literal passed as a named func type (jwt.Keyfunc)
 	case *ssa.Slice:
 		alloc, ok := v.X.(*ssa.Alloc)
 		if !ok {

@@ -91,7 +91,10 @@ func (a *Authn) Authenticate(ctx context.Context) error { // want Authenticate:"
 	})
 }
 
-func parse(tokens []string, keyFunc func(kid string) error) error {
+// Keyfunc is a named func type: a literal passed as one is converted.
+type Keyfunc func(kid string) error
+
+func parse(tokens []string, keyFunc Keyfunc) error {
 	for _, t := range tokens {
 		if err := keyFunc(t); err != nil {
 			return err

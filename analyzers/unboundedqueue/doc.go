@@ -162,8 +162,10 @@ runs).
     network call of the catalogue through functions none of which sets a
     deadline (a context with a timeout or a deadline, a Timeout field as in
     http.Client{Timeout: d}, SetDeadline: one that does bounds every wait
-    under it) — the waitsOnNetwork fact, across packages — through static
-    calls, interface methods that a type of the interface's own package
+    under it) — the waitsOnNetwork fact, across packages; an interface
+    method shaped as (*http.Client).Do, Do(*http.Request) (*http.Response,
+    error), is an HTTP client whatever implements it (jwk's HTTPClient) —
+    through static calls, interface methods that a type of the interface's own package
     implements with such a method (a mailer's Send over SMTP, a generated
     gRPC client; also when the go statement runs the interface method
     itself, go s.mailer.Send(m)), and function literals handed to a call (a hook's

@@ -15,7 +15,8 @@ import (
 )
 
 // waitsOnNetwork marks a function that may wait on the network with no
-// deadline of its own: it makes a network call of the catalogue, or calls
+// deadline of its own: it makes a network call of the catalogue or calls
+// an interface method shaped as (*http.Client).Do (catalog.IsHTTPDoer), or calls
 // a function or interface method so marked, and sets no deadline (no
 // context with a timeout or a deadline, no Timeout field as in
 // http.Client{Timeout: d}, no SetDeadline): one that sets one bounds every
@@ -103,7 +104,7 @@ func (c *checker) usesNetworkWaits() bool {
 		if !ok {
 			continue
 		}
-		if catalog.NetworkCalls.Has(fn) {
+		if catalog.NetworkCalls.Has(fn) || catalog.IsHTTPDoer(fn) {
 			return true
 		}
 		if o := fn.Origin(); o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnNetwork)) {
@@ -179,6 +180,9 @@ func (c *checker) callWaits(common *ssa.CallCommon) string {
 	}
 	if common.IsInvoke() {
 		m := common.Method
+		if catalog.IsHTTPDoer(m) {
+			return netio.Name(m) // an HTTP client behind an interface
+		}
 		c.net.rounds.Read(m)
 		if via, ok := c.net.ifaces[m]; ok {
 			return via

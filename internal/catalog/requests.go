@@ -1,5 +1,7 @@
 package catalog
 
+import "go/types"
+
 // IncomingRequestReads are calls that read the incoming request a context
 // carries (a gRPC server's metadata, an auth middleware's bearer token): a
 // function that makes one runs once per request, whatever its signature,
@@ -37,4 +39,22 @@ var RequestCallbacks = map[string]int{
 	"(*github.com/centrifugal/centrifuge.Client).OnPresenceStats": 0,
 	"(*github.com/centrifugal/centrifuge.Client).OnHistory":       0,
 	"(*github.com/centrifugal/centrifuge.Client).OnMessage":       0,
+}
+
+// IsHTTPDoer reports whether fn is an interface method shaped as
+// (*net/http.Client).Do: Do(*http.Request) (*http.Response, error). A
+// library declares such an interface (jwk.HTTPClient, a Doer) so that its
+// caller can pass an *http.Client or a wrapper of one: whatever implements
+// it sends the request and waits for the response.
+func IsHTTPDoer(fn *types.Func) bool {
+	if fn == nil || fn.Name() != "Do" {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
+		return false
+	}
+	return TypeKey(sig.Params().At(0).Type()) == "*net/http.Request" &&
+		TypeKey(sig.Results().At(0).Type()) == "*net/http.Response" &&
+		types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type())
 }

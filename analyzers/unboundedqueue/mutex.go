@@ -15,6 +15,7 @@ import (
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -633,7 +634,7 @@ func (c *checker) reportMutex(starts *ssautil.CallStarts, lock *ssa.Call, wait *
 	c.reported[pos] = true
 	d := analysis.Diagnostic{Pos: pos, Message: Code + ": " +
 		"mutex held across a network wait on every request: " + name + " (" + kind + ") is shared by every request to " +
-		entry.Name() + ", and this Lock holds it across " + via + "; requests queue on it with no bound and no deadline, " +
+		entryName(entry) + ", and this Lock holds it across " + via + "; requests queue on it with no bound and no deadline, " +
 		"each behind every earlier request's network call (a mutex is a pool of one with an unlimited queue, " +
 		"and a timeout on the call only multiplies by the queue's length); make the network call outside the lock " +
 		"(lock only to read or store the result), let waiters share one call (singleflight), or TryLock and fail fast"}
@@ -643,7 +644,7 @@ func (c *checker) reportMutex(starts *ssautil.CallStarts, lock *ssa.Call, wait *
 		}
 	}
 	related(starts.Start(c.pass.Files, wait.Pos()), "the network call made while "+name+" is held")
-	related(entry.Pos(), "the per-request function ("+entry.Name()+")")
+	related(entry.Pos(), "the per-request function ("+entryName(entry)+")")
 	others := 0
 	for _, other := range locks {
 		if other == lock || others == 2 {
@@ -655,6 +656,24 @@ func (c *checker) reportMutex(starts *ssautil.CallStarts, lock *ssa.Call, wait *
 		}
 	}
 	c.pass.Report(d)
+}
+
+// entryName names a per-request function as users read it:
+// "(*backgrounds.Handler).ServeHTTP", "a function literal in
+// (*client.Handler).Setup".
+func entryName(fn *ssa.Function) string {
+	lit := false
+	for fn.Parent() != nil {
+		fn, lit = fn.Parent(), true
+	}
+	name := fn.Name()
+	if obj, ok := fn.Object().(*types.Func); ok {
+		name = netio.Name(obj)
+	}
+	if lit {
+		return "a function literal in " + name
+	}
+	return name
 }
 
 // mutexName is the mutex as the user wrote it (h.lock, mu) and its type.

@@ -34,7 +34,7 @@ func (h *Hub) Setup(p *cacheproxy.Handler) {
 
 func (h *Hub) onCacheEmpty(channel string, notify cacheproxy.HandlerFunc) (centrifuge.CacheEmptyReply, error) {
 	_, err, _ := h.group.Do(channel, func() (any, error) {
-		h.mu.Lock() // want `mutex held across a network wait on every request: h.mu \(sync.Mutex\) is shared by every request to Setup\$1, and this Lock holds it across a function value that calls`
+		h.mu.Lock() // want `mutex held across a network wait on every request: h.mu \(sync.Mutex\) is shared by every request to a function literal in \(\*mutexcb.Hub\).Setup, and this Lock holds it across a function value that calls`
 		defer h.mu.Unlock()
 		return nil, notify(context.Background(), channel)
 	})

@@ -48,7 +48,7 @@ func (h *Backgrounds) images(ctx context.Context) ([]string, error) {
 		return h.list, nil
 	}
 	h.lock.RUnlock()
-	h.lock.Lock() // want `mutex held across a network wait on every request: h.lock \(sync.RWMutex\) is shared by every request to ServeHTTP, and this Lock holds it across \(\*http.Client\).Do`
+	h.lock.Lock() // want `mutex held across a network wait on every request: h.lock \(sync.RWMutex\) is shared by every request to \(\*mutexq.Backgrounds\).ServeHTTP, and this Lock holds it across \(\*http.Client\).Do`
 	defer h.lock.Unlock()
 	c := http.Client{Timeout: time.Minute}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://images.example.com/index", nil)
@@ -66,7 +66,7 @@ func (h *Backgrounds) images(ctx context.Context) ([]string, error) {
 var tokenMu sync.Mutex
 
 func Token(w http.ResponseWriter, r *http.Request) { // want Token:"waitsOnNetwork"
-	tokenMu.Lock() // want `mutex held across a network wait on every request: tokenMu \(sync.Mutex\) is shared by every request to Token, and this Lock holds it across http.Get`
+	tokenMu.Lock() // want `mutex held across a network wait on every request: tokenMu \(sync.Mutex\) is shared by every request to mutexq.Token, and this Lock holds it across http.Get`
 	resp, err := http.Get("https://auth.example.com/token")
 	tokenMu.Unlock()
 	if err == nil {
@@ -110,7 +110,7 @@ func (a *Authn) key(ctx context.Context, kid string) error { // want key:"waitsO
 	if a.keys.Lookup(kid) {
 		return nil
 	}
-	a.mu.Lock() // want `mutex held across a network wait on every request: a.mu \(sync.Mutex\) is shared by every request to Authenticate, and this Lock holds it across \(\*jwks.Set\).Refresh`
+	a.mu.Lock() // want `mutex held across a network wait on every request: a.mu \(sync.Mutex\) is shared by every request to \(\*mutexq.Authn\).Authenticate, and this Lock holds it across \(\*jwks.Set\).Refresh`
 	if a.hits > 10 {
 		a.mu.Unlock()
 		return errors.New("backoff")
@@ -130,7 +130,7 @@ type Cache struct {
 func (c *Cache) ServeHTTP(w http.ResponseWriter, r *http.Request) { // want ServeHTTP:"waitsOnNetwork"
 	ch := r.URL.Query().Get("channel")
 	c.group.Do(ch, func() (any, error) {
-		c.mu.Lock() // want `mutex held across a network wait on every request: c.mu \(sync.Mutex\) is shared by every request to ServeHTTP`
+		c.mu.Lock() // want `mutex held across a network wait on every request: c.mu \(sync.Mutex\) is shared by every request to \(\*mutexq.Cache\).ServeHTTP`
 		defer c.mu.Unlock()
 		return http.Post("https://origin.example.com/fill?channel="+ch, "text/plain", nil)
 	})

@@ -223,7 +223,7 @@ func analyze(dir string, opts *options) ([]finding, *runSummary, error) {
 	if vetErr != nil && !isExitError(vetErr) {
 		return nil, nil, fmt.Errorf("bhlint: running go vet: %v (is the go command on PATH?)", vetErr)
 	}
-	findings, sum, parseErr := parseVetJSON(out.Bytes())
+	findings, sum, parseErr := parseVetJSON(out.Bytes(), rootPackages(dir, buildFlags(opts.vetArgs), opts.packages))
 	if parseErr != nil {
 		return findings, nil, fmt.Errorf("bhlint: reading go vet's output: %v", parseErr)
 	}
@@ -379,7 +379,7 @@ type jsonDiagnostic struct {
 	SuggestedFixes []fix `json:"suggested_fixes"`
 }
 
-func parseVetJSON(data []byte) ([]finding, *runSummary, error) {
+func parseVetJSON(data []byte, roots map[string]bool) ([]finding, *runSummary, error) {
 	var findings []finding
 	sum := newSummary()
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -391,6 +391,9 @@ func parseVetJSON(data []byte) ([]finding, *runSummary, error) {
 			return findings, sum, err
 		}
 		for pkg, byAnalyzer := range tree {
+			if !isRoot(roots, pkg) {
+				continue // a dependency analysed in full for the cache (dependencies.go)
+			}
 			for name, raw := range byAnalyzer {
 				fs, errMsg, err := decodeAnalyzerResult(name, raw)
 				if err != nil {

@@ -259,6 +259,29 @@ func TestLSP(t *testing.T) {
 	t.Run("code actions", func(t *testing.T) { testLSPCodeActions(t, bin) })
 	t.Run("plain client", func(t *testing.T) { testLSPPlainClient(t, bin) })
 	t.Run("neovim", func(t *testing.T) { testNeovim(t, bin) })
+	t.Run("fleet and tenant checks", func(t *testing.T) { testLSPFleetAndTenant(t, bin) })
+}
+
+// testLSPFleetAndTenant: the probe, pool-budget and job-claim checks are
+// published for the files that hold them, poolbudget's under the module's
+// .bhlint.yml (testdata/e2e/tenancy). main.go is opened first, so the
+// packages it imports have been vetted as its dependencies before they are
+// opened (dependencies.go says why that once hid their findings).
+func testLSPFleetAndTenant(t *testing.T, bin string) {
+	c := startLSP(t, bin, map[string]any{})
+	for _, fw := range [][2]string{
+		{"main.go", "ERR_POOL_BUDGETS_EXCEED_DATABASE"},
+		{"jobs/jobs.go", "ERR_FIFO_CLAIM_ACROSS_TENANTS"},
+		{"api/api.go", "ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN"},
+	} {
+		file, want := fw[0], fw[1]
+		path, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "e2e", "tenancy", file))
+		got := c.notifyAndWait("textDocument/didOpen", path)
+		if len(got.Diagnostics) != 1 || got.Diagnostics[0].Code != want {
+			t.Errorf("%s: got %+v, want one %s", file, got.Diagnostics, want)
+		}
+	}
+	c.stop()
 }
 
 // testLSPExchange: initialize, didOpen of a file with findings,

@@ -30,6 +30,11 @@ func runVetTool(args []string, extra ...*analysis.Analyzer) {
 		os.Exit(exitClean)
 	}
 	if unit := unitFile(args); unit != "" {
+		if slices.ContainsFunc(args, isRecordFlag) {
+			if full := analyseInFull(unit); full != "" {
+				args[len(args)-1], os.Args[len(os.Args)-1], unit = full, full, full
+			}
+		}
 		tuneVetTool(args)
 		if err := checkUnitConfig(unit); err != nil {
 			// A failing exit, never a result: go vet caches what a tool
@@ -43,6 +48,13 @@ func runVetTool(args []string, extra ...*analysis.Analyzer) {
 	all := append(vetAnalyzers(), extra...)
 	failOnError(all)
 	unitchecker.Main(all...)
+}
+
+// isRecordFlag reports whether a vet-tool argument is the flag the bhlint
+// command sets (-bhlintrun.record): the run is the command's, which reads
+// the JSON and filters it.
+func isRecordFlag(arg string) bool {
+	return arg == "-"+runRecord.Name+".record" || arg == "-"+runRecord.Name+".record=true"
 }
 
 // failOnError makes an analysis error fail the vet tool's process when go

@@ -24,7 +24,15 @@ any spelling), an assignment to w.Header()["Retry-After"], or a call to a
 function that sets it, in this package or another (the SetsRetryAfter
 fact). The status may be a constant or a variable: a variable that can
 hold 429 or 503 counts on the paths where it does, so `status = 503` set
-together with the header on one branch is not blamed for the other.
+together with the header on one branch is not blamed for the other. A
+status decided by a function the handler calls and returned as a value —
+item, code, err := CompileAndPublish(…) returning
+http.StatusTooManyRequests when the build limit is reached, then
+HandleError(c, code, err) — is reported where that function returns the
+429 or 503, the refusal's decision, once whichever handlers write it; a
+function of another package is known by its ReturnsShedStatus fact, and
+each write of its result is reported, naming it. A function that sets
+Retry-After itself before returning the status is not blamed.
 
 Web frameworks (one table per framework in the catalogue): a function
 that takes echo's Context (v4, or v3 before modules) or gin's *gin.Context
@@ -133,7 +141,12 @@ msg).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(d)});
 return nil, st.Err().
 Use the delay after which the lane is expected to have room again.
 
-Escape policy: a handler that passes its ResponseWriter to a helper is
+Escape policy: a status result is followed only from the call to the
+write (code, err := decide(); HandleError(c, code, err)); a result stored
+in a field or merged with other statuses in a variable is not, and a handler
+that sets Retry-After only on the branch where the result is a 429 is still
+reported (the path check does not split on the result's value). A handler
+that passes its ResponseWriter to a helper is
 judged by what the helper is known to do (facts); one that hands it to an
 interface or a function value is assumed not to set the header, but a
 status written there is not seen either. A helper that sets Retry-After

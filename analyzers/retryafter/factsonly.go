@@ -1,6 +1,7 @@
 package retryafter
 
 import (
+	"go/constant"
 	"go/types"
 	"slices"
 
@@ -37,7 +38,7 @@ func mayExportFacts(pass *analysis.Pass) bool {
 			continue
 		}
 		seen[obj] = true
-		if usesShedSource(pass, obj) || takesInterface && namesFrameworkContext(obj) {
+		if usesShedSource(pass, obj) || takesInterface && namesFrameworkContext(obj) || isShedStatusConst(obj) {
 			return true
 		}
 	}
@@ -134,4 +135,15 @@ func hasStatusField(named *types.Named) bool {
 		}
 	}
 	return false
+}
+
+// isShedStatusConst reports whether obj is net/http's 429 or 503 constant,
+// which a function may return as its status result (ReturnsShedStatus).
+func isShedStatusConst(obj types.Object) bool {
+	k, ok := obj.(*types.Const)
+	if !ok || obj.Pkg().Path() != "net/http" || k.Val().Kind() != constant.Int {
+		return false
+	}
+	n, ok := constant.Int64Val(k.Val())
+	return ok && catalog.ShedStatuses[n] != ""
 }

@@ -34,7 +34,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "retryafter"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retryafter",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError), new(CarriesShed)},
+	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError), new(CarriesShed), new(ReturnsShedStatus)},
 	Run:       run,
 }, Code))
 
@@ -78,10 +78,11 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	c := &checker{
-		pass:     pass,
-		sets:     map[*ssa.Function]bool{},
-		writes:   map[*ssa.Function]*WritesStatus{},
-		visiting: map[*ssa.Function]bool{},
+		pass:       pass,
+		sets:       map[*ssa.Function]bool{},
+		writes:     map[*ssa.Function]*WritesStatus{},
+		visiting:   map[*ssa.Function]bool{},
+		reportedAt: map[token.Pos]bool{},
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	funcs := builder.SrcFuncs()
@@ -110,6 +111,9 @@ type checker struct {
 	writes   map[*ssa.Function]*WritesStatus
 	visiting map[*ssa.Function]bool
 	starts   ssautil.CallStarts
+	// reportedAt holds the returns of a shed status already reported: a
+	// callee's return is reported once, whichever handler writes it.
+	reportedAt map[token.Pos]bool
 }
 
 // ---- handlers ----
@@ -317,6 +321,9 @@ type statusWrite struct {
 	call   *ssa.Call
 	status ssa.Value // nil when shed says what is written
 	shed   string
+	// returns are where a callee returns the shed status written, when
+	// the status is a call's result.
+	returns []shedReturn
 }
 
 // writeAt returns the status that instr writes, if it writes one.
@@ -392,6 +399,9 @@ func (c *checker) writesStatus(fn *ssa.Function) *WritesStatus {
 			return
 		}
 		switch p, isParam := w.status.(*ssa.Parameter); {
+		case w.returns != nil:
+			// A status decided by a callee: reported at its return by
+			// the handlers that write it.
 		case status != "" && framework:
 			// A framework function's own shed is reported where it is
 			// written: it has a handler's signature, or is a helper that
@@ -417,6 +427,7 @@ func (c *checker) exportFacts(fn *ssa.Function) {
 	if f := c.writesStatus(fn); f != nil {
 		c.pass.ExportObjectFact(obj, f)
 	}
+	c.exportReturnsShed(fn, obj)
 }
 
 // ---- paths ----
@@ -457,6 +468,12 @@ func (c *checker) eachUnsetWrite(fn *ssa.Function, report func(statusWrite, stri
 			}
 			if status := shedOnUnsetPath(w.status, b, unsetOut, unsetAtEntry); status != "" {
 				report(w, status)
+				continue
+			}
+			if call, index, ok := statusResult(w.status); ok && unsetAtEntry(b) {
+				if w.returns = c.shedReturns(call, index); len(w.returns) > 0 {
+					report(w, w.returns[0].status)
+				}
 			}
 		}
 	}
@@ -534,13 +551,17 @@ func (c *checker) checkHandler(fn *ssa.Function) {
 		if status == "" {
 			return
 		}
-		pos := c.callStart(w.call.Pos())
-		if !pos.IsValid() {
-			return
-		}
 		set := `w.Header().Set("Retry-After", "5")`
 		if f := frameworkOf(fn); f != nil {
 			set = f.SetRetryAfter
+		}
+		if w.returns != nil {
+			c.reportShedReturns(fn, w, set)
+			return
+		}
+		pos := c.callStart(w.call.Pos())
+		if !pos.IsValid() {
+			return
 		}
 		c.pass.Report(analysis.Diagnostic{
 			Pos: pos,

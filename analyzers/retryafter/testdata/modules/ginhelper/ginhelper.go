@@ -4,6 +4,7 @@ package ginhelper
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -44,4 +45,13 @@ func LogStatus(c context.Context, status int, err error) {
 	_ = c.Value("request-id")
 	_ = status
 	_ = err
+}
+
+// QueueBuild decides the status and returns it as a value; the handlers of
+// other packages that write it are reported at their write.
+func QueueBuild(pending, limit int) (int, error) { // want QueueBuild:"returnsShedStatus\\(result 0: 429 Too Many Requests\\)"
+	if pending >= limit {
+		return http.StatusTooManyRequests, errors.New("build limit reached")
+	}
+	return http.StatusCreated, nil
 }

@@ -78,6 +78,9 @@ func (c *checker) loopStart(r *retry) token.Pos {
 	lo, hi := token.NoPos, token.NoPos
 	for b := range r.loop.blocks {
 		for _, in := range b.Instrs {
+			if _, phi := in.(*ssa.Phi); phi {
+				continue // placed at the variable's declaration, before the loop
+			}
 			if p := in.Pos(); p.IsValid() {
 				if !lo.IsValid() || p < lo {
 					lo = p

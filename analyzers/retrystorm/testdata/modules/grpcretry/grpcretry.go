@@ -23,9 +23,9 @@ import (
 // echoThreeTimes retries a unary call three times with nothing in between.
 func echoThreeTimes(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
 	var err error
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 3; i++ { // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no pause between attempts`
 		var resp *echopb.Resp
-		resp, err = c.Echo(ctx, &echopb.Req{Key: "k"}) // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no pause between attempts`
+		resp, err = c.Echo(ctx, &echopb.Req{Key: "k"})
 		if err == nil {
 			return resp, nil
 		}
@@ -36,9 +36,9 @@ func echoThreeTimes(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, err
 // echoEvery100ms: bounded, but every client retries in step.
 func echoEvery100ms(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
 	var err error
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 5; i++ { // want `this loop retries \(echopb.EchoClient\).Echo when it fails waiting a constant 100ms between attempts with no backoff or jitter`
 		var resp *echopb.Resp
-		if resp, err = c.Echo(ctx, &echopb.Req{Key: "k"}); err == nil { // want `this loop retries \(echopb.EchoClient\).Echo when it fails waiting a constant 100ms between attempts with no backoff or jitter`
+		if resp, err = c.Echo(ctx, &echopb.Req{Key: "k"}); err == nil {
 			return resp, nil
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -27,9 +27,9 @@ func receiveForever(ctx context.Context, sub *redis.PubSub, handle func(*redis.M
 // getThreeTimes retries a GET at once.
 func getThreeTimes(ctx context.Context, rdb *redis.Client, key string) (string, error) {
 	var err error
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 3; i++ { // want `this loop retries \(redis.cmdable\).Get when it fails with no pause between attempts`
 		var v string
-		if v, err = rdb.Get(ctx, key).Result(); err == nil { // want `this loop retries \(redis.cmdable\).Get when it fails with no pause between attempts`
+		if v, err = rdb.Get(ctx, key).Result(); err == nil {
 			return v, nil
 		}
 	}

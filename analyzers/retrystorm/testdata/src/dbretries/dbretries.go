@@ -37,8 +37,8 @@ func ping(ctx context.Context, db *sql.DB) error { return db.PingContext(ctx) }
 // the package.
 func pingThroughHelperConstantSleep(ctx context.Context, db *sql.DB) error {
 	var err error
-	for i := 0; i < 5; i++ {
-		if err = ping(ctx, db); err == nil { // want `this loop retries dbretries.ping \(a database call: → \(\*sql.DB\).PingContext\) when it fails waiting a constant 1s`
+	for i := 0; i < 5; i++ { // want `this loop retries dbretries.ping \(a database call: → \(\*sql.DB\).PingContext\) when it fails waiting a constant 1s`
+		if err = ping(ctx, db); err == nil {
 			return nil
 		}
 		time.Sleep(time.Second)

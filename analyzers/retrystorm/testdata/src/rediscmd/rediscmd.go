@@ -12,9 +12,9 @@ import (
 
 func getEvery100ms(ctx context.Context, rdb *redis.Client, key string) (string, error) {
 	var err error
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 5; i++ { // want `this loop retries \(redis.cmdable\).Get when it fails waiting a constant 100ms`
 		var v string
-		v, err = rdb.Get(ctx, key).Result() // want `this loop retries \(redis.cmdable\).Get when it fails waiting a constant 100ms`
+		v, err = rdb.Get(ctx, key).Result()
 		if err == nil {
 			return v, nil
 		}
@@ -55,8 +55,8 @@ type queueClient struct {
 // pingTenTimesConstant: bounded, but a constant 1s between network attempts.
 func pingTenTimesConstant(c *queueClient) error {
 	var err error
-	for i := 0; i < 10; i++ {
-		err = c.Redis.Ping(context.Background()).Err() // want `this loop retries \(redis.cmdable\).Ping when it fails waiting a constant 1s`
+	for i := 0; i < 10; i++ { // want `this loop retries \(redis.cmdable\).Ping when it fails waiting a constant 1s`
+		err = c.Redis.Ping(context.Background()).Err()
 		if err != nil {
 			c.Logger.Debugf("retrying in %v", time.Duration(i)*time.Second)
 			time.Sleep(1 * time.Second)

@@ -26,8 +26,8 @@ func helperGrowing(ctx context.Context) error {
 // helperConstant waits a constant 50 ms in another package.
 func helperConstant(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = charge(ctx); err == nil { // want `waiting a constant time between attempts with no backoff or jitter`
+	for attempt := 0; attempt < 3; attempt++ { // want `waiting a constant time between attempts with no backoff or jitter`
+		if err = charge(ctx); err == nil {
 			return nil
 		}
 		backoffx.Pause()
@@ -38,8 +38,8 @@ func helperConstant(ctx context.Context) error {
 // helperParamConstant passes the same duration every time.
 func helperParamConstant(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = charge(ctx); err == nil { // want `waiting a constant 50ms between attempts`
+	for attempt := 0; attempt < 3; attempt++ { // want `waiting a constant 50ms between attempts`
+		if err = charge(ctx); err == nil {
 			return nil
 		}
 		backoffx.Wait(50 * time.Millisecond)
@@ -103,8 +103,8 @@ func (r *Retrier) Do(ctx context.Context) error {
 // DoInStep waits a constant time through the field.
 func (r *Retrier) DoInStep(ctx context.Context) error {
 	var err error
-	for i := 0; i < r.tries; i++ {
-		if err = charge(ctx); err == nil { // want `waiting a constant 10ms between attempts`
+	for i := 0; i < r.tries; i++ { // want `waiting a constant 10ms between attempts`
+		if err = charge(ctx); err == nil {
 			return nil
 		}
 		r.sleep(10 * time.Millisecond)
@@ -135,8 +135,8 @@ func quoteWithPolicy(ctx context.Context, p failsafe.Policy[int64], c *TaxClient
 // helperSleepCtx waits through a context-aware helper that may return early.
 func helperSleepCtx(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = charge(ctx); err == nil { // want `waiting a constant 250ms between attempts`
+	for attempt := 0; attempt < 3; attempt++ { // want `waiting a constant 250ms between attempts`
+		if err = charge(ctx); err == nil {
 			return nil
 		}
 		if err := backoffx.SleepCtx(ctx, 250*time.Millisecond); err != nil {
@@ -149,8 +149,8 @@ func helperSleepCtx(ctx context.Context) error {
 // helperMaybeWait calls a helper that waits only sometimes: no pause seen.
 func helperMaybeWait(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = charge(ctx); err == nil { // want `with no pause between attempts`
+	for attempt := 0; attempt < 3; attempt++ { // want `with no pause between attempts`
+		if err = charge(ctx); err == nil {
 			return nil
 		}
 		backoffx.MaybeWait(attempt > 0)

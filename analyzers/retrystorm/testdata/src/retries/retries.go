@@ -73,6 +73,26 @@ func retryAfterPicking(ctx context.Context, c *TaxClient, replicas []string) int
 	}
 }
 
+// connectAtStartup counts its attempts in a variable declared just above
+// the loop: still reported at the for statement.
+func connectAtStartup(ctx context.Context, c *TaxClient) (int64, error) {
+	var err error
+	var tax int64
+	i := 0
+	for { // want `this loop retries \(\*retries.TaxClient\).Quote .* waiting a constant 5s`
+		tax, err = c.Quote(ctx, "startup")
+		if err == nil {
+			break
+		}
+		if i >= 10 {
+			return 0, err
+		}
+		i++
+		time.Sleep(5 * time.Second)
+	}
+	return tax, nil
+}
+
 // hammerUntilSuccess retries at once, forever.
 func hammerUntilSuccess(ctx context.Context) {
 	for charge(ctx) != nil { // want `retries retries.charge \(a network call: → http.Post\) when it fails with no bound on attempts, with no pause between attempts`
@@ -82,9 +102,9 @@ func hammerUntilSuccess(ctx context.Context) {
 // errLoopCondition keeps the error in the loop condition.
 func errLoopCondition(ctx context.Context) error {
 	err := charge(ctx)
-	for err != nil {
+	for err != nil { // want `retries retries.charge \(a network call: → http.Post\) when it fails with no bound on attempts, waiting a constant 1s`
 		time.Sleep(time.Second)
-		err = charge(ctx) // want `retries retries.charge \(a network call: → http.Post\) when it fails with no bound on attempts, waiting a constant 1s`
+		err = charge(ctx)
 	}
 	return nil
 }
@@ -92,8 +112,8 @@ func errLoopCondition(ctx context.Context) error {
 // boundedButInStep has a bound but waits the same 100 ms each time.
 func boundedButInStep(ctx context.Context) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = charge(ctx); err == nil { // want `retries retries.charge \(a network call: → http.Post\) when it fails waiting a constant 100ms between attempts with no backoff or jitter; wait with exponential backoff and jitter`
+	for attempt := 0; attempt < 3; attempt++ { // want `retries retries.charge \(a network call: → http.Post\) when it fails waiting a constant 100ms between attempts with no backoff or jitter; wait with exponential backoff and jitter`
+		if err = charge(ctx); err == nil {
 			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -104,8 +124,8 @@ func boundedButInStep(ctx context.Context) error {
 // boundedNoPause retries three times with nothing in between.
 func boundedNoPause(ctx context.Context) error {
 	var err error
-	for i := 0; i < 3; i++ {
-		err = charge(ctx) // want `retries retries.charge \(a network call: → http.Post\) when it fails with no pause between attempts`
+	for i := 0; i < 3; i++ { // want `retries retries.charge \(a network call: → http.Post\) when it fails with no pause between attempts`
+		err = charge(ctx)
 		if err == nil {
 			break
 		}
@@ -126,8 +146,8 @@ func deadlineOnlyHammer(ctx context.Context) error {
 // unboundedWithBackoff backs off but never gives up.
 func unboundedWithBackoff(ctx context.Context) {
 	delay := 100 * time.Millisecond
-	for {
-		if err := charge(ctx); err == nil { // want `retries retries.charge \(a network call: → http.Post\) when it fails with no bound on attempts; stop after a few attempts`
+	for { // want `retries retries.charge \(a network call: → http.Post\) when it fails with no bound on attempts; stop after a few attempts`
+		if err := charge(ctx); err == nil {
 			return
 		}
 		time.Sleep(delay + time.Duration(rand.Int63n(int64(delay))))
@@ -479,9 +499,9 @@ func tryNextPortField() error {
 func sameConfigEachRound() error {
 	cfg := map[string]any{}
 	var err error
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 5; i++ { // want `this loop retries retries.createDB`
 		cfg["port"] = 7000
-		if err = createDB(cfg); err == nil { // want `this loop retries retries.createDB`
+		if err = createDB(cfg); err == nil {
 			return nil
 		}
 	}
@@ -508,9 +528,9 @@ func readinessPollUntilDeadline(target string) error {
 // constant 500ms: every caller retries in step.
 func dialTenTimesConstant(target string) error {
 	var err error
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 10; i++ { // want `this loop retries net.Dial when it fails waiting a constant 500ms between attempts with no backoff or jitter`
 		var conn net.Conn
-		if conn, err = net.Dial("tcp", target); err == nil { // want `this loop retries net.Dial when it fails waiting a constant 500ms between attempts with no backoff or jitter`
+		if conn, err = net.Dial("tcp", target); err == nil {
 			return conn.Close()
 		}
 		time.Sleep(500 * time.Millisecond)

@@ -96,6 +96,16 @@ and a sentinel cannot carry a delay that fits each refusal. A function that
 returns ErrBusy among other results is judged there, not where ErrBusy is
 declared.
 
+A middleware that admits each call through a method of the user's and
+sends any error it returns as ResourceExhausted (catalogue
+GRPCLimiterMethods: go-grpc-middleware v2's ratelimit interceptors call
+Limiter.Limit(ctx) error) sheds where that method returns a non-nil error:
+a method with the catalogued name and signature is reported at each such
+return on a path where it sent no grpc-retry-pushback-ms trailer
+(grpc.SetTrailer(ctx, …), which the method can send on the call's context:
+the interceptor adds no delay of its own), even when its package imports
+no gRPC.
+
 Where the user must act: a constructor — a function that returns such an
 error on every path and takes no request (no context.Context, echo.Context,
 *gin.Context, *http.Request, request event or ResponseWriter parameter; a
@@ -141,7 +151,10 @@ msg).WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(d)});
 return nil, st.Err().
 Use the delay after which the lane is expected to have room again.
 
-Escape policy: a status result is followed only from the call to the
+Escape policy: a method of a limiter's shape is taken to be one that a
+server's rate-limit interceptor calls, wherever it is registered (the
+registration is in another package, seen after the method); one kept only
+for a client-side interceptor is reported too. A status result is followed only from the call to the
 write (code, err := decide(); HandleError(c, code, err)); a result stored
 in a field or merged with other statuses in a variable is not, and a handler
 that sets Retry-After only on the branch where the result is a 429 is still

@@ -68,7 +68,8 @@ func (f *WritesStatus) String() string {
 func run(pass *analysis.Pass) (any, error) {
 	serves := pkgscope.Reaches(pass.Pkg, []string{"net/http"})
 	grpc := pkgscope.Reaches(pass.Pkg, catalog.GRPCPackages)
-	if !serves && !grpc {
+	limiter := !lazyssa.FactsOnly() && declaresLimiter(pass)
+	if !serves && !grpc && !limiter {
 		return nil, nil
 	}
 	// In a dependency analysed only for facts, nothing is reported: build
@@ -86,7 +87,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	funcs := builder.SrcFuncs()
-	c.runShedErrors(builder.Package(), funcs)
+	if limiter {
+		for _, fn := range funcs {
+			guard.At(fn.Pos(), func() { c.checkLimiter(fn) })
+		}
+	}
+	if serves || grpc {
+		c.runShedErrors(builder.Package(), funcs)
+	}
 	if !serves {
 		return nil, nil
 	}

@@ -60,6 +60,25 @@ var GRPCSendMetadata = newTable(
 	"(google.golang.org/grpc.ServerStream).SendHeader",
 )
 
+// GRPCLimiterMethod is a method a server middleware calls to admit a call:
+// any error it returns, the middleware sends as ResourceExhausted with no
+// retry delay of its own, so the method's refusal is the shed. Only the
+// method itself can give the delay: it has the call's context, on which
+// grpc.SetTrailer sends the pushback trailer.
+type GRPCLimiterMethod struct {
+	Interface string // the middleware's interface, for the message
+	Method    string
+	Params    []string // the parameters' type keys
+}
+
+// GRPCLimiterMethods are the admission methods of shedding middlewares:
+// go-grpc-middleware v2's ratelimit interceptors call Limiter.Limit(ctx) and
+// answer status.Errorf(codes.ResourceExhausted, "… please retry later. %s",
+// err).
+var GRPCLimiterMethods = []GRPCLimiterMethod{
+	{Interface: "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/ratelimit.Limiter", Method: "Limit", Params: []string{"context.Context"}},
+}
+
 // GRPCShedErrorTypes are error types of frameworks whose status carries a
 // shed code (the types' GRPCStatus or Status method builds it), by the type
 // key of a value returned as the error.

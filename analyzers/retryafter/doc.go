@@ -32,7 +32,9 @@ HandleError(c, code, err) — is reported where that function returns the
 429 or 503, the refusal's decision, once whichever handlers write it; a
 function of another package is known by its ReturnsShedStatus fact, and
 each write of its result is reported, naming it. A function that sets
-Retry-After itself before returning the status is not blamed.
+Retry-After itself before returning the status is not blamed, nor a 429
+or 503 returned with an error when the handler writes the status only
+where the call's error was nil.
 
 Web frameworks (one table per framework in the catalogue): a function
 that takes echo's Context (v4, or v3 before modules) or gin's *gin.Context

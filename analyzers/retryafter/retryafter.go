@@ -479,7 +479,7 @@ func (c *checker) eachUnsetWrite(fn *ssa.Function, report func(statusWrite, stri
 				continue
 			}
 			if call, index, ok := statusResult(w.status); ok && unsetAtEntry(b) {
-				if w.returns = c.shedReturns(call, index); len(w.returns) > 0 {
+				if w.returns = c.shedReturns(call, index, b); len(w.returns) > 0 {
 					report(w, w.returns[0].status)
 				}
 			}

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A status decided in one function and written by another: a function
@@ -19,10 +21,12 @@ import (
 // reported, naming it.
 
 // ReturnsShedStatus marks a function whose integer result Result is a 429
-// or 503 on some return, Shed.
+// or 503 on some return, Shed; OnError when every such return also returns
+// a non-nil error as the last result.
 type ReturnsShedStatus struct {
-	Result int
-	Shed   string
+	Result  int
+	Shed    string
+	OnError bool
 }
 
 // AFact marks ReturnsShedStatus as an analysis fact.
@@ -40,9 +44,12 @@ type shedReturn struct {
 }
 
 // shedReturns returns where the callee of call returns a shed status as its
-// result index, which the caller writes. A callee that sets Retry-After
-// itself returns nothing here.
-func (c *checker) shedReturns(call *ssa.Call, index int) []shedReturn {
+// result index, which the caller writes in block write. A callee that sets
+// Retry-After itself returns nothing here, and a shed returned with an
+// error is left out where the write is reached only when the call's error
+// was nil (code, err := f(); if err != nil {…; return}; c.JSON(code, …)).
+func (c *checker) shedReturns(call *ssa.Call, index int, write *ssa.BasicBlock) []shedReturn {
+	errNil := reachedOnNilError(call, write)
 	callee := call.Call.StaticCallee()
 	if callee == nil {
 		return nil
@@ -50,7 +57,7 @@ func (c *checker) shedReturns(call *ssa.Call, index int) []shedReturn {
 	callee = origin(callee)
 	if obj := funcObject(callee); obj != nil && obj.Pkg() != nil && obj.Pkg() != c.pass.Pkg {
 		var f ReturnsShedStatus
-		if c.pass.ImportObjectFact(obj, &f) && f.Result == index {
+		if c.pass.ImportObjectFact(obj, &f) && f.Result == index && !(errNil && f.OnError) {
 			return []shedReturn{{status: f.Shed, callee: callee}}
 		}
 		return nil
@@ -62,6 +69,9 @@ func (c *checker) shedReturns(call *ssa.Call, index int) []shedReturn {
 	for _, ret := range returnsOf(callee) {
 		if index >= len(ret.Results) || !isInteger(ret.Results[index].Type()) {
 			return nil
+		}
+		if errNil && returnsError(callee) && !ssautil.IsNil(ret.Results[len(ret.Results)-1]) {
+			continue
 		}
 		if s := shedStatus(ret.Results[index], map[ssa.Value]bool{}); s != "" && ret.Pos().IsValid() {
 			out = append(out, shedReturn{pos: ret.Pos(), status: s, callee: callee})
@@ -77,17 +87,61 @@ func (c *checker) exportReturnsShed(fn *ssa.Function, obj *types.Func) {
 	if fn.Parent() != nil || len(fn.Blocks) == 0 || statusMethodOf(fn) != nil || c.setsRetryAfter(fn) {
 		return
 	}
+	var fact *ReturnsShedStatus
 	for _, ret := range returnsOf(fn) {
 		for i, v := range ret.Results {
-			if !isInteger(v.Type()) {
+			if !isInteger(v.Type()) || fact != nil && fact.Result != i {
 				continue
 			}
 			if s := shedStatus(v, map[ssa.Value]bool{}); s != "" {
-				c.pass.ExportObjectFact(obj, &ReturnsShedStatus{Result: i, Shed: s})
-				return
+				onError := returnsError(fn) && !ssautil.IsNil(ret.Results[len(ret.Results)-1])
+				if fact == nil {
+					fact = &ReturnsShedStatus{Result: i, Shed: s, OnError: true}
+				}
+				fact.OnError = fact.OnError && onError
+				break
 			}
 		}
 	}
+	if fact != nil {
+		c.pass.ExportObjectFact(obj, fact)
+	}
+}
+
+// reachedOnNilError reports whether block b is reached only on the branch
+// where call's error result (its last) is nil.
+func reachedOnNilError(call *ssa.Call, b *ssa.BasicBlock) bool {
+	for n := b; n != nil; n = n.Idom() {
+		if len(n.Preds) != 1 {
+			continue
+		}
+		p := n.Preds[0]
+		cond, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok || len(p.Succs) != 2 || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		cmp, ok := cond.Cond.(*ssa.BinOp)
+		if !ok || !comparesErrorWithNil(cmp, call) {
+			continue
+		}
+		if (cmp.Op == token.NEQ) == (p.Succs[1] == n) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparesErrorWithNil reports whether cmp is err != nil or err == nil for
+// call's last result.
+func comparesErrorWithNil(cmp *ssa.BinOp, call *ssa.Call) bool {
+	if cmp.Op != token.NEQ && cmp.Op != token.EQL {
+		return false
+	}
+	isErr := func(v ssa.Value) bool {
+		ex, ok := v.(*ssa.Extract)
+		return ok && ex.Tuple == call && ex.Index == call.Call.Signature().Results().Len()-1
+	}
+	return isErr(cmp.X) && ssautil.IsNil(cmp.Y) || isErr(cmp.Y) && ssautil.IsNil(cmp.X)
 }
 
 func returnsOf(fn *ssa.Function) []*ssa.Return {

@@ -140,3 +140,32 @@ func statusFromGuidingCallee(c *gin.Context) { // want statusFromGuidingCallee:"
 		ginhelper.HandleError(c, code, err)
 	}
 }
+
+// statusWrittenOnSuccess: the callee returns its 429 together with an
+// error, and the handler writes the status only when the error is nil.
+func statusWrittenOnSuccess(c *gin.Context) {
+	item, code, err := reserveSlot(3)
+	if err != nil {
+		c.AbortWithStatusJSON(http.StatusInternalServerError, gin.H{"error": err.Error()})
+		return
+	}
+	c.JSON(code, item)
+}
+
+// otherPackageStatusOnSuccess: the same with a callee of another package,
+// known by its fact.
+func otherPackageStatusOnSuccess(c *gin.Context) {
+	code, err := ginhelper.QueueBuild(3, 2)
+	if err == nil {
+		c.Status(code)
+	}
+}
+
+// reserveSlot returns its 503 only with an error; its one caller writes the
+// status only without one.
+func reserveSlot(n int) (string, int, error) { // want reserveSlot:"returnsShedStatus\\(result 1: 503 Service Unavailable\\)"
+	if n > 2 {
+		return "", http.StatusServiceUnavailable, errors.New("no slot")
+	}
+	return "slot", http.StatusCreated, nil
+}

@@ -1,1 +1,1 @@
-package unknownanalyzer // want `analyzers: unknown analyzer "unbounded" \(known: directives, heldconn,`
+package unknownanalyzer // want `analyzers: unknown analyzer "unbounded" \(known: directives, fairclaim, healthprobe, heldconn, poolbudget,`

@@ -140,7 +140,13 @@ Escape policy (what is assumed where the analysis cannot see):
     value, path value or header (/healthz?full=1; catalogue
     ProbeOptInReads) — is what a person or a dashboard asks for, not what
     the load balancer polls, and is not reported. A condition on anything
-    else (the method, a flag of the process) is no opt-in.
+    else (the method, a flag of the process) is no opt-in;
+  - a check that keeps its own success — a condition before the call
+    reads a field or package variable and returns without the call, and
+    the probe stores to that field or variable (ory's migrations checker:
+    if m.migrationStatus != nil && !m.migrationStatus.HasPending() {
+    return nil }, then m.migrationStatus = status) — reaches the resource
+    only until it first passes: a start-up gate, not reported.
 
 Suppress a finding with //bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN
 reason, on the line, the line above, or in the probe function's doc

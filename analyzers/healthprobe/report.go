@@ -26,7 +26,7 @@ func (c *checker) check(p probe) {
 	if !lazyssa.Fits(c.pass, Code, p.fn) {
 		return
 	}
-	u := c.firstUseExcept(p.fn, func(site token.Pos) bool { return c.optIn(p.fn, site) })
+	u := c.firstUseExcept(p.fn, func(site token.Pos) bool { return c.optIn(p.fn, site) || c.memoized(p.fn, site) })
 	if u == nil {
 		return
 	}

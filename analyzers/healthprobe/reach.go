@@ -531,7 +531,7 @@ func (c *checker) implementationsOf(m *types.Func) []*types.Func {
 				if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
 					continue
 				}
-				if impl := implementation(named, iface, m); impl != nil && !slices.Contains(out, impl) {
+				if impl := ssautil.Implementation(named, iface, m); impl != nil && !slices.Contains(out, impl) {
 					out = append(out, impl)
 				}
 			}
@@ -539,19 +539,6 @@ func (c *checker) implementationsOf(m *types.Func) []*types.Func {
 	}
 	c.impls[m] = out
 	return out
-}
-
-func implementation(named *types.Named, iface *types.Interface, m *types.Func) *types.Func {
-	for _, t := range []types.Type{named, types.NewPointer(named)} {
-		if !types.Implements(t, iface) {
-			continue
-		}
-		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-		if fn, ok := obj.(*types.Func); ok {
-			return fn.Origin()
-		}
-	}
-	return nil
 }
 
 func (c *checker) visiblePackages(ifacePkg *types.Package) []*types.Package {

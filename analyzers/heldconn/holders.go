@@ -354,7 +354,7 @@ func (c *checker) implementationsOf(m *types.Func) []*types.Func {
 			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
 				continue
 			}
-			method := implementation(named, iface, m)
+			method := ssautil.Implementation(named, iface, m)
 			if method == nil || seen[method] {
 				continue
 			}
@@ -363,21 +363,6 @@ func (c *checker) implementationsOf(m *types.Func) []*types.Func {
 		}
 	}
 	return out
-}
-
-// implementation returns the method of named (or of a pointer to it) that
-// implements m of iface.
-func implementation(named *types.Named, iface *types.Interface, m *types.Func) *types.Func {
-	for _, t := range []types.Type{named, types.NewPointer(named)} {
-		if !types.Implements(t, iface) {
-			continue
-		}
-		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
-		if fn, ok := obj.(*types.Func); ok {
-			return fn.Origin()
-		}
-	}
-	return nil
 }
 
 func (c *checker) visiblePackages(ifacePkg *types.Package) []*types.Package {

@@ -138,3 +138,18 @@ func FuncsStoredInFields(funcs []*ssa.Function) iter.Seq2[*ssa.FieldAddr, *ssa.F
 		}
 	}
 }
+
+// Implementation returns the method of named (or of a pointer to it) that
+// implements m of iface, or nil when neither implements iface.
+func Implementation(named *types.Named, iface *types.Interface, m *types.Func) *types.Func {
+	for _, t := range []types.Type{named, types.NewPointer(named)} {
+		if !types.Implements(t, iface) {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		if fn, ok := obj.(*types.Func); ok {
+			return fn.Origin()
+		}
+	}
+	return nil
+}

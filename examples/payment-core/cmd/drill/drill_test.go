@@ -73,10 +73,10 @@ func syntheticRun() *run {
 
 func TestVerdict(t *testing.T) {
 	cfg := config{scenario: scenarios["tax-slow"], scale: 0.1, fault: 10 * time.Second, faultLat: 8 * time.Second}
-	pass, checks, last := verdict(cfg, nil, syntheticRun())
-	if !pass || !strings.HasPrefix(last, "drill: PASS") {
-		t.Fatalf("a run meeting every target failed: %v\n%s", checks, last)
+	if j := verdict(cfg, nil, syntheticRun()); !j.pass || j.latencyOnly || !strings.HasPrefix(j.last, "drill: PASS") {
+		t.Fatalf("a run meeting every target failed: %v\n%s", j.checks, j.last)
 	}
+	latency := map[string]bool{"slow card_auth": true, "slow shed": true}
 	for name, spoil := range map[string]func(*run){
 		"slow recovery": func(r *run) { r.recovery = 6 * time.Second },
 		"no recovery":   func(r *run) { r.recovery = -1 },
@@ -99,8 +99,13 @@ func TestVerdict(t *testing.T) {
 	} {
 		r := syntheticRun()
 		spoil(r)
-		if pass, _, last := verdict(cfg, nil, r); pass || !strings.HasPrefix(last, "drill: FAIL") {
-			t.Errorf("%s: passed: %s", name, last)
+		j := verdict(cfg, nil, r)
+		if j.pass || !strings.HasPrefix(j.last, "drill: FAIL") {
+			t.Errorf("%s: passed: %s", name, j.last)
+		}
+		// Only a missed latency target earns the short form's second run.
+		if j.latencyOnly != latency[name] {
+			t.Errorf("%s: latencyOnly = %v, want %v", name, j.latencyOnly, latency[name])
 		}
 	}
 }

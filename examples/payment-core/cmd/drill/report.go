@@ -91,6 +91,17 @@ type reportOut struct {
 	text string
 	last string
 	pass bool
+	// latencyOnly: every target missed was a latency one, which a stall
+	// of a shared machine can miss for nothing the service did.
+	latencyOnly bool
+}
+
+// judgement is verdict's result.
+type judgement struct {
+	pass        bool
+	latencyOnly bool // failed, and only on latency targets
+	checks      []string
+	last        string
 }
 
 func findRun(runs []*run, mode string) *run {
@@ -183,12 +194,12 @@ func report(cfg config, runs []*run) reportOut {
 		chapterTable(&b, before, bulk)
 	}
 
-	pass, checks, last := verdict(cfg, before, bulk)
+	j := verdict(cfg, before, bulk)
 	w("\n== targets (bulkhead mode)\n")
-	for _, c := range checks {
+	for _, c := range j.checks {
 		w("%s\n", c)
 	}
-	return reportOut{text: b.String(), last: last, pass: pass}
+	return reportOut{text: b.String(), last: j.last, pass: j.pass, latencyOnly: j.latencyOnly}
 }
 
 func us(v int64) string { return ms(time.Duration(v) * time.Microsecond) }
@@ -236,19 +247,24 @@ func cardCell(s stats) string {
 }
 
 // verdict checks the bulkhead run against the targets.
-func verdict(cfg config, before, bulk *run) (bool, []string, string) {
+func verdict(cfg config, before, bulk *run) judgement {
 	if bulk == nil {
-		return false, []string{"FAIL no bulkhead run"}, "drill: FAIL no bulkhead-mode run"
+		return judgement{checks: []string{"FAIL no bulkhead run"}, last: "drill: FAIL no bulkhead-mode run"}
 	}
 	var checks []string
-	pass := true
-	check := func(ok bool, format string, args ...any) {
+	pass, otherFailed := true, false
+	record := func(ok, latency bool, format string, args ...any) {
 		mark := "PASS"
 		if !ok {
 			mark, pass = "FAIL", false
+			otherFailed = otherFailed || !latency
 		}
 		checks = append(checks, mark+" "+fmt.Sprintf(format, args...))
 	}
+	check := func(ok bool, format string, args ...any) { record(ok, false, format, args...) }
+	// checkLatency is a target on a latency, which the neighbours of a
+	// shared machine move as much as the service does.
+	checkLatency := func(ok bool, format string, args ...any) { record(ok, true, format, args...) }
 	// The spec times the tax lane's shedding: it queues nothing, so a
 	// rejection is immediate. card_auth and fraud queue for up to 50 ms
 	// before a wait-timeout rejection, by design; they are reported above.
@@ -260,8 +276,11 @@ func verdict(cfg config, before, bulk *run) (bool, []string, string) {
 			check(ok, format, args...)
 		}
 	}
-	checkIf(faultedTax(cfg), taxShed.Shed > 0 && worstShed < targetShed, "time to shed tax load, per rejected request (p99 in the service, arrival to 503 written) %s < %s; %d shed in the fault; seen by the client p50 %s p99 %s",
-		ms(worstShed), targetShed, tax.counts[outShed], ms(tax.shedP50), ms(tax.shedP99))
+	if faultedTax(cfg) {
+		// Nothing shed is a failure of the lanes; shed slowly, of the clock.
+		record(taxShed.Shed > 0 && worstShed < targetShed, taxShed.Shed > 0, "time to shed tax load, per rejected request (p99 in the service, arrival to 503 written) %s < %s; %d shed in the fault; seen by the client p50 %s p99 %s",
+			ms(worstShed), targetShed, tax.counts[outShed], ms(tax.shedP50), ms(tax.shedP99))
+	}
 	card := summarise(bulk.recs["card_auth"], bulk.faultStart, bulk.faultEnd)
 	// The full drill holds card_auth to the spec's 120 ms. The short one
 	// runs in CI on a shared machine, where an absolute p99 measures the
@@ -275,7 +294,7 @@ func verdict(cfg config, before, bulk *run) (bool, []string, string) {
 			cardLimit, cardRule = 2*base.p99, fmt.Sprintf("twice the baseline p99 %s (short drill on a loaded machine)", ms(base.p99))
 		}
 	}
-	check(card.p99 <= cardLimit, "card_auth p99 during the fault %.1fms <= %s, %s (%d/%d ok)", float64(card.p99)/float64(time.Millisecond), ms(cardLimit), cardRule, card.counts[outOK], card.n)
+	checkLatency(card.p99 <= cardLimit, "card_auth p99 during the fault %.1fms <= %s, %s (%d/%d ok)", float64(card.p99)/float64(time.Millisecond), ms(cardLimit), cardRule, card.counts[outOK], card.n)
 	// The point of the bulkheads: card authorisation goes on being served
 	// while tax is slow (the spec's next steps ask for 100%; a 429 from
 	// card_auth's own full lane is not a cascade, so a little is allowed).
@@ -334,7 +353,7 @@ func verdict(cfg config, before, bulk *run) (bool, []string, string) {
 			last += fmt.Sprintf(" errors=%d hung=%d emfile=%d fds_max=%d", errs, hung, before.emfile, maxFDs(before))
 		}
 	}
-	return pass, checks, last
+	return judgement{pass: pass, latencyOnly: !pass && !otherFailed, checks: checks, last: last}
 }
 
 func loadRange(r *run) string {

@@ -31,8 +31,24 @@ that leave on the error (a stream Recv loop, pagination, a poll that
 returns its error) and loops whose call changes each time round (the next
 endpoint, a received message, an argument carried round the loop such as a
 cursor, a map entry or field written with a changing value before each call
-such as the next port to try, an iterator's Next) are not retries. Loops
-in _test.go files are not checked.
+such as the next port to try, an iterator's Next) are not retries. Nor
+are searches: a loop around a function known statically that reaches
+neither the network nor a database, handed each round either the value its
+own previous round returned (a walk along an error chain:
+next := errors.Unwrap(err) until it is nil) or a value another call of the
+loop made afresh (a generate-until-valid loop: a random name, checked by a
+local function until it passes) repeats no call against a dependency. A
+call through an interface or a function value is never taken for a search
+(its implementation may be a client), nor is one that reaches the network
+or a database, however its arguments change. Loops in _test.go files are
+not checked.
+
+A loop that waits, every way round, for a time read out of the retried
+call's own result — a field or a method of its error or response, a value
+errors.As filled from its error (time.Sleep(rl.RetryAfter)), a Retry-After
+header parsed — goes round when, and as often as, the server says it may:
+it honours the server and is not reported. When one way round waits a
+constant time, or not at all, the loop is judged as below.
 
 A reader loop — one that also goes round after a success, such as
 for { msg, err := sub.ReceiveMessage(ctx); if err != nil { log; continue }; handle(msg) } —
@@ -123,7 +139,11 @@ path silences it, even one that only some errors take (io.EOF ends the
 loop, other errors go round): the analyzer cannot tell which errors
 persist, and a loop that leaves on some was written with persistence in
 mind. A call a reader loop makes to a function of the package that
-receives from or sends on a channel is taken to pace it.
+receives from or sends on a channel is taken to pace it. A wait is the
+server's only when its duration is read out of the result in the loop
+(through fields, methods, conversions and parsing); the error or response
+handed whole to a function (delayFor(err)) is not, since that function may
+answer a constant.
 
 Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_RETRY_DETECTED
 reason, on the line or in the doc comment of the enclosing function.

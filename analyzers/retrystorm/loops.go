@@ -174,7 +174,7 @@ func (c *checker) retryIn(l *loop) *retry {
 		}
 		for _, errCall := range errorCalls(errVal) {
 			call := c.operationOf(errCall)
-			if !l.inLoop(call) || !l.mustCheck(call.Block(), b) || l.iterates(call.Common()) || advances(call.Common()) || l.consumesOnFailure(errCall, fail) {
+			if !l.inLoop(call) || !l.mustCheck(call.Block(), b) || l.iterates(call.Common()) || advances(call.Common()) || l.consumesOnFailure(errCall, fail) || c.searches(l, call) {
 				continue
 			}
 			if l.alwaysLeaves(ok2, call) {

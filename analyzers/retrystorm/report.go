@@ -20,6 +20,9 @@ func (c *checker) judge(r *retry) {
 		c.reportSpin(r)
 		return
 	}
+	if c.serverPaced(r) {
+		return
+	}
 	bound := c.boundsOf(r)
 	p, where := c.pauseOf(r.loop)
 	if bound.any() && p == growingPause {

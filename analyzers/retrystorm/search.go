@@ -1,0 +1,85 @@
+package retrystorm
+
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// searches reports whether a loop around call is a search over values rather
+// than a retry: call is a function known statically that reaches neither the
+// network nor a database, and each round hands it a different value —
+//   - the value its own previous round returned (the chain walk
+//     for { next := errors.Unwrap(err); if next == nil { break }; err = next }):
+//     each call moves one link along a finite chain;
+//   - a value another call of the loop made afresh (a generate-until-valid
+//     loop: name := fake(); if validate(name) == nil { return name }): each
+//     call checks a new candidate.
+//
+// Neither repeats a failing call against a dependency: no load is added to
+// anyone when it goes round. A call through an interface or a function value
+// may be a client whose network call is not visible, and is never taken to
+// be a search; nor is a call that reaches the network or a database, however
+// its arguments change.
+func (c *checker) searches(l *loop, call *ssa.Call) bool {
+	common := call.Common()
+	if common.IsInvoke() || common.StaticCallee() == nil || c.networkPath(call) != nil || c.databasePath(call) != nil {
+		return false
+	}
+	return slices.ContainsFunc(common.Args, func(a ssa.Value) bool {
+		return l.fedBack(a, call) || l.madeAfresh(a, call)
+	})
+}
+
+// fedBack reports whether v is a value carried round the loop (a phi at its
+// head) that the call's own result feeds: err = errors.Unwrap(err).
+func (l *loop) fedBack(v ssa.Value, call *ssa.Call) bool {
+	phi, ok := passThrough(v).(*ssa.Phi)
+	if !ok || phi.Block() != l.header {
+		return false
+	}
+	return slices.ContainsFunc(phi.Edges, func(e ssa.Value) bool {
+		e = passThrough(e)
+		if ex, ok := e.(*ssa.Extract); ok {
+			e = ex.Tuple
+		}
+		return e == call
+	})
+}
+
+// madeAfresh reports whether v is computed in the loop from the result of a
+// call other than call itself: a new value each round.
+func (l *loop) madeAfresh(v ssa.Value, call *ssa.Call) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if v == nil || seen[v] || !l.inLoop(v) {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Call:
+			return v != call
+		case *ssa.Phi:
+			return false // a value carried round: not made in this round
+		}
+		return slices.ContainsFunc(operands(v), walk)
+	}
+	return walk(v)
+}
+
+// passThrough strips conversions that keep a value's identity.
+func passThrough(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}

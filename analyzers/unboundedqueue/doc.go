@@ -24,7 +24,8 @@ only if it caps: len(x) > 0, len(x) == 0 and len(x) >= 1 test emptiness and
 let any number through. A list the code or its configuration fixes (a
 literal, hooks it registers, the configured peers) is not input, nor is
 the cluster's membership (the hosts of a ring: as many as the operator
-runs).
+runs), nor a list fixed when the process starts (the servers main built,
+the processes of the Procfile main read).
 
  1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
     over a slice, map, channel or query rows (for rows.Next()) — a loop over
@@ -54,7 +55,17 @@ runs).
     list a function of a membership package returns (a package named
     membership, memberlist, discovery or serf: resolver.AvailableMembers(),
     directly or through a local; a method of that name elsewhere, a
-    store's group members, is data); when the
+    store's group members, is data); or a list fixed at start-up: the
+    loop is in code that runs only at start-up (main, init, and the plain
+    functions — unexported, or any of a main package — that only such code
+    calls, also from its function literals, except one that takes a
+    request: a handler main registers) and not in such a literal; or the
+    list is a variadic parameter that no call in the package fills from a
+    slice (f(xs...)): its callers write it out argument by argument; or it
+    is a field only the package can write (unexported, or of a main
+    package) that is written only in start-up code or with a value read
+    from configuration (NewBroker(config) copying config.Shards), and whose
+    address is never taken; when the
     code caps len(collection) before the loop (compares it with something
     other than 0 or 1), or, for a parameter of an unexported function,
     every caller in the package caps the argument before the call; when the
@@ -299,8 +310,12 @@ nor is a package that neither calls the network catalogue nor uses a
 function marked waitsOnNetwork (its goroutines per request aside). A
 collection ranged over is trusted as fixed when the code wrote it, the
 configuration names it or a membership package returns it (by the package's
-name: a ring of hosts under another name is reported), and as capped when
-this function or every caller in the package compares its length with a
+name: a ring of hosts under another name is reported), or when start-up
+code set it (callers are seen in the package only: a variadic parameter
+of an exported function is trusted to be written out by callers in other
+packages too; and a main that reads a list from a file or a database at
+start-up and fans out over it does so once, which is not reported); it is
+trusted as capped when this function or every caller in the package compares its length with a
 bound before the fan-out (a comparison anywhere before it, not on every
 path). What the names cannot tell is decided towards silence: a work queue
 of closures (a slice of funcs) and a request field named Options are not

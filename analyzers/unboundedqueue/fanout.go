@@ -191,8 +191,9 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		switch t := tv.Type.Underlying().(type) {
 		case *types.Slice, *types.Map:
 			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.fixedLocalList(fd.Body, s.X) || c.configured(fd.Body, s.X) ||
-				c.clusterMembers(fd.Body, s.X) || c.lenChecked(fd.Body, s.X, s.Pos()) || c.cappedByCallers(fd, s.X) {
-				return nil // a fixed list, the cluster's members, or a length the code capped
+				c.clusterMembers(fd.Body, s.X) || c.lenChecked(fd.Body, s.X, s.Pos()) || c.cappedByCallers(fd, s.X) ||
+				c.fixedAtStartup(fd, s) {
+				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code capped
 			}
 			if isFuncList(t) {
 				return nil // registered hooks, as many as the code registers: not data

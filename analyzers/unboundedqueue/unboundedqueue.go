@@ -206,6 +206,7 @@ type checker struct {
 	serving       bool                              // the package serves requests or runs long
 	openers       map[*types.Func]*opensUnboundedDB // this package's, learned
 	bounders      map[*types.Func][]int             // this package's boundsDBParam
+	startup       map[*types.Func]bool              // this package's functions that run only at start-up, once learned
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

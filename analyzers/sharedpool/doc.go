@@ -82,8 +82,8 @@ Reported:
     doing db, err = gorm.Open(…) in package models, learned as a fact;
     for a field, only if this package calls such a function once), naming both classes
     and one call path from each; the related information points at the
-    background loop and the handler (where they start, and each function on
-    the way), at every other background loop that reaches the pool, and
+    background loop and the handler (where they start, the line in each
+    that leads to the pool, and each function on the way), at every other background loop that reaches the pool, and
     at the pool's declaration, and, for a pool opened by a setup
     function, at the line that opens it. A package that sees both classes but
     neither creates such a pool nor is a main package leaves the finding

@@ -527,7 +527,7 @@ func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
 			if u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun] {
 				pools++
 				path := append(slices.Clone(d.Path), lanes.Hop{Name: d.Resource.Name, Pkg: d.Resource.Pkg, Obj: d.Resource.Obj}, hop)
-				out = append(out, lanes.Use{Resource: u.Resource, Path: capPath(append(path, u.Path...))})
+				out = append(out, lanes.Use{Resource: u.Resource, Path: capPath(append(path, u.Path...)), File: d.File, Line: d.Line})
 			}
 		}
 		if pools == 0 {
@@ -673,6 +673,9 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 			if p := c.posOf(cl.File, cl.Line); p.IsValid() {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: cl.Lane + " work: " + cl.Via})
 			}
+			if p := c.posOf(cl.UseFile, cl.UseLine); p.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: cl.Lane + " work reaches " + r.Name + " here"})
+			}
 			for _, hop := range cl.Hops {
 				pos := token.NoPos
 				if obj := c.lookup(hop.Pkg, hop.Obj); obj != nil {
@@ -697,6 +700,9 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 				starts[at] = true
 				if p := c.posOf(cl.File, cl.Line); p.IsValid() {
 					d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: "background work also: " + cl.Via + ", by " + cl.Path})
+				}
+				if p := c.posOf(cl.UseFile, cl.UseLine); p.IsValid() {
+					d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: "that background work reaches " + conf.Resource.Name + " here"})
 				}
 			}
 		}

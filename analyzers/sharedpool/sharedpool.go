@@ -721,6 +721,11 @@ func (c *checker) addEntry(lane, name, short string, pos token.Pos, uses []local
 	e := localEntry{entry: lanes.Entry{Lane: lane, Name: name, Pos: c.posString(pos)}, short: short, pos: pos, uses: uses}
 	named := namedLanes(uses)
 	for _, u := range uses {
+		if u.pos.IsValid() && u.pos != pos {
+			// The entry's own call or load that leads to the resource.
+			at := c.pass.Fset.Position(u.pos)
+			u.use.File, u.use.Line = at.Filename, at.Line
+		}
 		if u.use.IsDispatch() {
 			if len(e.entry.Dispatch) < maxDispatch {
 				e.entry.Dispatch = append(e.entry.Dispatch, u.use)

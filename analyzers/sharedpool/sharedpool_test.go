@@ -80,3 +80,30 @@ func TestInferSetupRelated(t *testing.T) {
 	}
 	t.Error("no finding points at models.go:24, where Setup opens the pool")
 }
+
+// TestInferUseSite: an inferred finding points at the line in each class's
+// entry point that leads to the pool, the line a reader changes to give
+// the background work its own pool, not only at where the work starts.
+func TestInferUseSite(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "inferdirect")
+	want := map[string]bool{
+		"inferdirect.go:22 interactive work reaches inferdirect.db here": false,
+		"inferdirect.go:28 background work reaches inferdirect.db here":  false,
+	}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, rel := range d.Related {
+				p := r.Pass.Fset.Position(rel.Pos)
+				got := fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message)
+				if _, ok := want[got]; ok {
+					want[got] = true
+				}
+			}
+		}
+	}
+	for rel, seen := range want {
+		if !seen {
+			t.Errorf("no related information %q", rel)
+		}
+	}
+}

@@ -22,6 +22,10 @@ type Claim struct {
 	File     string
 	Line     int
 	Hops     []Hop
+	// UseFile and UseLine: where the entry's body leads to the resource
+	// (Use.File, Use.Line), when known.
+	UseFile string
+	UseLine int
 }
 
 // Conflict is a resource claimed by two or more lanes.
@@ -97,6 +101,7 @@ func Conflicts(sums []*Summary) []Conflict {
 				if e.Inferred {
 					cl.Inferred, cl.Via, cl.File, cl.Line = true, e.How, e.File, e.Line
 					cl.Hops = append([]Hop{e.Func}, u.Path...)
+					cl.UseFile, cl.UseLine = u.File, u.Line
 				}
 				claims[r.Key] = append(claims[r.Key], cl)
 			}

@@ -42,6 +42,13 @@ type Hop struct {
 type Use struct {
 	Resource Resource
 	Path     []Hop
+	// File and Line, on an entry point's uses only: where the entry's own
+	// body makes the call (or the load) that leads to the resource, the
+	// line a reader changes to move the work to another pool. Entries
+	// travel in a Summary (gob); the compact encoding of Reaches and
+	// implementations (wire.go) leaves these out, as they are never set there.
+	File string `json:",omitempty"`
+	Line int    `json:",omitempty"`
 }
 
 // PathString renders entry → hops → resource.

@@ -36,6 +36,21 @@ Retry-After itself before returning the status is not blamed, nor a 429
 or 503 returned with an error when the handler writes the status only
 where the call's error was nil.
 
+A helper that answers for an error it is passed and picks the 429 or 503
+from that error's identity — errutil.HTTPError(ctx, w, err) writing 429
+only where errors.Is(err, ctxlock.ErrQueueFull), or under err == ErrBusy,
+errors.As(err, &limitErr), a type switch's case, a predicate of the error
+alone (isOverload(err)), the write reached only through that test passing
+— is reported once, at that write in the helper, naming the error, and no
+call of the helper is reported for it. The shed belongs to the errors that
+can reach that branch, and most callers pass others (a parse error, a
+permission error): reporting each call would blame dozens of handlers for
+one line. The helper is the one place that decides the shed and the place
+to set the header, beside its write, which fixes every caller at once (the
+x/tools rule: one finding per root cause). A helper that writes a 429 or
+503 whatever the error (on the failing edge of errors.Is(err,
+ErrNotFound), say) still makes each call a finding.
+
 Web frameworks (one table per framework in the catalogue): a function
 that takes echo's Context (v4, or v3 before modules) or gin's *gin.Context
 and writes a 429 or 503 through it — c.JSON(429, …), c.NoContent(503),
@@ -89,7 +104,12 @@ e.TooManyRequestsError(…)), or an error type whose status method —
 StatusCode(), Status(), Code(), HTTPStatus() returning an integer — returns
 a 429 or 503, or a field then taken as its status field (the CarriesShed
 fact, so a type of another package is known), which a framework's error
-handler writes, when the function set no Retry-After on the way. A
+handler writes, when the function set no Retry-After on the way. A status
+is HTTP only if it can reach an HTTP response: the error type must be
+declared in a package that reaches net/http. An SMTP server's
+&smtp.SMTPError{Code: 503} (the reply "bad sequence of commands") has the
+shape of echo's &echo.HTTPError{Code: 503}, but go-smtp never reaches
+net/http, so no HTTP response is written from it, and it is not reported. A
 package-level error variable that holds one (a sentinel, var ErrBusy =
 status.Error(…)) is reported where a function returns it, with its
 declaration as related information: the return is where the shed was
@@ -165,7 +185,16 @@ that passes its ResponseWriter to a helper is
 judged by what the helper is known to do (facts); one that hands it to an
 interface or a function value is assumed not to set the header, but a
 status written there is not seen either. A helper that sets Retry-After
-anywhere is taken to set it before it writes. Headers set in a deferred
+anywhere is taken to set it before it writes. A helper that chooses the
+shed from its error's identity is reported even when every caller that can
+pass that error sets Retry-After before calling it (the callers' errors
+are not traced), and one analysed only for facts (a dependency) is
+reported nowhere, its callers being silent. The error tested is the
+parameter or a call's result computed from it (err = MapDBError(err) is
+taken to keep the identities it does not map); a test joined to another
+with ||, or on a copy stored elsewhere, is not seen as one, and the write
+counts as its callers' (each call reported). A status variable set under
+the test and written after the branches join counts as chosen there. Headers set in a deferred
 call do not count: they come after the status. For gRPC, WithDetails with
 details the pass cannot see (a slice built elsewhere) is taken to carry a
 RetryInfo; a pushback trailer sent by a helper, or by an interceptor around
@@ -178,7 +207,10 @@ is not reported; neither is one returned by a helper that made the check
 middleware's configuration built elsewhere (a parameter, a function's
 result) is taken to set a deny handler. An error type whose status method
 chooses between statuses is not taken to carry a shed, and one declared
-in a package that reaches neither net/http nor gRPC is not read; a shed error
+in a package that reaches neither net/http nor gRPC is not read, nor is a
+status field or method of a type whose package does not reach net/http (an
+imported type's package is judged by the packages its export data names);
+a shed error
 returned by a function that also returns other errors is reported in that
 function, whatever its callers add to it.
 

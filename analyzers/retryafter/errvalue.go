@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -121,6 +122,26 @@ func receiverField(fn *ssa.Function, v ssa.Value) string {
 	return ""
 }
 
+// httpErrorType reports whether the error type t (or *t) is declared in a
+// package that reaches net/http. Its status is an HTTP status only if some
+// HTTP response can be written from it: an SMTP server's
+// &smtp.SMTPError{Code: 503} (a reply code, "bad sequence of commands")
+// has the shape of echo's &echo.HTTPError{Code: 503}, and the package that
+// declares it never reaches an HTTP response.
+func (g *grpcChecker) httpErrorType(t types.Type) bool {
+	named := namedOf(t)
+	if named == nil || named.Obj().Pkg() == nil {
+		return false
+	}
+	pkg := named.Obj().Pkg()
+	reaches, ok := g.httpPkgs[pkg]
+	if !ok {
+		reaches = pkgscope.Reaches(pkg, []string{"net/http"})
+		g.httpPkgs[pkg] = reaches
+	}
+	return reaches
+}
+
 // carriesShed returns the CarriesShed fact of the error type t (or *t).
 func (g *grpcChecker) carriesShed(t types.Type) *CarriesShed {
 	named := namedOf(t)
@@ -146,7 +167,7 @@ func (g *grpcChecker) carriesShed(t types.Type) *CarriesShed {
 // 429 or 503, or fn's parameter, stored in its status field, or the shed
 // its type's status method returns.
 func (g *grpcChecker) statusFieldSheds(fn *ssa.Function, alloc *ssa.Alloc) []shed {
-	if !types.Implements(alloc.Type(), errorType) {
+	if !types.Implements(alloc.Type(), errorType) || !g.httpErrorType(alloc.Type()) {
 		return nil
 	}
 	carries := g.carriesShed(alloc.Type())
@@ -172,7 +193,7 @@ func (g *grpcChecker) statusFieldSheds(fn *ssa.Function, alloc *ssa.Alloc) []she
 // valueSheds returns the shed an error value that is not a pointer carries
 // by its type's status method: return TooManyRequestsError{}.
 func (g *grpcChecker) valueSheds(mi *ssa.MakeInterface) []shed {
-	if _, isPtr := mi.X.Type().Underlying().(*types.Pointer); isPtr {
+	if _, isPtr := mi.X.Type().Underlying().(*types.Pointer); isPtr || !g.httpErrorType(mi.X.Type()) {
 		return nil
 	}
 	if f := g.carriesShed(mi.X.Type()); f != nil && f.Shed != "" {

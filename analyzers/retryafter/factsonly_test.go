@@ -21,7 +21,7 @@ func TestFactsOnly(t *testing.T) {
 		pkgs []string
 	}{
 		{dir, []string{"./..."}},
-		{analysistest.TestData(), []string{"shedding", "handlers", "fixes"}},
+		{analysistest.TestData(), []string{"shedding", "handlers", "fixes", "errhelper", "errcaller"}},
 	}
 	for _, run := range runs {
 		full := testpkgs.Facts(analysistest.Run(testpkgs.Quiet{}, run.dir, retryafter.Analyzer, run.pkgs...))

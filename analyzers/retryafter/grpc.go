@@ -67,13 +67,14 @@ type grpcChecker struct {
 	globals  map[*ssa.Global]string
 	stores   map[*ssa.Global][]ssa.Value // initStores'
 	carries  map[*types.TypeName]*CarriesShed
+	httpPkgs map[*types.Package]bool // httpErrorType's
 	reported map[token.Pos]bool
 }
 
 func (c *checker) runShedErrors(pkg *ssa.Package, funcs []*ssa.Function) {
 	g := &grpcChecker{checker: c, pkg: pkg, ctors: map[*ssa.Function]*ShedError{},
 		visiting: map[*ssa.Function]bool{}, globals: map[*ssa.Global]string{}, reported: map[token.Pos]bool{},
-		carries: map[*types.TypeName]*CarriesShed{}}
+		carries: map[*types.TypeName]*CarriesShed{}, httpPkgs: map[*types.Package]bool{}}
 	g.exportCarriesShed(funcs)
 	for _, m := range pkg.Members {
 		if glob, ok := m.(*ssa.Global); ok {

@@ -105,8 +105,15 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	for _, fn := range funcs {
-		if (isHandler(fn) || frameworkOf(fn) != nil) && lazyssa.Fits(pass, Code, fn) {
-			guard.At(fn.Pos(), func() { c.checkHandler(fn) })
+		switch {
+		case isHandler(fn) || frameworkOf(fn) != nil:
+			if lazyssa.Fits(pass, Code, fn) {
+				guard.At(fn.Pos(), func() { c.checkHandler(fn) })
+			}
+		case takesWriter(fn) && takesError(fn):
+			if lazyssa.Fits(pass, Code, fn) {
+				guard.At(fn.Pos(), func() { c.checkErrorHelper(fn) })
+			}
 		}
 		guard.At(fn.Pos(), func() { c.checkShedMiddlewares(fn) })
 	}
@@ -410,6 +417,9 @@ func (c *checker) writesStatus(fn *ssa.Function) *WritesStatus {
 		case w.returns != nil:
 			// A status decided by a callee: reported at its return by
 			// the handlers that write it.
+		case status != "" && writeGuard(fn, w) != "":
+			// A shed chosen from the identity of the error passed in:
+			// reported at this write (checkErrorHelper), not at the calls.
 		case status != "" && framework:
 			// A framework function's own shed is reported where it is
 			// written: it has a handler's signature, or is a helper that

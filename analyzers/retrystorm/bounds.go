@@ -1,6 +1,7 @@
 package retrystorm
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -34,6 +35,10 @@ func (c *checker) boundsOf(r *retry) boundKind {
 
 // classifyExit records what an exit condition of the loop tests.
 func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
+	if r.leavesOnRepeat(cond) {
+		bk.other = true // a failure that persists ends the loop on its second attempt
+		return
+	}
 	var fromCall, counter, deadline, clock, other bool
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value)
@@ -157,4 +162,57 @@ func (c *checker) pauseOf(l *loop) (pause, ssa.Instruction) {
 		}
 	}
 	return best, where
+}
+
+// leavesOnRepeat reports whether cond compares what this round's call
+// returned with what the round before kept (prevErr == err.Error(): a
+// value carried round the loop, a phi at its head, fed by the call's result):
+// the loop leaves as soon as the same failure comes back twice, so a
+// failure that persists is tried twice, not for ever.
+func (r *retry) leavesOnRepeat(cond ssa.Value) bool {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || (bin.Op != token.EQL && bin.Op != token.NEQ) {
+		return false
+	}
+	for _, pair := range [][2]ssa.Value{{bin.X, bin.Y}, {bin.Y, bin.X}} {
+		phi, ok := pair[0].(*ssa.Phi)
+		if !ok || phi.Block() != r.loop.header || !r.fromOwnResult(pair[1]) {
+			continue
+		}
+		if slices.ContainsFunc(phi.Edges, r.fromOwnResult) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromOwnResult reports whether v is computed in the loop from the retried
+// call's result (its error, err.Error(), a field of it).
+func (r *retry) fromOwnResult(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if v == nil || seen[v] || !r.loop.inLoop(v) {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Phi:
+			return false // carried from another round
+		case *ssa.Call:
+			if r.isOwnResult(v) {
+				return true
+			}
+			if v.Common().IsInvoke() && walk(v.Common().Value) {
+				return true
+			}
+			return slices.ContainsFunc(v.Common().Args, walk)
+		case *ssa.Extract:
+			if call, ok := v.Tuple.(*ssa.Call); ok && r.isOwnResult(call) {
+				return true
+			}
+		}
+		return slices.ContainsFunc(operands(v), walk)
+	}
+	return walk(v)
 }

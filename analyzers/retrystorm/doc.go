@@ -78,7 +78,10 @@ bound, its pause), with the call retried and the constant wait as related
 information, when
   - nothing but the call's own result can end it: no attempt counter, no
     deadline or context check, no retry policy or other condition tested
-    to leave (errors.Is on the call's error does not count); or
+    to leave (errors.Is on the call's error does not count; a comparison
+    of this attempt's error with the one kept from the attempt before,
+    prev == err.Error(), does: the loop leaves when the same failure comes
+    back, so one that persists is tried twice, not for ever); or
   - the call reaches the network (directly, or through functions that do,
     in any package) and the loop does not wait between attempts at all (a
     loop bounded only by its context's deadline, with no pause, hammers

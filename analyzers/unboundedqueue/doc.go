@@ -314,7 +314,9 @@ name: a ring of hosts under another name is reported), or when start-up
 code set it (callers are seen in the package only: a variadic parameter
 of an exported function is trusted to be written out by callers in other
 packages too; and a main that reads a list from a file or a database at
-start-up and fans out over it does so once, which is not reported); it is
+start-up and fans out over it does so once, which is not reported; a
+field filled by decoding into its struct, json.Unmarshal(body, &s), is no
+write the analyzer sees); it is
 trusted as capped when this function or every caller in the package compares its length with a
 bound before the fan-out (a comparison anywhere before it, not on every
 path). What the names cannot tell is decided towards silence: a work queue

@@ -56,8 +56,7 @@ authentication) and are not reported.
 
 What is reported: a probe whose code reaches, through any depth of calls
 (across packages by facts, through calls on the module's interfaces
-resolved to the implementations visible where the call is made), a pool or
-client: a method of a database pool (*sql.DB, sqlx, pgxpool, gorm, xorm,
+resolved to their implementations, below), a pool or client: a method of a database pool (*sql.DB, sqlx, pgxpool, gorm, xorm,
 bun, dbx, the runtime's lane pools), of a Redis client, of a gRPC
 connection or HTTP client (catalogue: ResourceTypes), a catalogued
 network call of net/http, gRPC or go-redis on a value whose type is not in
@@ -131,6 +130,31 @@ Escape policy (what is assumed where the analysis cannot see):
     follows the first visible implementation that reaches a resource, and
     names it, and failing that a pool or client type of the catalogue
     that implements the interface itself;
+  - a probe that calls through the module's interface, on its receiver, a
+    parameter or a field of one, runs the implementation stored there
+    where the handler value is built: api.HealthAPI{DB: db} registered
+    as r.GET("/health", h.Health), db a *database.GormDatabase, runs
+    GormDatabase's Ping. When that type is known and its method reaches
+    no pool (it answers from memory, or dials a connection of its own),
+    the probe is silent, whatever else implements the interface. When it
+    is not known (a gRPC health service, an interface returned by a call:
+    s.Store.GetDriver().Find…), every implementation in the module
+    decides, and the first that reaches a pool (by package path) is
+    followed and named in the chain. Implementations are often declared
+    in packages the probe's package does not import (a store's drivers,
+    which only main imports): each package passes on, to those that
+    import it, its probes left open and the implementations of the
+    module's interfaces it knows (its own and its imports'), and the
+    probe is resolved in the first package that imports it and knows an
+    implementation that reaches a pool. It is reported there, at that
+    package's clause, with related information at the probe's call and
+    at the implementation; a test harness (a package that imports
+    testing) passes it on without reporting it. A probe whose
+    implementations all answer from memory is not reported. Three
+    interface calls deep are followed (a server's IsReady asking its
+    datastore's). A package that reaches no pool library, router or
+    gRPC is not analysed, and a call through an interface made there is
+    not seen;
   - a handler named Health that is not registered for a probe's route is
     not a probe, and a route whose path is not a constant is not known;
     gorilla/mux's r.Path("/healthz").Handler(h) names the path in another
@@ -150,6 +174,7 @@ Escape policy (what is assumed where the analysis cannot see):
 
 Suppress a finding with //bhlint:ignore ERR_HEALTH_PROBE_SHARES_FAILURE_DOMAIN
 reason, on the line, the line above, or in the probe function's doc
-comment.
+comment; a finding reported in a package that imports the probe's, on the
+line above that package's clause.
 */
 package healthprobe

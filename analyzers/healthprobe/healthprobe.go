@@ -17,6 +17,7 @@ import (
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/objpath"
 	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -34,7 +35,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "healthprobe"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/healthprobe",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(reachesShared), new(returnsHandler)},
+	FactTypes: []analysis.Fact{new(reachesShared), new(returnsHandler), new(callsThrough), new(pendingProbes)},
 	Run:       run,
 }, Code))
 
@@ -84,8 +85,17 @@ type checker struct {
 	starts   ssautil.CallStarts
 	impls    map[*types.Func][]*types.Func
 	byObj    map[types.Object]*ssa.Function // the package's declared functions
-	reported map[token.Pos]bool
+	reported map[[2]token.Pos]bool
 	resTypes *[]resourceType // the catalogue's pool and client types visible here
+	// ifaceCalls: the package's functions that reach no resource but call
+	// through the module's interfaces (dispatch.go).
+	ifaceCalls map[*ssa.Function][]siteCall
+	paths      objpath.Paths
+	imported   map[string]*types.Package
+	module     *[]*types.Package
+	pending    pendingProbes
+	// carriedImpls: the implementations known by facts (dispatch.go).
+	carriedImpls map[string][]carriedImpl
 }
 
 // use is a resource a function reaches: the fact, and where in this
@@ -97,22 +107,28 @@ type use struct {
 	// decl is where the first function on the path is declared, for a
 	// use in another package.
 	decl token.Pos
+	// probeCall is the probe's call that leads to the resource through an
+	// interface, or its handler, when either is in another package.
+	probeCall token.Pos
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if isLibrary(pass) || !pkgscope.Reaches(pass.Pkg, scope) {
+	// A package that reaches no pool or client may still call through an
+	// interface that the module implements with one (dispatch.go).
+	if isLibrary(pass) || !pkgscope.Reaches(pass.Pkg, scope) && !pkgscope.Reaches(pass.Pkg, catalog.ProbePackages) {
 		return nil, nil
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	c := &checker{
-		pass:     pass,
-		net:      pass.ResultOf[netio.Analyzer].(*netio.Result),
-		local:    map[*ssa.Function]bool{},
-		uses:     map[*ssa.Function]*use{},
-		probeSet: map[*ssa.Function]bool{},
-		impls:    map[*types.Func][]*types.Func{},
-		byObj:    map[types.Object]*ssa.Function{},
-		reported: map[token.Pos]bool{},
+		pass:       pass,
+		net:        pass.ResultOf[netio.Analyzer].(*netio.Result),
+		local:      map[*ssa.Function]bool{},
+		uses:       map[*ssa.Function]*use{},
+		probeSet:   map[*ssa.Function]bool{},
+		impls:      map[*types.Func][]*types.Func{},
+		byObj:      map[types.Object]*ssa.Function{},
+		reported:   map[[2]token.Pos]bool{},
+		ifaceCalls: map[*ssa.Function][]siteCall{},
 	}
 	for _, fn := range builder.SrcFuncs() {
 		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") || lazyssa.Size(fn) > lazyssa.Budget(pass.Analyzer) && lazyssa.Budget(pass.Analyzer) > 0 {
@@ -131,11 +147,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.vars = indexVars(c.funcs)
 	c.computeReach()
+	c.computeDispatch()
 	c.exportFacts()
+	c.exportThrough()
 	c.exportFactories()
 	for _, p := range probes {
 		guard.At(p.at, func() { c.check(p) })
 	}
+	guard.At(token.NoPos, c.resolvePending)
 	return nil, nil
 }
 

@@ -3,6 +3,7 @@ package healthprobe
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // check reports the probe if it reaches a shared pool or client: at the
@@ -26,7 +28,11 @@ func (c *checker) check(p probe) {
 	if !lazyssa.Fits(c.pass, Code, p.fn) {
 		return
 	}
-	u := c.firstUseExcept(p.fn, func(site token.Pos) bool { return c.optIn(p.fn, site) || c.memoized(p.fn, site) })
+	skip := func(site token.Pos) bool { return c.optIn(p.fn, site) || c.memoized(p.fn, site) }
+	u := c.firstUseExcept(p.fn, skip)
+	if u == nil {
+		u = c.firstThroughUse(p, skip)
+	}
 	if u == nil {
 		return
 	}
@@ -74,12 +80,21 @@ func (c *checker) checkElsewhere(p probe) {
 	if r == nil {
 		r, handler = c.reachOf(p.fn), funcName(p.fn)
 	}
-	if r == nil {
-		return
+	site := c.starts.Start(c.pass.Files, p.at)
+	var u *use
+	if r != nil {
+		u = &use{reachesShared: *r, site: site}
+		if p.fn != nil {
+			u.decl = p.fn.Pos()
+		}
+	} else if p.fn != nil && p.elsewhere == nil {
+		u = c.throughUse(p, handler, site, c.throughOf(ssautil.Origin(p.fn).Object().(*types.Func)))
+		if u != nil {
+			u.probeCall = p.fn.Pos() // the handler, whose call leads to the implementation
+		}
 	}
-	u := &use{reachesShared: *r, site: c.starts.Start(c.pass.Files, p.at)}
-	if p.fn != nil {
-		u.decl = p.fn.Pos()
+	if u == nil {
+		return
 	}
 	if c.bindResource(p, u, handler) {
 		c.report(p, u, handler)
@@ -127,13 +142,16 @@ func (c *checker) report(p probe, u *use, head string) {
 		"when it is slow or out of connections, %s; keep the probe shallow (the process is up, its loop "+
 		"responds) and let a background check cache the dependency's status, or give the probe a connection of its own",
 		Code, p.kind, head, p.route, resourcePhrase(u), chain, consequence(p.kind))
-	if c.reported[u.site] {
+	if c.reported[[2]token.Pos{u.site, u.probeCall}] {
 		return // the same probe registered for two routes
 	}
-	c.reported[u.site] = true
+	c.reported[[2]token.Pos{u.site, u.probeCall}] = true
 	d := analysis.Diagnostic{Pos: u.site, Message: msg}
 	if p.at.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.at, Message: "the probe is registered here"})
+	}
+	if u.probeCall.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: u.probeCall, Message: "the probe's code that leads to it"})
 	}
 	if at := c.endOf(u); at.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: resourcePhrase(u) + " is used here: " + u.Call})

@@ -1,4 +1,4 @@
-package app
+package app // want package:`pendingProbes\(probes: ; resolved 0; impls: \(\*app.DepsHandler\).Ready, \(\*store.Store\).Ping\)`
 
 import (
 	"context"
@@ -228,7 +228,7 @@ func (h *DepsHandler) Ready(w http.ResponseWriter, r *http.Request) { // want Re
 	}
 }
 
-func (h *DepsHandler) Live(w http.ResponseWriter, r *http.Request) {
+func (h *DepsHandler) Live(w http.ResponseWriter, r *http.Request) { // want Live:`callsThrough\(\(app.Closer\).Close\)`
 	if r.Method == "DELETE" {
 		h.closer.Close()
 	}

@@ -1,4 +1,4 @@
-// Package grpcsvc implements the gRPC health service.
+// Package grpcsvc implements the gRPC health service. // want package:`impls: \(\*billingpb.billingClient\).Ping\)`
 package grpcsvc
 
 import (

@@ -1,4 +1,4 @@
-// Package libchecks registers checks with health libraries.
+// Package libchecks registers checks with health libraries. // want package:`impls: \(\*store.Store\).Ping\)`
 package libchecks
 
 import (

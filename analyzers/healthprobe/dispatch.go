@@ -643,30 +643,9 @@ func (c *checker) packagePos() token.Pos {
 	return c.pass.Files[0].Package
 }
 
-// posOf is the position of a file's line, for a finding or related
-// information in another package: the file's, when the file set has it,
-// else of a file added for it.
+// posOf is ssautil.LinePos in this pass's file set.
 func (c *checker) posOf(file string, line int) token.Pos {
-	if file == "" || line <= 0 {
-		return token.NoPos
-	}
-	var found *token.File
-	c.pass.Fset.Iterate(func(f *token.File) bool {
-		if f.Name() == file && line <= f.LineCount() {
-			found = f
-			return false
-		}
-		return true
-	})
-	if found == nil {
-		lines := make([]int, line)
-		for i := range lines {
-			lines[i] = i
-		}
-		found = c.pass.Fset.AddFile(file, -1, line+1)
-		found.SetLines(lines)
-	}
-	return found.LineStart(line)
+	return ssautil.LinePos(c.pass.Fset, file, line)
 }
 
 // boundTypes are the concrete types stored, where the probe's value is

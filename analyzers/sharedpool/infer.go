@@ -20,6 +20,7 @@ import (
 	"github.com/bhlint/bhlint/internal/lanes"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Lane inference: when a program declares no lanes, its request handlers
@@ -809,31 +810,9 @@ func resultIs(call *ssa.Call, typ string) bool {
 	return types.TypeString(t, nil) == typ
 }
 
-// posOf turns a file name and line recorded in another package's fact into
-// a position: in the file set if the file is there (export data records the
-// files of its declarations), else in a file added for it, so that related
-// information can point into another package.
+// posOf is ssautil.LinePos in this pass's file set.
 func (c *checker) posOf(file string, line int) token.Pos {
-	if file == "" || line <= 0 {
-		return token.NoPos
-	}
-	var found *token.File
-	c.pass.Fset.Iterate(func(f *token.File) bool {
-		if f.Name() == file && line <= f.LineCount() {
-			found = f
-			return false
-		}
-		return true
-	})
-	if found == nil {
-		lines := make([]int, line)
-		for i := range lines {
-			lines[i] = i
-		}
-		found = c.pass.Fset.AddFile(file, -1, line+1)
-		found.SetLines(lines)
-	}
-	return found.LineStart(line)
+	return ssautil.LinePos(c.pass.Fset, file, line)
 }
 
 // inferredKeys returns the keys of inferred conflicts reported before.

@@ -153,3 +153,31 @@ func Implementation(named *types.Named, iface *types.Interface, m *types.Func) *
 	}
 	return nil
 }
+
+// LinePos turns a file name and line recorded in another package's fact
+// into a position: in the file set if the file is there (export data
+// records the files of its declarations), else in a file added for it, so
+// that a finding or its related information can point into another
+// package. NoPos for an empty file or a line below 1.
+func LinePos(fset *token.FileSet, file string, line int) token.Pos {
+	if file == "" || line <= 0 {
+		return token.NoPos
+	}
+	var found *token.File
+	fset.Iterate(func(f *token.File) bool {
+		if f.Name() == file && line <= f.LineCount() {
+			found = f
+			return false
+		}
+		return true
+	})
+	if found == nil {
+		lines := make([]int, line)
+		for i := range lines {
+			lines[i] = i
+		}
+		found = fset.AddFile(file, -1, line+1)
+		found.SetLines(lines)
+	}
+	return found.LineStart(line)
+}

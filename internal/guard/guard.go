@@ -6,6 +6,8 @@
 //     an ignore that suppresses nothing is itself reported;
 //   - findings in generated files are dropped, unless the analyzer's
 //     -generated flag asks for them (bhlint -generated sets it for all);
+//   - findings in test support are dropped: code outside the _test.go
+//     files that is written to run inside a test binary (testsupport.go);
 //   - a diagnostic that gives only where it starts covers the syntax that
 //     starts there (span.go), so editors underline the offending code;
 //   - a panic becomes an error naming the analyzer, the package and, where
@@ -35,9 +37,10 @@ func Wrap(a *analysis.Analyzer, code string) *analysis.Analyzer {
 			return nil, err // off in .bhlint.yml, under every driver
 		}
 		ignores := collectIgnores(pass, code)
+		tests := newTestSupport(pass)
 		inner := *pass
 		inner.Report = func(d analysis.Diagnostic) {
-			if !d.Pos.IsValid() || (!*reportGenerated && isGenerated(pass, d.Pos)) || ignores.suppress(pass.Fset, d.Pos) {
+			if !d.Pos.IsValid() || (!*reportGenerated && isGenerated(pass, d.Pos)) || tests.at(d.Pos) || ignores.suppress(pass.Fset, d.Pos) {
 				return
 			}
 			d = withSpan(pass, d)

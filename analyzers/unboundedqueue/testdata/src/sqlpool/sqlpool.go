@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"net/http"
-	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -133,17 +132,6 @@ func pingInParallel(dsn string, n int) {
 	for range n {
 		go migrateUp(db)
 	}
-}
-
-// Trap, after openfga's test fixtures (a package of helpers for tests, not a
-// _test.go file): a function that takes a testing.TB sets up one test.
-func RunTestDatabase(t testing.TB, dsn string) *Store {
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	return &Store{db: db}
 }
 
 type server struct{ store *Store }

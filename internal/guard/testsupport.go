@@ -1,0 +1,171 @@
+package guard
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// testSupport tells whether a finding sits in code written to run inside a
+// test binary, outside the _test.go files each analyzer already skips:
+//
+//   - a package of test helpers: every one of its non-test files imports
+//     "testing" (a testdb that creates a throw-away database per test);
+//   - a function with a *testing.T, *testing.B, *testing.F or testing.TB in
+//     reach: a parameter, or the receiver's struct holding one in a field,
+//     directly or through embedded structs (a test harness's device whose
+//     methods fail the test through d.t).
+//
+// Such code serves one test at a time under the test binary's -timeout;
+// no request traffic queues behind it and no production pool is shared
+// with it, so every bhlint finding there is noise. One file importing
+// "testing" beside production files is not enough: a production package may
+// keep a fixture next to its code, and its other functions are reported. A
+// file that imports "testing" only to call testing.Testing() is production
+// code asking whether it runs in a test, and is not test support.
+type testSupport struct {
+	pass    *analysis.Pass
+	helpers *bool // every non-test file imports testing for helpers; once known
+}
+
+func newTestSupport(pass *analysis.Pass) *testSupport {
+	return &testSupport{pass: pass}
+}
+
+// at reports whether pos is in test support code.
+func (s *testSupport) at(pos token.Pos) bool {
+	f := fileAt(s.pass, pos)
+	if f == nil || isTestFile(s.pass, f) {
+		return false // _test.go files are each analyzer's own decision
+	}
+	if s.packageOfHelpers() {
+		return true
+	}
+	fd := funcAt(f, pos)
+	return fd != nil && s.takesTesting(fd)
+}
+
+func (s *testSupport) packageOfHelpers() bool {
+	if s.helpers == nil {
+		all, any := true, false
+		for _, f := range s.pass.Files {
+			if isTestFile(s.pass, f) || ast.IsGenerated(f) {
+				continue
+			}
+			any = true
+			all = all && importsTestingForHelpers(s.pass.TypesInfo, f)
+		}
+		helpers := all && any
+		s.helpers = &helpers
+	}
+	return *s.helpers
+}
+
+func isTestFile(pass *analysis.Pass, f *ast.File) bool {
+	return strings.HasSuffix(pass.Fset.Position(f.Package).Filename, "_test.go")
+}
+
+func fileAt(pass *analysis.Pass, pos token.Pos) *ast.File {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+func funcAt(f *ast.File, pos token.Pos) *ast.FuncDecl {
+	for _, decl := range f.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Pos() <= pos && pos <= fd.End() {
+			return fd
+		}
+	}
+	return nil
+}
+
+// importsTestingForHelpers: the file imports "testing" and uses something of
+// it other than testing.Testing (which production code calls to ask whether
+// it runs in a test).
+func importsTestingForHelpers(info *types.Info, f *ast.File) bool {
+	imported := false
+	for _, imp := range f.Imports {
+		if path, err := strconv.Unquote(imp.Path.Value); err == nil && path == "testing" {
+			imported = true
+		}
+	}
+	if !imported {
+		return false
+	}
+	helpers := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !helpers {
+			if obj := info.Uses[id]; obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "testing" && obj.Name() != "Testing" {
+				helpers = true
+			}
+		}
+		return !helpers
+	})
+	return helpers
+}
+
+// takesTesting: fd has a testing value in a parameter or in its receiver.
+func (s *testSupport) takesTesting(fd *ast.FuncDecl) bool {
+	fn, ok := s.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	if recv := sig.Recv(); recv != nil && holdsTesting(recv.Type(), 3) {
+		return true
+	}
+	for v := range sig.Params().Variables() {
+		if isTestingType(v.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsTesting: t is (a pointer to) a struct with a testing value in a
+// field, looking depth levels into embedded and named struct fields.
+func holdsTesting(t types.Type, depth int) bool {
+	if isTestingType(t) {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for field := range st.Fields() {
+		if holdsTesting(field.Type(), depth-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTestingType: *testing.T, *testing.B, *testing.F or testing.TB.
+func isTestingType(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "testing" {
+		return false
+	}
+	switch named.Obj().Name() {
+	case "T", "B", "F", "TB":
+		return true
+	}
+	return false
+}

@@ -11,7 +11,8 @@ import (
 )
 
 // testSupport tells whether a finding sits in code written to run inside a
-// test binary, outside the _test.go files each analyzer already skips:
+// test binary: a _test.go file (most analyzers skip them already; this holds
+// it for all), and outside them
 //
 //   - a package of test helpers: every one of its non-test files imports
 //     "testing" (a testdb that creates a throw-away database per test);
@@ -39,8 +40,11 @@ func newTestSupport(pass *analysis.Pass) *testSupport {
 // at reports whether pos is in test support code.
 func (s *testSupport) at(pos token.Pos) bool {
 	f := fileAt(s.pass, pos)
-	if f == nil || isTestFile(s.pass, f) {
-		return false // _test.go files are each analyzer's own decision
+	if f == nil {
+		return false
+	}
+	if isTestFile(s.pass, f) {
+		return true // a test, or a helper only tests can call
 	}
 	if s.packageOfHelpers() {
 		return true

@@ -15,7 +15,12 @@
 # packages=, style=, optionally subdir= when go.mod is below the module root, touch= files to
 # create before building, e.g. an embedded UI build the module zip leaves out, nested=DIR
 # MODULE@VERSION SUM (one per line) for a module that a replace directive takes from DIR, which
-# the module zip leaves out, and ci=1),
+# the module zip leaves out, replace=OLD NEW@VERSION SUM (one per line) for a dependency the proxy
+# refuses whose code it serves under the path it moved to (go mod edit -replace OLD=NEW@VERSION in
+# the work copy; NEW checked against SUM), patch=MODULE@VERSION SUM FILE (one per line) for a
+# dependency that does not compile with this Go (a build constraint older than it): the module is
+# copied to .realworld-patched/ in the work copy, services/NAME/FILE (a unified diff, patch -p1)
+# applied to it, and the module replaced by that directory; service.txt says why, and ci=1),
 # triage.tsv (every bhlint finding: file:line, code, true|false|debatable|fixed|moved, reason; fixed
 # is a false positive that an analyzer change removed and that must not come back; moved is a
 # true finding now reported at another line, kept for the first-contact record that holds it),
@@ -131,6 +136,32 @@ fi
 # meta SERVICE KEY: a value of the service's service.txt.
 meta() { sed -n "s/^$2=//p" "bench/realworld/services/$1/service.txt" | head -1; }
 
+# substitute SERVICE MODROOT: the service.txt's replace= and patch= lines, applied to the work copy's
+# go.mod (and go.sum) in MODROOT before its dependencies are downloaded.
+substitute() {
+	local name=$1 modroot=$2 old new nsum mod file info got dir
+	while read -r old new nsum; do
+		[ -n "$old" ] || continue
+		info=$(cd "$modroot" && GOSUMDB=off GOFLAGS=-mod=mod go mod edit -replace "$old=$new" &&
+			GOSUMDB=off GOFLAGS=-mod=mod go mod download -json "$new") || die "$name: replace $old with $new failed: $info"
+		got=$(sed -n 's/^\t"Sum": "\(.*\)",$/\1/p' <<<"$info")
+		[ "$got" = "$nsum" ] || die "$name: replacement $new has sum $got, service.txt says $nsum"
+	done < <(sed -n 's/^replace=//p' "bench/realworld/services/$name/service.txt")
+	while read -r mod nsum file; do
+		[ -n "$mod" ] || continue
+		info=$(GOSUMDB=off GOFLAGS=-mod=mod go mod download -json "$mod") || die "$name: go mod download $mod (patch=) failed: $info"
+		got=$(sed -n 's/^\t"Sum": "\(.*\)",$/\1/p' <<<"$info")
+		[ "$got" = "$nsum" ] || die "$name: $mod (patch=) has sum $got, service.txt says $nsum"
+		dir=".realworld-patched/${mod//\//+}"
+		rm -rf "${modroot:?}/$dir"
+		mkdir -p "$modroot/.realworld-patched"
+		cp -r "$(sed -n 's/^\t"Dir": "\(.*\)",$/\1/p' <<<"$info")" "$modroot/$dir"
+		chmod -R u+w "$modroot/$dir"
+		patch -s -p1 -d "$modroot/$dir" <"bench/realworld/services/$name/$file" || die "$name: $file does not apply to $mod"
+		(cd "$modroot" && go mod edit -replace "${mod%@*}=./$dir") || die "$name: replacing $mod by its patched copy failed"
+	done < <(sed -n 's/^patch=//p' "bench/realworld/services/$name/service.txt")
+}
+
 # prepare SERVICE: a writable work copy of the module with its dependencies; prints its root.
 prepare() {
 	local name=$1 module version sum info dir got copy
@@ -164,6 +195,7 @@ prepare() {
 			cp -r "$(sed -n 's/^\t"Dir": "\(.*\)",$/\1/p' <<<"$info")" "$copy/$ndir"
 			chmod -R u+w "$copy/$ndir"
 		done < <(sed -n 's/^nested=//p' "bench/realworld/services/$name/service.txt")
+		substitute "$name" "$copy/$(meta "$name" subdir)"
 		(cd "$copy/$(meta "$name" subdir)" && GOSUMDB=off go mod download) >&2 ||
 			die "$name: downloading its dependencies failed"
 		touch "$copy/.realworld-ready"

@@ -2,6 +2,7 @@ package fairclaim
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -21,7 +22,13 @@ type builtQuery struct {
 	table, suffix           string
 	model                   *types.Named
 	lockAt                  *ast.CallExpr // the call adding FOR UPDATE SKIP LOCKED
+	readAt                  *ast.CallExpr // the finisher reading rows (Find, First), if any
+	updateAt                *ast.CallExpr // the finisher updating rows (Update, Updates), if any
 	unknown                 bool          // a condition or order that is not a constant: unreadable
+	xorm                    bool          // built with xorm, whose default table name is not plural
+	// optional names a condition variable left out because it stays empty
+	// on some path (jobCond := builder.NewCond(), narrowed only under an if).
+	optional string
 }
 
 // collectChain reads the chain of builder calls ending at call (the
@@ -32,31 +39,50 @@ func (c *checker) collectChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, 
 		c.collectEntChain(call, seen, generated, holder)
 		return
 	}
+	q, ok := c.readChain(call, seen)
+	if !ok || q.unknown {
+		return
+	}
+	if q.lockAt == nil {
+		if q.readAt != nil && !generated {
+			c.collectOrderedRead(selPos(q.readAt), q.sql(), q.model, q.optional)
+		}
+		return
+	}
+	for _, cl := range fifoClaims(q.sql()) {
+		cl.optional = q.optional
+		c.sites = append(c.sites, site{pos: selPos(q.lockAt), claim: cl, generated: generated, holder: holder, model: q.model})
+	}
+}
+
+// readChain reads the builder calls of the chain ending at call into a
+// query; it reports false when call is not a builder call.
+func (c *checker) readChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool) (builtQuery, bool) {
 	var q builtQuery
 	inChain := false
 	for cur := call; cur != nil; cur = receiverCall(cur) {
-		seen[cur] = true
+		if seen != nil {
+			seen[cur] = true
+		}
 		fn, _ := typeutil.Callee(c.pass.TypesInfo, cur).(*types.Func)
 		clause, ok := catalog.SQLBuilderClause(fn)
 		if !ok {
-			if inChain {
+			if inChain && !c.fromContextOnly(cur) {
 				q.unknown = true // built on a call of another API (Scopes, a helper): it may bind the tenant
+			}
+			if inChain {
 				break
 			}
-			return
+			return q, false
 		}
 		inChain = true
+		q.xorm = q.xorm || catalog.IsXorm(fn)
 		c.addClause(&q, clause, cur)
 		if receiverCall(cur) == nil && !c.conditionFreeRoot(cur, 0) {
 			q.unknown = true
 		}
 	}
-	if q.lockAt == nil || q.unknown {
-		return
-	}
-	for _, cl := range fifoClaims(q.sql()) {
-		c.sites = append(c.sites, site{pos: selPos(q.lockAt), claim: cl, generated: generated, holder: holder, model: q.model})
-	}
+	return q, true
 }
 
 // selPos is where a method call's name is, the place to report a builder
@@ -109,10 +135,18 @@ func (c *checker) addClause(q *builtQuery, clause catalog.SQLClause, call *ast.C
 				q.suffix, q.lockAt = lock+" "+q.suffix, call
 			}
 		}
-	case catalog.ClauseModel:
+	case catalog.ClauseModel, catalog.ClauseRead, catalog.ClauseUpdate:
 		if len(call.Args) > 0 && q.model == nil {
 			q.model = modelOf(c.pass.TypesInfo.TypeOf(call.Args[0]))
 		}
+		switch clause {
+		case catalog.ClauseRead:
+			q.readAt = call
+		case catalog.ClauseUpdate:
+			q.updateAt = call
+		}
+	case catalog.ClauseKey:
+		q.wheres = append([]string{"id = ?"}, q.wheres...)
 	}
 }
 
@@ -140,10 +174,14 @@ func (c *checker) conditions(q *builtQuery, call *ast.CallExpr) []string {
 		return nil
 	}
 	if s, ok := c.constString(call.Args[0]); ok {
-		return []string{s}
+		return []string{c.fillPlaceholders(s, call.Args[1:])}
 	}
 	var out []string
 	for _, arg := range call.Args {
+		if name, ok := c.staysEmpty(arg); ok {
+			q.optional = name
+			continue
+		}
 		if col, method, ok := c.identifierTerm(arg); ok {
 			out = append(out, condition(col, method))
 			continue
@@ -176,7 +214,7 @@ func condition(col, method string) string {
 }
 
 // mapKeys reads a map literal keyed by constant column names as column = ?
-// conditions.
+// conditions (column = value for a constant value, column IS NULL for nil).
 func (c *checker) mapKeys(lit *ast.CompositeLit) ([]string, bool) {
 	var out []string
 	for _, elt := range lit.Elts {
@@ -188,9 +226,55 @@ func (c *checker) mapKeys(lit *ast.CompositeLit) ([]string, bool) {
 		if !isConst {
 			return nil, false
 		}
-		out = append(out, key+" = ?")
+		if c.isNil(kv.Value) {
+			out = append(out, key+" IS NULL")
+		} else {
+			out = append(out, key+" = "+c.sqlValue(kv.Value))
+		}
 	}
 	return out, true
+}
+
+// sqlValue writes a constant Go value as a SQL literal, and anything
+// else as a placeholder.
+func (c *checker) sqlValue(e ast.Expr) string {
+	tv, ok := c.pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil {
+		return "?"
+	}
+	switch tv.Value.Kind() {
+	case constant.String:
+		return "'" + strings.ReplaceAll(constant.StringVal(tv.Value), "'", "''") + "'"
+	case constant.Int, constant.Float:
+		return tv.Value.ExactString()
+	}
+	return "?"
+}
+
+func (c *checker) isNil(e ast.Expr) bool {
+	tv, ok := c.pass.TypesInfo.Types[e]
+	return ok && tv.IsNil()
+}
+
+// fillPlaceholders puts the constant values among args in place of the ?
+// placeholders of a condition (Where("task_id = ? AND status = ?", 0,
+// "queued")), so that a test of a claim column's unclaimed value is seen.
+// A text with other placeholders, or a different count, is left as it is.
+func (c *checker) fillPlaceholders(cond string, args []ast.Expr) string {
+	if strings.Count(cond, "?") != len(args) || len(args) == 0 {
+		return cond
+	}
+	var b strings.Builder
+	i := 0
+	for _, r := range cond {
+		if r == '?' {
+			b.WriteString(c.sqlValue(args[i]))
+			i++
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // orderTerms reads an OrderBy or Order: constant terms, or an identifier's
@@ -304,7 +388,11 @@ func (q *builtQuery) sql() string {
 	}
 	b.WriteString(strings.Join(q.columns, ", "))
 	table := q.table
-	if table == "" && q.model != nil {
+	switch {
+	case table != "" || q.model == nil:
+	case q.xorm:
+		table = catalog.LaneName(q.model.Obj().Name()) // xorm's snake case, singular
+	default:
 		table = gormTable(q.model)
 	}
 	if table == "" {
@@ -351,14 +439,25 @@ func modelTenant(model *types.Named) (column, field string) {
 		if catalog.TenantColumns[col] {
 			return col, f.Name()
 		}
+		if catalog.OwnerColumns[col] && column == "" {
+			column, field = col, f.Name() // the tenant unless a tenant column follows
+		}
 	}
-	return "", ""
+	return column, field
 }
 
+// gormColumn is a model field's column: a gorm:"column:…" tag, a quoted
+// name in an xorm tag (xorm:"'tenant_id' index"), or the snake case of its
+// name both libraries use by default.
 func gormColumn(name, tag string) string {
 	for part := range strings.SplitSeq(reflect.StructTag(tag).Get("gorm"), ";") {
 		if col, ok := strings.CutPrefix(strings.TrimSpace(part), "column:"); ok {
 			return strings.ToLower(col)
+		}
+	}
+	for part := range strings.FieldsSeq(reflect.StructTag(tag).Get("xorm")) {
+		if len(part) > 2 && part[0] == '\'' && part[len(part)-1] == '\'' {
+			return strings.ToLower(part[1 : len(part)-1])
 		}
 	}
 	return catalog.LaneName(name) // gorm's snake case is the runtime's for lane names: TenantID → tenant_id
@@ -417,6 +516,9 @@ func (c *checker) conditionFree(e ast.Expr, depth int) bool {
 			return c.conditionFreeVar(obj, depth)
 		}
 	case *ast.CallExpr:
+		if c.fromContextOnly(e) {
+			return true
+		}
 		for cur := e; cur != nil; cur = receiverCall(cur) {
 			fn, _ := typeutil.Callee(c.pass.TypesInfo, cur).(*types.Func)
 			if clause, ok := catalog.SQLBuilderClause(fn); !ok || clause != 0 {
@@ -428,6 +530,27 @@ func (c *checker) conditionFree(e ast.Expr, depth int) bool {
 		}
 	}
 	return false
+}
+
+// fromContextOnly reports whether call is a function given only a
+// context (gitea's db.GetEngine(ctx)): it returns the handle the context
+// carries, the engine or the transaction's session, taken for a plain
+// handle as a parameter is.
+func (c *checker) fromContextOnly(call *ast.CallExpr) bool {
+	if len(call.Args) == 0 {
+		return false
+	}
+	for _, arg := range call.Args {
+		if !isContext(c.pass.TypesInfo.TypeOf(arg)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // conditionFreeVar reports whether every value the function assigns to v

@@ -9,9 +9,15 @@ import (
 // fifoClaim is a statement that takes jobs with FOR UPDATE SKIP LOCKED in
 // order of age only, and does not choose by tenant.
 type fifoClaim struct {
+	// cas is the compare-and-set update that takes the row a read chose,
+	// for a claim without SKIP LOCKED; nil for a locking claim.
+	cas   *casWrite
 	name  string   // sqlc's name for the query, if any
 	table string   // the table locked, lower case, without a schema; "" if not a plain table
 	order []string // the ORDER BY columns
+	// optional names a condition variable of a builder chain left out
+	// because it stays empty on some path.
+	optional string
 	// tenant is the tenant column the statement itself shows, and seen says
 	// where ("its RETURNING list"); both "" when the statement shows none
 	// and only the table's schema can tell.
@@ -46,7 +52,17 @@ type claimSelect struct {
 
 func readClaim(st []lexeme) (fifoClaim, bool) {
 	cs, ok := findClaimSelect(st)
-	if !ok || cs.order < 0 {
+	if !ok {
+		return fifoClaim{}, false
+	}
+	return ageOrdered(st, cs)
+}
+
+// ageOrdered reads the SELECT cs of st as a choice of the oldest rows: its
+// ORDER BY only age, id and priority, taking no running rows, written
+// whole, and bound to no tenant.
+func ageOrdered(st []lexeme, cs claimSelect) (fifoClaim, bool) {
+	if cs.order < 0 {
 		return fifoClaim{}, false // no ORDER BY: the order is the table's, not claimed to be FIFO
 	}
 	order, ok := ageOrder(st, cs)
@@ -105,6 +121,13 @@ func scopeOf(st []lexeme, lock int) (claimSelect, bool) {
 	if cs.sel < 0 {
 		return cs, false
 	}
+	return clausesOf(st, cs)
+}
+
+// clausesOf finds the FROM, ORDER BY and the end of the conditions of the
+// SELECT at st[cs.sel], up to cs.lock.
+func clausesOf(st []lexeme, cs claimSelect) (claimSelect, bool) {
+	d, lock := cs.depth, cs.lock
 	for i := cs.sel + 1; i < lock; i++ {
 		if st[i].depth != d {
 			continue
@@ -258,7 +281,7 @@ func tenantEvidence(st []lexeme, cs claimSelect, c *fifoClaim) bool {
 		}
 	}
 	for i, t := range st {
-		if t.kind != word || !catalog.TenantColumns[t.text] || isAlias(st, i) {
+		if t.kind != word || !isTenantWord(t.text) || isAlias(st, i) {
 			continue
 		}
 		use := tenantUse(st, i)
@@ -269,8 +292,8 @@ func tenantEvidence(st []lexeme, cs claimSelect, c *fifoClaim) bool {
 		if inFilter && use != listed {
 			return false
 		}
-		if c.tenant != "" {
-			continue
+		if c.tenant != "" && (catalog.OwnerColumns[t.text] || catalog.TenantColumns[c.tenant]) {
+			continue // a tenant column is reported rather than an owner
 		}
 		switch {
 		case inFilter:
@@ -295,6 +318,10 @@ func isAlias(st []lexeme, i int) bool {
 	}
 	return i >= 2 && st[i-1].kind == word && (is(st, i-2, "from") || is(st, i-2, "join"))
 }
+
+// isTenantWord reports whether a column names a tenant, or an owner that
+// may stand for one: bound to one value, either scopes the claim.
+func isTenantWord(col string) bool { return catalog.TenantColumns[col] || catalog.OwnerColumns[col] }
 
 type tenantUseKind int
 

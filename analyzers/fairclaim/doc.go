@@ -4,7 +4,7 @@ workers claim jobs first-in-first-out across tenants.
 
 # Analyzer fairclaim
 
-fairclaim: report a job claim (FOR UPDATE SKIP LOCKED) that takes the oldest job whatever its tenant
+fairclaim: report a job claim (FOR UPDATE SKIP LOCKED, or an ordered read and a compare-and-set update) that takes the oldest job whatever its tenant
 
 ERR_FIFO_CLAIM_ACROSS_TENANTS. A job queue claimed with FOR UPDATE SKIP
 LOCKED and ORDER BY created_at is first-in-first-out across all tenants: if
@@ -18,12 +18,18 @@ What counts: a SQL statement with FOR UPDATE SKIP LOCKED (or FOR NO KEY
 UPDATE SKIP LOCKED, or FOR UPDATE OF … SKIP LOCKED; MySQL 8 has the same
 syntax) whose locking SELECT has an ORDER BY made only of plain columns of
 age or id (created_at, inserted_at, enqueued_at, scheduled_at, run_at, id,
-…) and priority, with at least one of age or id — a priority first and then
-the age is still FIFO across tenants within each priority — on rows that
-carry a tenant (tenant_id, org_id, organization_id, account_id,
-workspace_id, project_id, team_id, customer_id, …; owner_id and user_id are
-not tenants). The word lists are catalogue rows (internal/catalog/sql.go).
-The tenant column may be seen:
+…; updated and updated_at too: the time a waiting row last changed is when
+it became waiting) and priority, with at least one of age or id — a
+priority first and then the age is still FIFO across tenants within each
+priority — on rows that carry a tenant (tenant_id, org_id,
+organization_id, account_id, workspace_id, project_id, team_id,
+customer_id, …). An owner column (owner_id: the account, organisation or
+user, that owns the work, as gitea's jobs carry) is the tenant of rows that
+carry none of those: it is then the widest party the rows are divided by;
+beside a tenant column it is one of that tenant's accounts, and the tenant
+column is the one named. user_id is never a tenant: a user is who acted
+(who enqueued, who triggered), one of a tenant's users. The word lists are
+catalogue rows (internal/catalog/sql.go). The tenant column may be seen:
 
   - in the statement: the claim's SELECT list, the RETURNING list, or a
     WHERE matching a list of tenants (tenant_id = ANY($1), IN (…)): FIFO
@@ -31,9 +37,35 @@ The tenant column may be seen:
   - in the table's definition: CREATE TABLE (or ALTER TABLE … ADD COLUMN)
     in a constant string of the same package, or in a .sql file of the
     module (migrations, sqlc's schema);
-  - in gorm's model: a field whose column (gorm:"column:…", or the snake
-    case of its name) is a tenant column; in ent's entity: a Field…
-    constant naming a tenant column.
+  - in gorm's or xorm's model: a field whose column (gorm:"column:…", a
+    quoted name in an xorm tag, or the snake case of its name) is a
+    tenant column; in ent's entity: a Field… constant naming a tenant
+    column.
+
+A claim need not lock. A function that reads the waiting rows in order of
+age (the same ORDER BY as above, no lock, bound to no tenant) and then
+takes one of them with a compare-and-set update claims first-in-first-out
+as surely: the update succeeds only if no other worker took the row first,
+and the loser reads again. A compare-and-set update picks one row by its
+id and requires the claim column it sets to hold its unclaimed value:
+NULL, 0, the empty string or a waiting state (pending, queued, waiting, …; catalogue
+rows):
+
+	SELECT id FROM tasks WHERE claimed_by IS NULL ORDER BY created_at LIMIT 1
+	UPDATE tasks SET claimed_by = $2 WHERE id = $1 AND claimed_by IS NULL
+
+or, with xorm (gitea's CreateTaskForRunner),
+e.Where("task_id=? AND status=?", 0, StatusWaiting).Asc("updated",
+"id").Find(&jobs), then, for the job chosen, job.TaskID = task.ID and
+e.ID(job.ID).Where(builder.Eq{"task_id": 0}).Update(job) — or a function
+of the package that does that update by id under the condition it is
+given (UpdateRunJob(ctx, job, builder.Eq{"task_id": 0})). The update
+writes the column it tests: in its SET list, as gorm's Update("status",
+…) names it, or as a field of the row the function assigns before an
+update of the whole row. The write must come after the read, in the same
+function, on the same table or model, and run once per read: a write in a
+loop the read is not in runs for every row read — a sweep, not a claim —
+and is not one.
 
 Where the statements come from: constant strings, including constants
 folded from concatenation ("SELECT … " + orderByAge + " FOR UPDATE SKIP
@@ -42,7 +74,10 @@ LOCKED"), raw-string queries and sqlc's generated query constants
 calls whose parts are constants: squirrel's sq.Select(…).From(…).Where(…).
 OrderBy(…).Suffix("FOR UPDATE SKIP LOCKED"), and gorm's
 db.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-Where(…).Order("created_at").First(&job); goqu's
+Where(…).Order("created_at").First(&job); xorm's sessions,
+e.Where(…).And(…).Asc("updated", "id").Find(&jobs), with builder.Eq{…}
+conditions, also through an application's interface over xorm whose
+methods return *xorm.Session (gitea's db.Engine); goqu's
 goqu.From("jobs").Where(goqu.C("status").Eq("queued")).
 Order(goqu.C("created_at").Asc()).ForUpdate(exp.SkipLocked); and ent's
 generated queries,
@@ -52,7 +87,9 @@ tenant field come from the entity's package (job.Table, job.FieldTenantID).
 The builder methods are catalogue rows, one table per library.
 
 Where it is reported: at the string literal of the claim, or at the builder
-call that adds the lock; a constant that folds in another constant that is
+call that adds the lock (for a compare-and-set claim: at the ordered
+read's literal or finisher, Find or First; the message names the update's
+line); a constant that folds in another constant that is
 a claim on its own (tag + queries.ClaimSQL) is not reported again. A claim
 in a generated file (sqlc) is reported where the user's code calls the
 generated function that runs it (q.ClaimJob(ctx)), in this package or
@@ -76,6 +113,12 @@ Not reported:
   - a locking SELECT whose WHERE requires a running state (state =
     'running' AND lease_until < now(), with no OR beside it): a reaper
     taking back expired leases, not a claim of queued work;
+  - an ordered read with no compare-and-set update after it in the
+    function (a read for display: the jobs of one run ORDER BY id), an
+    update whose WHERE tests a column it does not set (deleted_at IS NULL)
+    or names no row by id, a compare-and-set on a row the caller names
+    (no ordered read), and an update in a loop over the rows read (a
+    sweep releasing every row);
   - a claim with no ORDER BY (it takes whichever row the scan meets
     first: often an old one, but the text claims no order, and reading one
     in would be a guess), a FOR UPDATE without SKIP LOCKED (one row locked by id is not
@@ -119,7 +162,21 @@ a chain built on a call the catalogue does not know (db.Scopes(byTenant(t)),
 a helper returning a scoped handle) or on a variable the function assigned
 such a builder (tx := db.Where("tenant_id = ?", t)). A parameter or a
 struct field holding a *gorm.DB is taken for a plain handle: one already
-scoped to a tenant by its caller is not seen; so does
+scoped to a tenant by its caller is not seen; so is the handle returned by
+a function given only a context (gitea's db.GetEngine(ctx): the engine, or
+the transaction's session the context carries). A condition variable
+declared empty (jobCond := builder.NewCond()) and narrowed only inside
+branches (if, switch) that do not hold its use is empty on some path: the
+read is taken as unbound and the message says when (when jobCond stays
+empty) — a branch that never runs is not known; a condition variable
+assigned on every path makes the chain unreadable like any other. A
+compare-and-set claim is read within one function: the read and the
+update in two functions (a store's Next and Take), an update through a
+session built over several statements in the claiming function, or a
+helper of another package that applies the condition are not followed
+(a helper of the same package is read: an update by id, its condition
+parameter passed to Where). A read of a package-level constant is matched
+in the functions that use it; so does
 an ent predicate not named for a column (job.Or(…), an edge's
 HasOwnerWith(…)), and an ent chain that does not start at the client's
 Query() (a query from a variable or a helper). bob's locking builders and SQL Server's READPAST hint

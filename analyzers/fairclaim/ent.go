@@ -210,11 +210,15 @@ func entTenant(pkg *types.Package) (column, constName string) {
 		if !strings.HasPrefix(cname, catalog.EntLocking.FieldPrefix) {
 			continue
 		}
-		if v := constValue(pkg.Scope().Lookup(cname)); catalog.TenantColumns[v] {
+		v := constValue(pkg.Scope().Lookup(cname))
+		if catalog.TenantColumns[v] {
 			return v, cname
 		}
+		if catalog.OwnerColumns[v] && column == "" {
+			column, constName = v, cname // the tenant unless a tenant column is found
+		}
 	}
-	return "", ""
+	return column, constName
 }
 
 func constValue(obj types.Object) string {

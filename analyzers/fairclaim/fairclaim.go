@@ -63,12 +63,15 @@ type site struct {
 }
 
 type checker struct {
-	pass   *analysis.Pass
-	sites  []site
-	local  schema // CREATE TABLE in the package's constants
-	module schema // the module's .sql files, read when first needed
-	runs   map[types.Object]*RunsClaim
-	body   ast.Node // the declaration being read, where a builder's variables are assigned
+	pass      *analysis.Pass
+	sites     []site
+	local     schema // CREATE TABLE in the package's constants
+	module    schema // the module's .sql files, read when first needed
+	runs      map[types.Object]*RunsClaim
+	body      ast.Node      // the declaration being read, where a builder's variables are assigned
+	fn        *ast.FuncDecl // the function being read, nil at package level
+	reads     []orderedRead // reads in order of age without a lock, claims if a compare-and-set follows
+	funcDecls map[*types.Func]*ast.FuncDecl
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -82,7 +85,11 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		guard.At(f.Pos(), func() { c.collectFile(f) })
 	}
+	c.fn = nil
 	factsOnly := lazyssa.FactsOnly()
+	if !factsOnly && len(c.reads) > 0 {
+		guard.At(c.reads[0].pos, c.matchWrites) // claims by compare-and-set are reported, never facts
+	}
 	for _, s := range c.sites {
 		if factsOnly && !s.generated {
 			continue // only generated code's claims become facts; the rest could only be reported
@@ -127,6 +134,7 @@ func (c *checker) packageDir() string {
 func (c *checker) collectFile(f *ast.File) {
 	generated := isGenerated(f)
 	for _, decl := range f.Decls {
+		c.fn = nil
 		switch decl := decl.(type) {
 		case *ast.GenDecl:
 			for _, spec := range decl.Specs {
@@ -142,6 +150,7 @@ func (c *checker) collectFile(f *ast.File) {
 			}
 		case *ast.FuncDecl:
 			if decl.Body != nil {
+				c.fn = decl
 				c.collectExpr(decl.Body, generated, c.pass.TypesInfo.Defs[decl.Name])
 			}
 		}
@@ -205,6 +214,13 @@ func (c *checker) collectText(pos token.Pos, text string, generated bool, holder
 	for _, cl := range fifoClaims(text) {
 		c.sites = append(c.sites, site{pos: pos, claim: cl, generated: generated, holder: holder})
 	}
+	switch {
+	case generated:
+	case c.fn != nil:
+		c.collectOrderedRead(pos, text, nil, "")
+	default:
+		c.collectConstRead(pos, text, holder)
+	}
 }
 
 // judge reports a claim whose rows carry a tenant, or records it for the
@@ -214,7 +230,7 @@ func (c *checker) judge(s site) {
 		return
 	}
 	if !s.generated {
-		c.pass.Report(analysis.Diagnostic{Pos: s.pos, Message: message(describeClaim(s.claim), s.claim)})
+		c.pass.Report(analysis.Diagnostic{Pos: s.pos, Message: message(describeClaim(s.claim), c.describeTake(s.claim), s.claim)})
 		return
 	}
 	if s.holder == nil {
@@ -279,17 +295,9 @@ func (c *checker) findTenant(s *site) bool {
 // usersOf returns the functions of the package that use the constant obj.
 func (c *checker) usersOf(obj types.Object) []types.Object {
 	var fns []types.Object
-	for _, f := range c.pass.Files {
-		for _, decl := range f.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			if usesObject(c.pass.TypesInfo, fd.Body, obj) {
-				if fn := c.pass.TypesInfo.Defs[fd.Name]; fn != nil {
-					fns = append(fns, fn)
-				}
-			}
+	for _, fd := range c.funcsUsing(obj) {
+		if fn := c.pass.TypesInfo.Defs[fd.Name]; fn != nil {
+			fns = append(fns, fn)
 		}
 	}
 	return fns
@@ -388,7 +396,7 @@ func (c *checker) reportCall(call *ast.CallExpr, fn *types.Func, fact *RunsClaim
 	cl := fifoClaim{name: fact.Query, table: fact.Table, order: strings.Split(fact.Order, ", "),
 		tenant: fact.Tenant, seen: fact.Seen}
 	subject := fmt.Sprintf("%s runs the generated query %s, which", fn.Name(), fact.Query)
-	c.pass.Report(analysis.Diagnostic{Pos: call.Pos(), Message: message(subject, cl)})
+	c.pass.Report(analysis.Diagnostic{Pos: call.Pos(), Message: message(subject, c.describeTake(cl), cl)})
 }
 
 func describeClaim(cl fifoClaim) string {
@@ -399,16 +407,16 @@ func describeClaim(cl fifoClaim) string {
 }
 
 // message says what the claim does, why it hurts, and the fair-share fix.
-func message(subject string, cl fifoClaim) string {
+func message(subject, take string, cl fifoClaim) string {
 	table, fixTable := cl.table, cl.table
 	if table == "" {
 		table, fixTable = "its table", "<table>"
 	}
-	return fmt.Sprintf("%s: %s takes the next row of %s in ORDER BY %s only, with FOR UPDATE SKIP LOCKED: "+
+	return fmt.Sprintf("%s: %s takes the next row of %s in ORDER BY %s only, %s: "+
 		"first-in-first-out across tenants, though its rows carry a tenant (%s, seen in %s); "+
 		"one tenant's backlog makes every other tenant's jobs wait behind it (behind 2 million jobs, about 9 hours). "+
 		"Choose the next job by tenant: ORDER BY (SELECT count(*) FROM %s r WHERE r.%s = j.%s AND r.status = 'running'), then %s "+
 		"(fair share; bulkhead/jobclaim keeps a running count per tenant instead of counting rows)",
-		Code, subject, table, describeOrder(cl.order), cl.tenant, cl.seen,
+		Code, subject, table, describeOrder(cl.order), take, cl.tenant, cl.seen,
 		fixTable, cl.tenant, cl.tenant, describeOrder(cl.order))
 }

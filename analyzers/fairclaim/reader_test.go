@@ -1,6 +1,7 @@
 package fairclaim
 
 import (
+	"maps"
 	"slices"
 	"testing"
 )
@@ -153,14 +154,19 @@ CREATE UNLOGGED TABLE IF NOT EXISTS "public"."Jobs" (
 	payload jsonb DEFAULT '{"tenant_id": 1}',
 	"Tenant_ID" uuid
 );
-CREATE TABLE mail (id int, owner_id int, user_id int);
+CREATE TABLE mail (id int, user_id int);
+CREATE TABLE action_run_job (id int, repo_id int, owner_id int);
+CREATE TABLE builds (id int, owner_id int, org_id int);
 ALTER TABLE ONLY exports ADD COLUMN IF NOT EXISTS workspace_id bigint;
 CREATE INDEX ON mail (tenant_id);`, func(off int) string { return "here" })
 	want := schema{
 		"jobs":    {column: "tenant_id", where: "here"},
 		"exports": {column: "workspace_id", where: "here"},
+		// An owner is the tenant of rows with no tenant column, and only then.
+		"action_run_job": {column: "owner_id", where: "here"},
+		"builds":         {column: "org_id", where: "here"},
 	}
-	if len(s) != len(want) || s["jobs"] != want["jobs"] || s["exports"] != want["exports"] {
+	if !maps.Equal(s, want) {
 		t.Fatalf("schema = %+v, want %+v", s, want)
 	}
 }
@@ -182,6 +188,54 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		fifoClaims(text)
+		orderedReads(text)
+		casUpdates(text)
 		schema{}.addDefinitions(text, func(int) string { return "" })
 	})
+}
+
+// TestCASUpdates: an UPDATE is a compare-and-set claim when it picks one row
+// by id, tests a column for its unclaimed value and sets that column.
+func TestCASUpdates(t *testing.T) {
+	for _, tc := range []struct {
+		text, column string
+	}{
+		{`UPDATE tasks SET claimed_by = $2 WHERE id = $1 AND claimed_by IS NULL`, "claimed_by"},
+		{`UPDATE public.jobs SET status = 'running', started_at = now() WHERE id = ? AND status = 'pending' RETURNING id`, "status"},
+		{`UPDATE action_run_job SET task_id = $1 WHERE id = $2 AND task_id = 0`, "task_id"},
+		{`UPDATE tasks SET claimed_by = $2 WHERE claimed_by IS NULL`, ""},                     // no row named: a bulk update
+		{`UPDATE tasks SET created_at = now() WHERE id = $1 AND deleted_at IS NULL`, ""},      // tests a column it does not set
+		{`UPDATE tasks SET claimed_by = $2 WHERE id = $1 AND claimed_by IS NOT NULL`, ""},     // requires a claimed row
+		{`UPDATE jobs SET status = 'done' WHERE id = $1 AND status = 'running'`, ""},          // a running state is not unclaimed
+		{`SELECT id FROM tasks WHERE id = $1 AND claimed_by IS NULL ORDER BY created_at`, ""}, // not an update
+	} {
+		got := casUpdates(tc.text)
+		switch {
+		case tc.column == "" && len(got) != 0:
+			t.Errorf("casUpdates(%q) = %+v, want none", tc.text, got)
+		case tc.column != "" && (len(got) != 1 || got[0].column != tc.column):
+			t.Errorf("casUpdates(%q) = %+v, want one testing %s", tc.text, got, tc.column)
+		}
+	}
+}
+
+// TestOrderedReads: a read in order of age only, unlocked and bound to no
+// tenant; a locking claim is fifoClaims's, not this.
+func TestOrderedReads(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{`SELECT id FROM tasks WHERE claimed_by IS NULL ORDER BY created_at LIMIT 1`, true},
+		{`SELECT * FROM action_run_job WHERE (task_id=0 AND status=1) ORDER BY updated, id`, true},
+		{`SELECT id FROM tasks WHERE org_id = $1 ORDER BY created_at`, false}, // one tenant
+		{`SELECT id FROM tasks WHERE owner_id = ? ORDER BY id`, false},        // one owner
+		{`SELECT id FROM tasks ORDER BY name`, false},                         // not by age
+		{`SELECT id FROM tasks ORDER BY id FOR UPDATE SKIP LOCKED`, false},    // a locking claim
+		{`UPDATE tasks SET claimed_by = $1 WHERE id = (SELECT id FROM tasks ORDER BY id LIMIT 1)`, false},
+	} {
+		if got := len(orderedReads(tc.text)) == 1; got != tc.want {
+			t.Errorf("orderedReads(%q) found %v, want %v", tc.text, got, tc.want)
+		}
+	}
 }

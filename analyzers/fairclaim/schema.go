@@ -31,15 +31,28 @@ func (s schema) addDefinitions(text string, where func(off int) string) {
 		if table == "" {
 			continue
 		}
-		for _, col := range cols {
-			if catalog.TenantColumns[col.text] {
-				if _, ok := s[table]; !ok {
-					s[table] = tenantColumn{column: col.text, where: where(col.off)}
-				}
-				break
+		if col, ok := tenantOf(cols); ok {
+			if _, known := s[table]; !known {
+				s[table] = tenantColumn{column: col.text, where: where(col.off)}
 			}
 		}
 	}
+}
+
+// tenantOf is the tenant column among a table's columns: the first of
+// catalog.TenantColumns, or else an owner column (owner_id), the widest
+// party rows without a tenant column are divided by.
+func tenantOf(cols []lexeme) (lexeme, bool) {
+	var owner lexeme
+	for _, col := range cols {
+		if catalog.TenantColumns[col.text] {
+			return col, true
+		}
+		if catalog.OwnerColumns[col.text] && owner.text == "" {
+			owner = col
+		}
+	}
+	return owner, owner.text != ""
 }
 
 // tableColumns reads "CREATE [TEMP|UNLOGGED] TABLE [IF NOT EXISTS] name (

@@ -1,6 +1,9 @@
 package catalog
 
-import "go/types"
+import (
+	"go/types"
+	"strings"
+)
 
 // Tables for fairclaim: the SQL words that tell a job claim that is
 // first-in-first-out across tenants, and the query builders whose constant
@@ -11,7 +14,7 @@ import "go/types"
 // reporting, even if it spells one in a string.
 var SQLPackages = append(append([]string(nil), DBPackages...),
 	"github.com/jmoiron/sqlx",
-	SquirrelPath, GormPath, EntSQLPath, GoquPath,
+	SquirrelPath, GormPath, EntSQLPath, GoquPath, XormPath,
 )
 
 // Import paths of the query builders with rows below.
@@ -25,17 +28,28 @@ const (
 	// imports: its LockOption types the generated ForUpdate.
 	EntSQLPath = "entgo.io/ent/dialect/sql"
 	GoquPath   = "github.com/doug-martin/goqu/v9"
+	XormPath   = "xorm.io/xorm"
+	// XormBuilderPath holds xorm's conditions (builder.Eq{…}, builder.NewCond()).
+	XormBuilderPath = "xorm.io/builder"
 )
 
 // TenantColumns are column names that say a row belongs to one tenant of
-// many. owner_id and user_id are not in it: a job owned by a user is
-// usually one tenant's job among that tenant's users, and a queue per user
-// ordered by age is not what the rule is about.
+// many. user_id is not in it: a user is who acted (who enqueued, who
+// triggered), usually one of a tenant's users, and a queue per user ordered
+// by age is not what the rule is about.
 var TenantColumns = wordSet(
 	"tenant", "tenant_id", "tenantid",
 	"org", "org_id", "orgid", "organization", "organization_id", "organisation_id",
 	"account_id", "workspace_id", "project_id", "team_id", "customer_id", "merchant_id",
 )
+
+// OwnerColumns name the account that owns the work (an organisation or a
+// user: gitea's owner_id). The owner is the tenant of rows that carry no
+// column of TenantColumns — it is then the widest party the rows are
+// divided by; beside a tenant column it is one of that tenant's accounts,
+// and the tenant column is the one reported. Bound to one value (owner_id
+// = ?) it scopes a claim to one owner, as a tenant column does.
+var OwnerColumns = wordSet("owner_id", "ownerid")
 
 // AgeColumns are columns whose order is the order jobs arrived in (or were
 // due): a claim ordered only by them (and by a priority) takes the oldest
@@ -45,6 +59,10 @@ var AgeColumns = wordSet(
 	"created_at", "created", "inserted_at", "enqueued_at", "queued_at", "submitted_at",
 	"scheduled_at", "scheduled_for", "run_at", "run_after", "available_at", "not_before",
 	"visible_at", "next_run_at", "due_at",
+	// The time a waiting row last changed is when it became waiting (a
+	// blocked job released, a job re-queued): ordered by it, the oldest
+	// waiting job comes first (gitea's Asc("updated", "id")).
+	"updated", "updated_at",
 )
 
 // PriorityColumns order jobs by a priority the job carries. A priority and
@@ -59,6 +77,13 @@ var PriorityColumns = wordSet("priority", "prio", "weight")
 // (state = RUNNING) that the program fills in.
 var RunningStates = wordSet("running", "executing", "processing", "in_progress", "started", "claimed", "locked", "working")
 
+// WaitingStates are the values of a state column that say a job is not
+// claimed yet. A compare-and-set update that requires one (WHERE id = $1
+// AND status = 'pending') takes the row only if no other worker did: a
+// claim without a lock. The zero values (claimed_by IS NULL, task_id = 0,
+// owner = ”) say the same of a claim column.
+var WaitingStates = wordSet("pending", "queued", "waiting", "new", "ready", "available", "unclaimed")
+
 // SQLClause is the part of a statement a query builder's method adds.
 type SQLClause int
 
@@ -72,6 +97,9 @@ const (
 	ClauseLocking                         // gorm's Clauses: a clause.Locking literal among the arguments
 	ClauseModel                           // gorm's Model, or a finisher's destination: the model struct
 	ClauseLockOption                      // goqu's ForUpdate: a constant of SQLSkipLocked as its first argument
+	ClauseRead                            // a finisher reading rows into its argument (gorm's First, xorm's Find): the model
+	ClauseUpdate                          // a finisher updating rows from its argument (gorm's Updates, xorm's Update)
+	ClauseKey                             // xorm's ID(v): the row whose primary key is v (id = ?)
 )
 
 // SQLBuilders are query builder methods keyed as Key prints them, with the
@@ -92,20 +120,24 @@ var SQLBuilders = map[string]SQLClause{
 	"(" + SquirrelPath + ".SelectBuilder).Limit":             0,
 	"(" + SquirrelPath + ".SelectBuilder).RunWith":           0,
 	// gorm
-	"(*" + GormPath + ".DB).Clauses":     ClauseLocking,
-	"(*" + GormPath + ".DB).Order":       ClauseOrder,
-	"(*" + GormPath + ".DB).Table":       ClauseFrom,
-	"(*" + GormPath + ".DB).Model":       ClauseModel,
-	"(*" + GormPath + ".DB).Where":       ClauseWhere,
-	"(*" + GormPath + ".DB).Select":      ClauseColumns,
-	"(*" + GormPath + ".DB).First":       ClauseModel,
-	"(*" + GormPath + ".DB).Take":        ClauseModel,
-	"(*" + GormPath + ".DB).Find":        ClauseModel,
-	"(*" + GormPath + ".DB).Limit":       0,
-	"(*" + GormPath + ".DB).WithContext": 0,
-	"(*" + GormPath + ".DB).Begin":       0,
-	"(*" + GormPath + ".DB).Session":     0,
-	"(*" + GormPath + ".DB).Debug":       0,
+	"(*" + GormPath + ".DB).Clauses":       ClauseLocking,
+	"(*" + GormPath + ".DB).Order":         ClauseOrder,
+	"(*" + GormPath + ".DB).Table":         ClauseFrom,
+	"(*" + GormPath + ".DB).Model":         ClauseModel,
+	"(*" + GormPath + ".DB).Where":         ClauseWhere,
+	"(*" + GormPath + ".DB).Select":        ClauseColumns,
+	"(*" + GormPath + ".DB).First":         ClauseRead,
+	"(*" + GormPath + ".DB).Take":          ClauseRead,
+	"(*" + GormPath + ".DB).Find":          ClauseRead,
+	"(*" + GormPath + ".DB).Update":        ClauseUpdate,
+	"(*" + GormPath + ".DB).Updates":       ClauseUpdate,
+	"(*" + GormPath + ".DB).UpdateColumn":  ClauseUpdate,
+	"(*" + GormPath + ".DB).UpdateColumns": ClauseUpdate,
+	"(*" + GormPath + ".DB).Limit":         0,
+	"(*" + GormPath + ".DB).WithContext":   0,
+	"(*" + GormPath + ".DB).Begin":         0,
+	"(*" + GormPath + ".DB).Session":       0,
+	"(*" + GormPath + ".DB).Debug":         0,
 	// goqu
 	GoquPath + ".Dialect":                              0,
 	GoquPath + ".From":                                 ClauseFrom,
@@ -119,7 +151,40 @@ var SQLBuilders = map[string]SQLClause{
 	"(*" + GoquPath + ".SelectDataset).ForUpdate":      ClauseLockOption,
 	"(*" + GoquPath + ".SelectDataset).ForNoKeyUpdate": ClauseLockOption,
 	"(*" + GoquPath + ".SelectDataset).Limit":          0,
+	// xorm: an Engine's methods start a Session, whose methods chain
+	"(*" + XormPath + ".Engine).Where":            ClauseWhere,
+	"(*" + XormPath + ".Engine).Table":            ClauseFrom,
+	"(*" + XormPath + ".Engine).Asc":              ClauseOrder,
+	"(*" + XormPath + ".Engine).Desc":             ClauseOrder,
+	"(*" + XormPath + ".Engine).OrderBy":          ClauseOrder,
+	"(*" + XormPath + ".Engine).ID":               ClauseKey,
+	"(*" + XormPath + ".Engine).Cols":             0,
+	"(*" + XormPath + ".Engine).Limit":            0,
+	"(*" + XormPath + ".Engine).Context":          0,
+	"(*" + XormPath + ".Session).Where":           ClauseWhere,
+	"(*" + XormPath + ".Session).And":             ClauseWhere,
+	"(*" + XormPath + ".Session).Table":           ClauseFrom,
+	"(*" + XormPath + ".Session).Asc":             ClauseOrder,
+	"(*" + XormPath + ".Session).Desc":            ClauseOrder,
+	"(*" + XormPath + ".Session).OrderBy":         ClauseOrder,
+	"(*" + XormPath + ".Session).ID":              ClauseKey,
+	"(*" + XormPath + ".Session).Find":            ClauseRead,
+	"(*" + XormPath + ".Session).Get":             ClauseRead,
+	"(*" + XormPath + ".Session).Update":          ClauseUpdate,
+	"(*" + XormPath + ".Session).Cols":            0,
+	"(*" + XormPath + ".Session).Limit":           0,
+	"(*" + XormPath + ".Session).Context":         0,
+	"(*" + XormPath + ".Session).NoAutoCondition": 0,
 }
+
+// SQLConditionMaps are the map types whose literal is a list of conditions
+// keyed by column (squirrel's Eq{"tenant_id": id}, xorm's builder.Eq{…}):
+// each key is bound to its value.
+var SQLConditionMaps = wordSet(SquirrelPath+".Eq", XormBuilderPath+".Eq", GoquPath+"/exp.Ex")
+
+// SQLEmptyConditions make a condition that binds nothing, to be narrowed
+// later or left as it is (jobCond := builder.NewCond()).
+var SQLEmptyConditions = newTable(XormBuilderPath + ".NewCond")
 
 // SQLIdentifiers are builder functions that name a column or a table by a
 // constant (goqu.C("created_at"), goqu.I("j.created_at"), goqu.T("jobs")):
@@ -147,7 +212,44 @@ func SQLBuilderClause(fn *types.Func) (SQLClause, bool) {
 		return 0, false
 	}
 	c, ok := SQLBuilders[Key(fn)]
+	if !ok {
+		c, ok = SQLBuilders[facadeKey(fn)]
+	}
 	return c, ok
+}
+
+// IsXorm reports whether fn is a method of xorm's, directly or through an
+// interface over it.
+func IsXorm(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	k := Key(fn)
+	if f := facadeKey(fn); f != "" {
+		k = f
+	}
+	return strings.HasPrefix(k, "(*"+XormPath+".")
+}
+
+// facadeKey reads a method of an interface that returns a builder as the
+// builder's method of the same name: an application's handle interface
+// over the library (gitea's db.Engine, whose Where returns *xorm.Session)
+// adds nothing to the statement. It is "" for any other method.
+func facadeKey(fn *types.Func) string {
+	recv := fn.Signature().Recv()
+	if recv == nil || !types.IsInterface(recv.Type()) {
+		return ""
+	}
+	for v := range fn.Signature().Results().Variables() {
+		t, star := v.Type(), ""
+		if p, ok := t.(*types.Pointer); ok {
+			t, star = p.Elem(), "*"
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+			return "(" + star + n.Obj().Pkg().Path() + "." + n.Obj().Name() + ")." + fn.Name()
+		}
+	}
+	return ""
 }
 
 // GormLocking is the type of gorm's locking clause, and its fields: a

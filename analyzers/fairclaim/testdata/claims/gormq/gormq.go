@@ -58,7 +58,22 @@ func claimInTransaction(db *gorm.DB) (Job, error) {
 	return job, err
 }
 
+// Read in order of age, then taken by a compare-and-set on its status.
+func claimByCAS(db *gorm.DB) (Job, error) {
+	var job Job
+	if err := db.Where("status = ?", "queued").Order("created_at").First(&job).Error; err != nil { // want `this claim takes the next row of jobs in ORDER BY created_at only, read and then taken with a compare-and-set update that requires status unclaimed \(gormq.go:\d+\), without a lock: .*\(tenant_id, seen in the field TenantID of the model Job\)`
+		return job, err
+	}
+	res := db.Model(&Job{}).Where("id = ? AND status = ?", job.ID, "queued").Update("status", "running")
+	return job, res.Error
+}
+
 // ---- traps ----
+
+// A compare-and-set on a job the caller names: no ordered read.
+func startJob(db *gorm.DB, id int64) error {
+	return db.Model(&Job{}).Where("id = ? AND status = ?", id, "queued").Update("status", "running").Error
+}
 
 // The handle was scoped to one tenant before the claim.
 func claimOnScopedHandle(db *gorm.DB, tenant string) (Job, error) {

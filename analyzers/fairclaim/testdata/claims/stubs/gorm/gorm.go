@@ -21,3 +21,6 @@ func (db *DB) WithContext(ctx context.Context) *DB              { return db }
 
 func (db *DB) Scopes(funcs ...func(*DB) *DB) *DB       { return db }
 func (db *DB) Transaction(fc func(tx *DB) error) error { return fc(db) }
+
+func (db *DB) Update(column string, value interface{}) *DB { return db }
+func (db *DB) Updates(values interface{}) *DB              { return db }

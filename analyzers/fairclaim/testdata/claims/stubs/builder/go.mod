@@ -1,0 +1,3 @@
+module xorm.io/builder
+
+go 1.22

@@ -1,0 +1,3 @@
+module xorm.io/xorm
+
+go 1.22

@@ -95,7 +95,11 @@ in a generated file (sqlc) is reported where the user's code calls the
 generated function that runs it (q.ClaimJob(ctx)), in this package or
 another, or the method of an interface of the generated package it
 implements (sqlc's Querier): nobody edits the generated file. A fact (RunsClaim) carries the claim from the
-generated package to its callers. The message names the table, the ORDER
+generated package to its callers. A decorator of the store (a method
+that hands the call on to the same method, with the same signature, of
+what it wraps: an authorization, metrics or tracing layer) runs the claim
+for its callers and is reported where it is called, not at its
+forwarding call: one claim, one finding, where the work is chosen. The message names the table, the ORDER
 BY columns, the tenant column and where it was seen.
 
 Not reported:

@@ -96,6 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		guard.At(s.pos, func() { c.judge(s) })
 	}
+	c.collectForwarders()
 	if len(c.runs) > 0 {
 		c.exportFacts()
 	}
@@ -361,14 +362,15 @@ func (c *checker) implementedClaim(scope *types.Scope, iface *types.Interface, m
 	return nil
 }
 
-// reportCalls reports the calls, in the package's own (not generated, not
-// test) files, of generated functions that run a claim.
-func (c *checker) reportCalls() {
+// claimCalls visits the calls, in the package's own (not generated, not
+// test) files, of functions that run a claim, with the function declaration
+// that holds each (nil outside one).
+func (c *checker) claimCalls(visit func(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, fact *RunsClaim)) {
 	for _, f := range c.pass.Files {
 		if isGenerated(f) || c.isTest(f) {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
+		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -385,11 +387,52 @@ func (c *checker) reportCalls() {
 				}
 			}
 			if fact != nil {
-				c.reportCall(call, fn, fact)
+				var fd *ast.FuncDecl
+				if len(stack) > 1 {
+					fd, _ = stack[1].(*ast.FuncDecl)
+				}
+				visit(fd, call, fn, fact)
 			}
 			return true
 		})
 	}
+}
+
+// collectForwarders marks the package's decorators of a claim as running it:
+// a method that hands the call on to the same method of what it wraps (an
+// authorization, metrics or tracing layer over the store interface) runs the
+// claim for its callers, where it is reported. Reporting the forwarding call
+// too would report one claim twice, in code that does not choose the order.
+func (c *checker) collectForwarders() {
+	c.claimCalls(func(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, fact *RunsClaim) {
+		if fd != nil && c.forwards(fd, fn) {
+			c.runs[c.pass.TypesInfo.Defs[fd.Name]] = fact
+		}
+	})
+}
+
+// forwards reports whether fd is a method of the same name and signature as
+// callee, which it calls: the decorator's shape.
+func (c *checker) forwards(fd *ast.FuncDecl, callee *types.Func) bool {
+	if fd.Recv == nil || fd.Name.Name != callee.Name() {
+		return false
+	}
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil || fn == callee {
+		return false
+	}
+	a, b := fn.Signature(), callee.Signature()
+	return types.Identical(a.Params(), b.Params()) && types.Identical(a.Results(), b.Results()) && a.Variadic() == b.Variadic()
+}
+
+// reportCalls reports the calls of functions that run a claim, but for the
+// decorators' forwarding calls.
+func (c *checker) reportCalls() {
+	c.claimCalls(func(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, fact *RunsClaim) {
+		if fd == nil || !c.forwards(fd, fn) {
+			c.reportCall(call, fn, fact)
+		}
+	})
 }
 
 func (c *checker) reportCall(call *ast.CallExpr, fn *types.Func, fact *RunsClaim) {

@@ -18,7 +18,7 @@ import (
 // user's module.
 func TestClaims(t *testing.T) {
 	dir := filepath.Join(analysistest.TestData(), "claims")
-	analysistest.Run(t, dir, fairclaim.Analyzer, "./constants", "./schemafile", "./gen", "./app", "./sq", "./gormq", "./entq", "./queries", "./worker", "./goquq", "./xormq", "./rawcas")
+	analysistest.Run(t, dir, fairclaim.Analyzer, "./constants", "./schemafile", "./gen", "./app", "./sq", "./gormq", "./entq", "./queries", "./worker", "./goquq", "./xormq", "./rawcas", "./authz")
 }
 
 // TestFactsOnly: a package analysed only for its facts (go vet's VetxOnly)
@@ -26,7 +26,7 @@ func TestClaims(t *testing.T) {
 // skips the claims of code that is not generated.
 func TestFactsOnly(t *testing.T) {
 	dir := filepath.Join(analysistest.TestData(), "claims")
-	pkgs := []string{"./constants", "./schemafile", "./gen", "./app", "./sq", "./gormq", "./entq", "./queries", "./worker", "./goquq", "./xormq", "./rawcas"}
+	pkgs := []string{"./constants", "./schemafile", "./gen", "./app", "./sq", "./gormq", "./entq", "./queries", "./worker", "./goquq", "./xormq", "./rawcas", "./authz"}
 	full := testpkgs.Facts(analysistest.Run(testpkgs.Quiet{}, dir, fairclaim.Analyzer, pkgs...))
 	lazyssa.SetFactsOnly(true)
 	only := testpkgs.Facts(analysistest.Run(testpkgs.Quiet{}, dir, fairclaim.Analyzer, pkgs...))

@@ -21,9 +21,9 @@ type handed struct {
 	pos token.Pos
 }
 
-// handOver notes a function of this main package that id names as a
-// value, not in a call.
-func (s *scanner) handOver(id *ast.Ident, stack []ast.Node) {
+// handOver notes a function of this main package that e names as a value,
+// not in a call: e is id, or a selector (a method value) whose Sel is id.
+func (s *scanner) handOver(e ast.Expr, id *ast.Ident, stack []ast.Node) {
 	if s.c.pass.Pkg.Name() != "main" || len(stack) == 0 {
 		return
 	}
@@ -31,18 +31,19 @@ func (s *scanner) handOver(id *ast.Ident, stack []ast.Node) {
 	if !ok || fn.Pkg() != s.c.pass.Pkg || s.c.decls[fn] == nil {
 		return
 	}
-	var node ast.Node = id
 	parent := stack[len(stack)-1]
 	if sel, ok := parent.(*ast.SelectorExpr); ok && sel.Sel == id {
-		return // a method value: handled at the selector, if at all
+		return // seen at the selector
 	}
-	if call, ok := parent.(*ast.CallExpr); ok && ast.Unparen(call.Fun) == node {
-		return // a call, followed as one
-	}
-	if paren, ok := parent.(*ast.ParenExpr); ok && len(stack) > 1 {
-		if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && call.Fun == paren {
-			return
+	for i := len(stack) - 1; i >= 0; i-- {
+		if paren, ok := stack[i].(*ast.ParenExpr); ok {
+			e = paren // (f)(x) is a call too
+			continue
 		}
+		if call, ok := stack[i].(*ast.CallExpr); ok && call.Fun == e {
+			return // a call, followed as one
+		}
+		break
 	}
 	s.handedOver = append(s.handedOver, handed{fn: fn, pos: id.Pos()})
 }

@@ -83,9 +83,9 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 			}
 			s.storeKeyed(n)
 		case *ast.Ident:
-			s.handOver(n, stack)
+			s.handOver(n, n, stack)
 		case *ast.SelectorExpr:
-			s.handOver(n.Sel, stack)
+			s.handOver(n, n.Sel, stack)
 		}
 		return true
 	})

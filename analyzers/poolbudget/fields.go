@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -146,6 +147,9 @@ func (c *checker) fieldBudget(k string) Budget {
 			values = append(values, f.Values[k]...)
 		}
 	}
+	// In no promised order: the worst of equals is the first by what it
+	// assumes.
+	slices.SortStableFunc(values, func(a, b Budget) int { return strings.Compare(a.Assumed, b.Assumed) })
 	if len(values) == 0 {
 		return Budget{State: Unknown}
 	}

@@ -189,6 +189,9 @@ func (c *checker) entriesOf(reg string) []Entry {
 			add(r)
 		}
 	}
+	// The drivers list the facts in no promised order: the worst of equals
+	// is the first by name.
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Ctor, b.Ctor) })
 	return out
 }
 

@@ -148,7 +148,7 @@ func budgets(pass *analysis.Pass) ([]Row, error) {
 		if len(c.fieldVals) > 0 {
 			pass.ExportPackageFact(&fieldValues{Values: c.fieldVals})
 		}
-		if regs := c.ownRegistries(); len(regs.Entries) > 0 || relays || declaresRegistry(pass.Pkg) {
+		if regs := c.linkedRegistries(); len(regs.Entries) > 0 || relays || declaresRegistry(pass.Pkg) {
 			pass.ExportPackageFact(regs)
 		}
 	} else {

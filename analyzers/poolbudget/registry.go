@@ -169,6 +169,33 @@ func (s *scanner) lookup(call *ast.CallExpr, reg string, via []string) {
 	}
 }
 
+// linkedRegistries are the constructors this package and the packages it
+// imports register. A backend is linked by a blank import
+// (_ ".../storage/mysql") that no type refers to, and the go vet driver
+// hands a package only the facts of the packages its types reach: each
+// package's fact carries its imports' entries on, so main sees them
+// through the package that imports the backend.
+func (c *checker) linkedRegistries() *registries {
+	out := &registries{Entries: slices.Clone(c.ownRegistries().Entries)}
+	seen := map[string]bool{}
+	for _, e := range out.Entries {
+		seen[e.Registry+" "+e.Ctor] = true
+	}
+	for _, pf := range c.pass.AllPackageFacts() {
+		r, ok := pf.Fact.(*registries)
+		if !ok || pf.Package == c.pass.Pkg {
+			continue
+		}
+		for _, e := range r.Entries {
+			if k := e.Registry + " " + e.Ctor; !seen[k] {
+				seen[k] = true
+				out.Entries = append(out.Entries, e)
+			}
+		}
+	}
+	return out
+}
+
 // entriesOf are the constructors registered into reg by the packages of
 // this binary: this package's and every dependency's registries fact. Only
 // those that create pools are alternatives: with the databases declared, the
@@ -176,17 +203,9 @@ func (s *scanner) lookup(call *ast.CallExpr, reg string, via []string) {
 // process (SQLite, memory) holds none of their connections.
 func (c *checker) entriesOf(reg string) []Entry {
 	var out []Entry
-	add := func(r *registries) {
-		for _, e := range r.Entries {
-			if e.Registry == reg && len(e.Pools) > 0 {
-				out = append(out, e)
-			}
-		}
-	}
-	add(c.ownRegistries())
-	for _, pf := range c.pass.AllPackageFacts() {
-		if r, ok := pf.Fact.(*registries); ok && pf.Package != c.pass.Pkg {
-			add(r)
+	for _, e := range c.linkedRegistries().Entries {
+		if e.Registry == reg && len(e.Pools) > 0 {
+			out = append(out, e)
 		}
 	}
 	// The drivers list the facts in no promised order: the worst of equals

@@ -89,20 +89,35 @@ its pool; or raise max_connections — then say so in .bhlint.yml.
 Escape policy. A budget read from an integer flag whose default is a
 constant (flag.Int, flag.IntVar, pflag's, cobra's cmd.Flags().Int) counts
 as that default, and the message names the assumption ("5 db (the default
-of flag -max)"). Any other budget that is not a constant (configuration
-files, viper, the environment, arithmetic) is not counted: the pool is
-named in the message as not counted when the constant ones already exceed
-the limit, and is silent otherwise; a constructor's parameter is replaced
-by what each call passes, so store.Open(dsn, 20) counts 20. A pgxpool whose
-connection string is not a constant is not counted either (the string may
-set pool_max_conns), unless its configuration sets MaxConns. A pool
-returned by a function takes the budget its caller sets on it; a pool
-passed to a function takes the budget that function (or one it passes the
-pool on to) sets on its parameter; a pool stored in a field or a global is
-followed within the function that stores it, not where the field is read
-later: a pool stored in a field on which its package calls SetMaxOpenConns
-elsewhere (a Configure method) is not counted, rather than counted as
-unbounded (set the maximum where the pool is opened).
+of flag -max)"). So does a flag read by its name (urfave/cli's
+c.Int("db-max"), pflag's GetInt) that this package or one it imports
+declares with a constant default (&cli.IntFlag{Name: "db-max", Value: 10};
+no Value is 0), unless two declarations of that name disagree. A maximum
+set under a condition that the flags' defaults decide (if *maxConns > 0 {
+db.SetMaxOpenConns(*maxConns) }, with a default of 0) is set or skipped as
+the defaults decide: skipped, the pool keeps the budget it had, unbounded
+for database/sql, and the message names the flag ("db (the default of flag
+-max_conns) has no maximum"). Any other budget that is not a constant
+(configuration files, viper, the environment, arithmetic) is not counted:
+the pool is named in the message as not counted when the constant ones
+already exceed the limit, and is silent otherwise; a constructor's
+parameter is replaced by what each call passes, so store.Open(dsn, 20)
+counts 20. A budget read from an integer field of a named struct
+(SetMaxOpenConns(e.config.MaxOpen), the end of a functional option or a
+configuration struct) counts as the worst of the values the binary's
+packages store into that field (e.config.MaxOpen = n in WithMaxOpen(n),
+called with c.Int("max"); a keyed literal &config{MaxOpen: 5}), when every
+one of them is a constant or a flag's default; one that is not makes it
+not counted. A pgxpool whose connection string is not a constant is not
+counted either (the string may set pool_max_conns), unless its
+configuration sets MaxConns. A pool returned by a function takes the
+budget its caller sets on it; a pool passed to a function takes the budget
+that function (or one it passes the pool on to) sets on its parameter; a
+pool stored in a field or a global is followed within the function that
+stores it, not where the field is read later: a pool stored in a field on
+which its package calls SetMaxOpenConns elsewhere (a Configure method) is
+not counted, rather than counted as unbounded (set the maximum where the
+pool is opened).
 
 Each call of a constructor counts: a constructor called twice opens two
 pools and counts twice; a call in a loop counts once. A pool kept in a
@@ -114,7 +129,29 @@ alternatives and count once, as the worse of them until a maximum is set on
 the variable; a maximum set in each case before the next is opened counts
 the last one's.
 
-Calls through an interface or a func value are not followed, nor are pools
+A registry of constructors is followed: a package-level map of functions
+that backends fill (a map literal, an assignment providers[name] = ctor,
+or a call of a function that does so with its parameter, such as
+storage.Register("mysql", newProvider) in an init function), and that the
+program calls through (ctor := providers[name]; ctor(…)). Where main's
+path calls through it, the constructors registered by the packages its
+binary links are alternatives, as the cases of a switch on the driver
+are: one of them runs, not all, and the worst counts (a pool with no
+maximum, then the most connections); a constructor that opens no server
+pool (an in-process SQLite backend, one whose connections are not
+counted) is no alternative, since with the databases declared the
+deployment selects a backend that connects to one. The message names the
+assumption when there were several ("the worst of 3 constructors
+registered in storage.providers"). A registered constructor is counted
+only where main calls through its registry, never for being registered.
+
+A function main's package hands over as a value rather than calls
+(app.Action = server, a command-line library's action) runs as main's
+work when it is the only one handed over that creates pools; several
+(serve and migrate subcommands) are the command line's choice, and none
+of them is counted.
+
+Calls through an interface or any other func value are not followed, nor are pools
 created in package-level variable initialisers or init functions, nor in
 packages whose .bhlint.yml declares no databases. Test files are skipped,
 and so is a test binary's main.

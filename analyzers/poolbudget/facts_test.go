@@ -47,3 +47,45 @@ func TestFactsSurviveGob(t *testing.T) {
 		t.Errorf("laneLimit after gob: %+v, %v", lim, err)
 	}
 }
+
+// TestPackageFactsSurviveGob: the package facts a main package resolves
+// against (registered constructors, flags by name, field values) survive
+// the encoding a go vet driver puts them through.
+func TestPackageFactsSurviveGob(t *testing.T) {
+	for _, in := range []interface{ String() string }{
+		&registries{Entries: []Entry{{Registry: "example.com/storage.providers", Ctor: "mysql.newProvider",
+			Pools: []Pool{{Name: "db", Kind: "sql.Open", Budget: Budget{State: Unbounded, Assumed: "the default of flag -max"}, DSN: noDSN(), Returned: -1}}}}},
+		&flagNames{Flags: []flagDefault{{Name: "database.connection.open", Value: 0}}},
+		&fieldValues{Values: map[string][]Budget{"example.com/db.config.MaxOpen": {{State: Known, N: 5, Assumed: "the default of flag -max"}}}},
+	} {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(in); err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		switch in.(type) {
+		case *registries:
+			var out registries
+			err := gob.NewDecoder(&buf).Decode(&out)
+			got = out.String() + errString(err)
+		case *flagNames:
+			var out flagNames
+			err := gob.NewDecoder(&buf).Decode(&out)
+			got = out.String() + errString(err)
+		case *fieldValues:
+			var out fieldValues
+			err := gob.NewDecoder(&buf).Decode(&out)
+			got = out.String() + errString(err)
+		}
+		if got != in.String() {
+			t.Errorf("after gob: %s, want %s", got, in.String())
+		}
+	}
+}
+
+func errString(err error) string {
+	if err != nil {
+		return " " + err.Error()
+	}
+	return ""
+}

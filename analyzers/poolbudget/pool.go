@@ -98,13 +98,17 @@ const (
 	// FromDSN: pool_max_conns of the connection string, or pgxpool's
 	// default without one; the connection string is not known yet.
 	FromDSN
+	// FromField: a struct field, Field, which the program's stores give
+	// (fields.go); main resolves it.
+	FromField
 )
 
 // Budget is a pool's maximum as far as the code shows it.
 type Budget struct {
 	State State
-	N     int // Known, PgxDefault: the count
-	Param int // FromParam: the parameter
+	N     int    // Known, PgxDefault: the count
+	Param int    // FromParam: the parameter
+	Field string // FromField: the field, "example.com/db.config.MaxConns"
 	// Assumed names what the count assumes: "the default of flag
 	// -db-max-conns", a value the deployment may override.
 	Assumed string
@@ -118,6 +122,9 @@ func (b Budget) String() string {
 		}
 		return fmt.Sprint(b.N)
 	case Unbounded:
+		if b.Assumed != "" {
+			return "unbounded (" + b.Assumed + ")"
+		}
 		return "unbounded"
 	case PgxDefault:
 		return fmt.Sprintf("pgxpool default (%d)", b.N)
@@ -125,6 +132,8 @@ func (b Budget) String() string {
 		return fmt.Sprintf("param %d", b.Param)
 	case FromDSN:
 		return "from its connection string"
+	case FromField:
+		return "field " + b.Field
 	}
 	return "unknown"
 }

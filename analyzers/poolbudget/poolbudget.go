@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,7 +33,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Name:      "poolbudget",
 	Doc:       docs.Extract(doc, "poolbudget"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/poolbudget",
-	FactTypes: []analysis.Fact{new(createsPools), new(laneLimit)},
+	FactTypes: []analysis.Fact{new(createsPools), new(laneLimit), new(registries), new(flagNames), new(fieldValues)},
 	Run:       run,
 }, Code)
 
@@ -41,6 +42,12 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 type createsPools struct {
 	Pools  []Pool
 	Bounds []ParamBound
+	// Registers: the function stores a parameter into a registry;
+	// Lookups: it calls a constructor read from one (registry.go).
+	Registers []Registration
+	Lookups   []Lookup
+	// FieldStores: the function stores a parameter into an integer field.
+	FieldStores []FieldStore
 	// Truncated: more pools reach the function than a fact carries
 	// (maxPools); main reports nothing then.
 	Truncated bool
@@ -55,6 +62,19 @@ func (f *createsPools) String() string {
 	}
 	for _, b := range f.Bounds {
 		parts = append(parts, fmt.Sprintf("bounds param %d to %s", b.Param, b.Budget))
+	}
+	for _, fs := range f.FieldStores {
+		parts = append(parts, fmt.Sprintf("stores param %d into %s", fs.Param, fs.Field))
+	}
+	for _, r := range f.Registers {
+		parts = append(parts, fmt.Sprintf("registers param %d into %s", r.Param, r.Registry))
+	}
+	for _, l := range f.Lookups {
+		via := ""
+		if len(l.Via) > 0 {
+			via = " via " + strings.Join(l.Via, " → ")
+		}
+		parts = append(parts, "calls through "+l.Registry+via)
 	}
 	if f.Truncated {
 		parts = append(parts, "truncated")
@@ -83,10 +103,16 @@ func budgets(pass *analysis.Pass) ([]Row, error) {
 		return nil, err
 	}
 	// Nothing declared, nothing to compare with: the common case stops here.
-	if !cfg.DeclaresCapacity() || !pkgscope.Reaches(pass.Pkg, catalog.BudgetPackages) {
+	if !cfg.DeclaresCapacity() {
 		return nil, nil
 	}
 	c := &checker{pass: pass, decls: map[*types.Func]*ast.FuncDecl{}, summaries: map[*types.Func]*createsPools{}, busy: map[*types.Func]bool{}}
+	// A package that cannot reach an opener may still declare a registry
+	// of constructors, or call through one (registry.go).
+	if !pkgscope.Reaches(pass.Pkg, catalog.BudgetPackages) && !declaresRegistry(pass.Pkg) && !c.importsRegistry() {
+		c.exportFlagNames() // a package of flags, read by name elsewhere
+		return nil, nil
+	}
 	var mainDecl *ast.FuncDecl
 	for _, f := range pass.Files {
 		if isTestFile(pass, f) {
@@ -108,13 +134,25 @@ func budgets(pass *analysis.Pass) ([]Row, error) {
 	if pass.Pkg.Name() != "main" {
 		// Facts for the packages above; nothing imports a main package.
 		c.exportLaneLimits()
+		relays := false
 		for fn, fd := range c.decls {
 			guard.At(fd.Pos(), func() {
-				if s := c.summary(fn); s != nil && (len(s.Pools) > 0 || len(s.Bounds) > 0 || s.Truncated) {
+				s := c.summary(fn)
+				if s != nil && (len(s.Pools) > 0 || len(s.Bounds) > 0 || len(s.Registers) > 0 || len(s.Lookups) > 0 || len(s.FieldStores) > 0 || s.Truncated) {
 					pass.ExportObjectFact(fn, s)
+					relays = relays || len(s.Registers) > 0 || len(s.Lookups) > 0
 				}
 			})
 		}
+		c.exportFlagNames()
+		if len(c.fieldVals) > 0 {
+			pass.ExportPackageFact(&fieldValues{Values: c.fieldVals})
+		}
+		if regs := c.linkedRegistries(); len(regs.Entries) > 0 || relays || declaresRegistry(pass.Pkg) {
+			pass.ExportPackageFact(regs)
+		}
+	} else {
+		c.ownRegistries() // before main's calls through them
 	}
 	var rows []Row
 	if mainDecl != nil && !isTestBinary(pass) && cfg.Replicated(filepath.Dir(pass.Fset.File(mainDecl.Pos()).Name())) {
@@ -135,6 +173,14 @@ type checker struct {
 	// flagPtrs and flagVals are the variables that hold an integer flag
 	// with a constant default (values.go), learned on first use.
 	flagPtrs, flagVals map[types.Object]flagDefault
+	// flagNames are the integer flags the package declares, by name.
+	flagNames *flagNames
+	// regs are the constructors this package registers, learned on first
+	// use (registry.go).
+	regs *registries
+	// fieldVals are the budgets this package's code stores into integer
+	// fields, by field (fields.go).
+	fieldVals map[string][]Budget
 }
 
 // summary is what fn creates and bounds: scanned here for this package's
@@ -230,4 +276,24 @@ func (c *checker) boundFields() map[*types.Var]bool {
 // *sql.DB, or a wrapper's own.
 func isBound(fn *types.Func) bool {
 	return fn != nil && (catalog.Key(fn) == catalog.SQLBound || catalog.PoolWrapperBounds.Has(fn))
+}
+
+// exportFlagNames exports the integer flags a package that imports a
+// command-line library declares, for the packages that read them by name.
+func (c *checker) exportFlagNames() {
+	if c.pass.Pkg.Name() == "main" || !importsAny(c.pass.Pkg, catalog.FlagPackages) {
+		return
+	}
+	if c.learnFlags(); len(c.flagNames.Flags) > 0 {
+		c.pass.ExportPackageFact(c.flagNames)
+	}
+}
+
+func importsAny(pkg *types.Package, paths []string) bool {
+	for _, imp := range pkg.Imports() {
+		if slices.Contains(paths, imp.Path()) {
+			return true
+		}
+	}
+	return false
 }

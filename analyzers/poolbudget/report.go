@@ -27,6 +27,9 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) []Row {
 	var pools []*Pool
 	for i := range sum.Pools {
 		p := &sum.Pools[i]
+		if p.Budget.State == FromField {
+			p.Budget = c.fieldBudget(p.Budget.Field)
+		}
 		if p.Budget.State == FromParam || p.Budget.State == FromDSN {
 			p.Budget = Budget{State: Unknown} // main has no parameters to give it
 		}

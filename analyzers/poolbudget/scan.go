@@ -32,13 +32,28 @@ type scanner struct {
 	structs map[*types.Var]map[string]ast.Expr
 	pgxDSN  map[*types.Var]DSN // the connection string a *pgxpool.Config was parsed from
 	dsns    map[*types.Var]DSN // local strings holding a connection string
+	// fromRegistry are local variables read from a registry (sp :=
+	// providers[name]); lookups, the calls through one; registers, the
+	// parameters stored into one.
+	fromRegistry map[*types.Var]string
+	lookups      []Lookup
+	registers    []Registration
+	// fieldStores are the parameters the function stores into integer
+	// fields (fields.go).
+	fieldStores []FieldStore
+	// handedOver are the functions a main package's function hands over as
+	// values (app.Action = run), where they are named.
+	handedOver []handed
+	body       *ast.BlockStmt
+	litOf      map[*ast.KeyValueExpr]*ast.CompositeLit // learned on first use
 }
 
 func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 	s := &scanner{
 		c: c, params: map[*types.Var]int{}, held: map[*types.Var]*Pool{}, stored: map[string]*Pool{},
 		bounds: map[int]Budget{}, structs: map[*types.Var]map[string]ast.Expr{}, boundLater: map[*Pool]bool{},
-		pgxDSN: map[*types.Var]DSN{}, dsns: map[*types.Var]DSN{},
+		pgxDSN: map[*types.Var]DSN{}, dsns: map[*types.Var]DSN{}, fromRegistry: map[*types.Var]string{},
+		body: fd.Body,
 	}
 	i := 0
 	for _, field := range fd.Type.Params.List {
@@ -61,11 +76,16 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 		case *ast.ReturnStmt:
 			s.returns(n)
 		case *ast.CallExpr:
-			s.call(n, stack[len(stack)-1])
+			s.call(n, stack)
 		case *ast.KeyValueExpr:
 			if p := s.handle(n.Value); p != nil {
 				s.intoField(p, n.Key) // &Store{db: db}
 			}
+			s.storeKeyed(n)
+		case *ast.Ident:
+			s.handOver(n, n, stack)
+		case *ast.SelectorExpr:
+			s.handOver(n, n.Sel, stack)
 		}
 		return true
 	})
@@ -74,7 +94,8 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 			p.Budget = Budget{State: Unknown}
 		}
 	}
-	out := &createsPools{Truncated: s.truncated}
+	s.runHandedOver()
+	out := &createsPools{Truncated: s.truncated, Lookups: s.lookups, Registers: s.registers, FieldStores: s.fieldStores}
 	for _, p := range s.pools {
 		out.Pools = append(out.Pools, *p)
 	}
@@ -87,19 +108,29 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 
 // call handles a call that creates a pool, bounds one, or reaches a
 // function that does.
-func (s *scanner) call(call *ast.CallExpr, parent ast.Node) {
+func (s *scanner) call(call *ast.CallExpr, stack []ast.Node) {
+	parent := stack[len(stack)-1]
 	fn := typeutil.StaticCallee(s.c.pass.TypesInfo, call)
 	if fn == nil {
-		return // through an interface or a func value: not followed
+		if reg := s.registryVarOf(call.Fun); reg != "" {
+			s.lookup(call, reg, nil)
+		}
+		return // through an interface or any other func value: not followed
 	}
 	if op, ok := catalog.PoolOpeners[catalog.Key(fn)]; ok {
 		s.open(call, fn, op, parent)
 		return
 	}
 	if isBound(fn) {
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && len(call.Args) == 1 {
-			s.setBudget(sel.X, s.intBudget(call.Args[0], catalog.UnsetUnbounded))
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || len(call.Args) != 1 {
+			return
 		}
+		if flag := s.skippedByDefault(call, stack); flag != "" {
+			s.assumeSkipped(sel.X, flag)
+			return
+		}
+		s.setBudget(sel.X, s.intBudget(call.Args[0], catalog.UnsetUnbounded))
 		return
 	}
 	if sum := s.c.summary(fn); sum != nil {
@@ -210,6 +241,19 @@ func (s *scanner) inherit(call *ast.CallExpr, fn *types.Func, sum *createsPools,
 		}
 	}
 	s.truncated = s.truncated || sum.Truncated
+	for _, l := range sum.Lookups {
+		s.lookup(call, l.Registry, append([]string{name}, l.Via...))
+	}
+	for _, r := range sum.Registers {
+		if i, ok := s.paramAt(call, r.Param); ok {
+			s.registers = append(s.registers, Registration{Param: i, Registry: r.Registry})
+		}
+	}
+	for _, f := range sum.FieldStores {
+		if f.Param < len(call.Args) {
+			s.storeValue(f.Field, s.intBudget(call.Args[f.Param], catalog.UnsetUnbounded))
+		}
+	}
 	for _, b := range sum.Bounds {
 		if b.Param < len(call.Args) {
 			s.setBudget(call.Args[b.Param], s.argBudget(call, b.Budget, catalog.UnsetUnbounded))
@@ -325,6 +369,10 @@ func (s *scanner) assign(lhs, rhs []ast.Expr) {
 	}
 	for i, l := range lhs {
 		r := ast.Unparen(rhs[i])
+		if s.registryAssign(l, r) {
+			continue
+		}
+		s.storeField(l, r)
 		if sel, ok := l.(*ast.SelectorExpr); ok {
 			if fields := s.structs[s.localVar(sel.X)]; fields != nil {
 				fields[sel.Sel.Name] = r // cfg.MaxConns = 20
@@ -355,6 +403,9 @@ func (s *scanner) assign(lhs, rhs []ast.Expr) {
 // assignTuple: cfg, err := pgxpool.ParseConfig(dsn); dsn, ok :=
 // os.LookupEnv("DATABASE_URL").
 func (s *scanner) assignTuple(lhs []ast.Expr, rhs ast.Expr) {
+	if s.registryAssign(lhs[0], rhs) {
+		return // sp, ok := providers[name]
+	}
 	v := s.localVar(lhs[0])
 	if p := s.handle(rhs); p != nil {
 		s.keepCopy(p, lhs[0], v) // sqlDB, err := gormDB.DB()
@@ -402,6 +453,9 @@ func (s *scanner) keepCopy(p *Pool, lhs ast.Expr, v *types.Var) {
 	case isBlank(lhs):
 	default:
 		s.stored[types.ExprString(lhs)] = p
+		if p.Global == "" {
+			p.Global = s.globalOf(lhs) // kept in a package-level variable: one pool
+		}
 		if sel, ok := lhs.(*ast.SelectorExpr); ok {
 			s.intoField(p, sel.Sel)
 		}
@@ -515,4 +569,35 @@ func namesOf(spec *ast.ValueSpec) []ast.Expr {
 		lhs[i] = id
 	}
 	return lhs
+}
+
+// registryAssign follows a registry's entries through an assignment: sp :=
+// providers[name] reads one into a local variable; providers[name] = ctor,
+// with ctor a parameter, makes the function a Register.
+func (s *scanner) registryAssign(lhs, rhs ast.Expr) bool {
+	info := s.c.pass.TypesInfo
+	if reg := registryOf(info, rhs); reg != "" {
+		if _, isIndex := ast.Unparen(rhs).(*ast.IndexExpr); isIndex {
+			if v := s.localVar(lhs); v != nil {
+				s.fromRegistry[v] = reg
+			}
+			return true
+		}
+	}
+	if reg := registryOf(info, lhs); reg != "" {
+		if i, ok := s.paramOf(rhs); ok {
+			s.registers = append(s.registers, Registration{Param: i, Registry: reg})
+		}
+		return true
+	}
+	return false
+}
+
+// paramAt is the parameter of this function that the call passes as its
+// argument i, if it is one.
+func (s *scanner) paramAt(call *ast.CallExpr, i int) (int, bool) {
+	if i >= len(call.Args) {
+		return 0, false
+	}
+	return s.paramOf(call.Args[i])
 }

@@ -20,13 +20,14 @@ import (
 // go from package to package in memory.
 func Table(pkgs []*packages.Package) ([]Row, error) {
 	facts := map[factKey]analysis.Fact{}
+	pkgFacts := map[*types.Package][]analysis.PackageFact{}
 	var rows []Row
 	var errs []error
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		if p.Types == nil || p.TypesInfo == nil || len(p.Syntax) == 0 {
 			return
 		}
-		found, err := tableOf(p, facts)
+		found, err := tableOf(p, facts, pkgFacts)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %v", p.PkgPath, err))
 		}
@@ -45,7 +46,7 @@ type factKey struct {
 }
 
 // tableOf runs the analysis of one package with facts kept in memory.
-func tableOf(p *packages.Package, facts map[factKey]analysis.Fact) (rows []Row, err error) {
+func tableOf(p *packages.Package, facts map[factKey]analysis.Fact, pkgFacts map[*types.Package][]analysis.PackageFact) (rows []Row, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error: poolbudget panicked: %v", r)
@@ -62,6 +63,37 @@ func tableOf(p *packages.Package, facts map[factKey]analysis.Fact) (rows []Row, 
 			return ok
 		},
 		ExportObjectFact: func(obj types.Object, f analysis.Fact) { facts[factKey{obj, reflect.TypeOf(f)}] = f },
+		ExportPackageFact: func(f analysis.Fact) {
+			pkgFacts[p.Types] = append(pkgFacts[p.Types], analysis.PackageFact{Package: p.Types, Fact: f})
+		},
+		// The package facts of the packages p imports, directly or not,
+		// as a driver gives them: not those of every package visited.
+		AllPackageFacts: func() []analysis.PackageFact {
+			var all []analysis.PackageFact
+			for _, dep := range dependencies(p.Types) {
+				all = append(all, pkgFacts[dep]...)
+			}
+			return all
+		},
 	}
 	return budgets(pass)
+}
+
+// dependencies are the packages pkg imports, directly or not, and pkg.
+func dependencies(pkg *types.Package) []*types.Package {
+	seen := map[*types.Package]bool{}
+	var out []*types.Package
+	var visit func(*types.Package)
+	visit = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	visit(pkg)
+	return out
 }

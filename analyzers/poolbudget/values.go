@@ -1,11 +1,13 @@
 package poolbudget
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,9 +32,12 @@ func (s *scanner) intBudget(e ast.Expr, unset catalog.Unset) Budget {
 		return Budget{State: FromParam, Param: i}
 	}
 	if f, ok := s.flagOf(e); ok {
-		b := budgetOf(f.value, unset)
-		b.Assumed = "the default of flag -" + f.name
+		b := budgetOf(f.Value, unset)
+		b.Assumed = "the default of flag -" + f.Name
 		return b
+	}
+	if k := fieldKey(info, e); k != "" {
+		return Budget{State: FromField, Field: k}
 	}
 	return Budget{State: Unknown}
 }
@@ -49,15 +54,20 @@ func constInt(info *types.Info, e ast.Expr) (int, bool) {
 	return int(n), true
 }
 
-// flagDefault is an integer flag with a constant default.
+// flagDefault is an integer flag with a constant default. (Exported
+// fields: flagNames carries it in a fact.)
 type flagDefault struct {
-	name  string
-	value int
+	Name  string
+	Value int
 }
 
 // flagOf is the flag e reads: *p where p := flag.Int(…) (a local or
-// package-level variable), or v after flag.IntVar(&v, …).
+// package-level variable), v after flag.IntVar(&v, …), or a read by name
+// (c.Int("db-max")) of a flag this package or one it imports declares.
 func (s *scanner) flagOf(e ast.Expr) (flagDefault, bool) {
+	if call, ok := e.(*ast.CallExpr); ok {
+		return s.c.flagReadBy(call)
+	}
 	if star, ok := e.(*ast.StarExpr); ok {
 		e = ast.Unparen(star.X)
 	} else if id, ok := e.(*ast.Ident); ok {
@@ -89,17 +99,29 @@ func (c *checker) learnFlags() {
 		return
 	}
 	c.flagPtrs, c.flagVals = map[types.Object]flagDefault{}, map[types.Object]flagDefault{}
+	c.flagNames = &flagNames{}
 	info := c.pass.TypesInfo
 	for _, f := range c.pass.Files {
+		if isTestFile(c.pass, f) {
+			continue
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.CompositeLit:
+				if def, ok := cliFlagOf(info, n); ok {
+					c.flagNames.Flags = append(c.flagNames.Flags, def)
+				}
 			case *ast.AssignStmt:
 				c.learnFlagAssign(n.Lhs, n.Rhs)
 			case *ast.ValueSpec:
 				c.learnFlagAssign(namesOf(n), n.Values)
 			case *ast.CallExpr:
 				fn := typeutil.StaticCallee(info, n)
-				if def, ok := flagDefinition(info, fn, n); ok && catalog.FlagDefaults[catalog.Key(fn)].Var {
+				def, ok := flagDefinition(info, fn, n)
+				if ok {
+					c.flagNames.Flags = append(c.flagNames.Flags, def)
+				}
+				if ok && catalog.FlagDefaults[catalog.Key(fn)].Var {
 					if id, ok := derefOf(n.Args[0]).(*ast.Ident); ok && derefOf(n.Args[0]) != ast.Unparen(n.Args[0]) {
 						c.flagVals[info.ObjectOf(id)] = def
 					}
@@ -140,7 +162,7 @@ func flagDefinition(info *types.Info, fn *types.Func, call *ast.CallExpr) (flagD
 	if !isName || name.Value == nil || name.Value.Kind() != constant.String || !isConst {
 		return flagDefault{}, false
 	}
-	return flagDefault{name: constant.StringVal(name.Value), value: value}, true
+	return flagDefault{Name: constant.StringVal(name.Value), Value: value}, true
 }
 
 // argBudget replaces a budget that is a parameter of the callee with what
@@ -330,4 +352,182 @@ func fieldsOf(lit *ast.CompositeLit) map[string]ast.Expr {
 		}
 	}
 	return fields
+}
+
+// skippedByDefault names the flag whose default skips the statement at the
+// top of stack: an if whose condition, with each flag read as its default,
+// is a constant that leads away from it (if *maxConns > 0 { … } with a
+// default of 0). "" when no flag's default decides it.
+func (s *scanner) skippedByDefault(n ast.Node, stack []ast.Node) string {
+	for i := len(stack) - 1; i >= 0; i-- {
+		ifs, ok := stack[i].(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		child := n
+		if i+1 < len(stack) {
+			child = stack[i+1]
+		}
+		inBody, inElse := child == ifs.Body, ifs.Else != nil && child == ifs.Else
+		if !inBody && !inElse {
+			continue // in the condition or the init statement
+		}
+		flags := map[string]bool{}
+		v, ok := s.condUnderDefaults(ifs.Cond, flags)
+		if ok && len(flags) > 0 && v != inBody {
+			return firstKey(flags)
+		}
+	}
+	return ""
+}
+
+// condUnderDefaults evaluates a condition over integer constants and flags
+// with constant defaults, each flag read as its default: comparisons,
+// &&, || and !. flags collects the flags it reads.
+func (s *scanner) condUnderDefaults(e ast.Expr, flags map[string]bool) (bool, bool) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			v, ok := s.condUnderDefaults(e.X, flags)
+			return !v, ok
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND, token.LOR:
+			x, okx := s.condUnderDefaults(e.X, flags)
+			y, oky := s.condUnderDefaults(e.Y, flags)
+			if !okx || !oky {
+				return false, false
+			}
+			if e.Op == token.LAND {
+				return x && y, true
+			}
+			return x || y, true
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			x, okx := s.intUnderDefault(e.X, flags)
+			y, oky := s.intUnderDefault(e.Y, flags)
+			if !okx || !oky {
+				return false, false
+			}
+			return constant.Compare(constant.MakeInt64(int64(x)), e.Op, constant.MakeInt64(int64(y))), true
+		}
+	}
+	return false, false
+}
+
+// intUnderDefault is a constant, or a flag's default (its name added to
+// flags).
+func (s *scanner) intUnderDefault(e ast.Expr, flags map[string]bool) (int, bool) {
+	e = ast.Unparen(e)
+	if n, ok := constInt(s.c.pass.TypesInfo, e); ok {
+		return n, true
+	}
+	if f, ok := s.flagOf(e); ok {
+		flags[f.Name] = true
+		return f.Value, true
+	}
+	return 0, false
+}
+
+// assumeSkipped notes, on the pool e holds, that the default of flag
+// skips the maximum set on it: it keeps the budget it had.
+func (s *scanner) assumeSkipped(e ast.Expr, flag string) {
+	if inner := innerOf(e); inner != nil && s.handle(e) == nil {
+		e = inner
+	}
+	if p := s.handle(e); p != nil && p.Budget.Assumed == "" {
+		p.Budget.Assumed = "the default of flag -" + flag
+	}
+}
+
+func firstKey(m map[string]bool) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys[0]
+}
+
+// flagNames is the package fact of the integer flags a package declares
+// with a constant default, by name: a flag declared in one package (a
+// flags.go of urfave/cli structs) is read by name in another.
+type flagNames struct {
+	Flags []flagDefault
+}
+
+func (*flagNames) AFact() {}
+
+func (f *flagNames) String() string {
+	var parts []string
+	for _, d := range f.Flags {
+		parts = append(parts, fmt.Sprintf("-%s=%d", d.Name, d.Value))
+	}
+	return "flagNames(" + strings.Join(parts, " ") + ")"
+}
+
+// cliFlagOf is the flag a CLI library's flag struct literal declares, when
+// its name is a constant and its default a constant integer (no default is
+// the zero value).
+func cliFlagOf(info *types.Info, lit *ast.CompositeLit) (flagDefault, bool) {
+	row, ok := catalog.CLIFlagStructs[catalog.TypeKey(info.TypeOf(lit))]
+	if !ok {
+		return flagDefault{}, false
+	}
+	fields := fieldsOf(lit)
+	name, hasName := fields[row.Name]
+	if !hasName {
+		return flagDefault{}, false
+	}
+	tv := info.Types[name]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return flagDefault{}, false
+	}
+	value := 0
+	if e, set := fields[row.Default]; set {
+		n, isConst := constInt(info, e)
+		if !isConst {
+			return flagDefault{}, false
+		}
+		value = n
+	}
+	return flagDefault{Name: constant.StringVal(tv.Value), Value: value}, true
+}
+
+// flagReadBy is the flag a read by name reads (c.Int("db-max")): declared
+// with a constant default in this package or one it imports, and with one
+// default wherever it is declared.
+func (c *checker) flagReadBy(call *ast.CallExpr) (flagDefault, bool) {
+	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+	if fn == nil {
+		return flagDefault{}, false
+	}
+	arg, ok := catalog.FlagReaders[catalog.Key(fn)]
+	if !ok || arg >= len(call.Args) {
+		return flagDefault{}, false
+	}
+	tv := c.pass.TypesInfo.Types[call.Args[arg]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return flagDefault{}, false
+	}
+	name := constant.StringVal(tv.Value)
+	c.learnFlags()
+	var found []flagDefault
+	collect := func(f *flagNames) {
+		for _, d := range f.Flags {
+			if d.Name == name {
+				found = append(found, d)
+			}
+		}
+	}
+	collect(c.flagNames)
+	for _, pf := range c.pass.AllPackageFacts() {
+		if f, ok := pf.Fact.(*flagNames); ok && pf.Package != c.pass.Pkg {
+			collect(f)
+		}
+	}
+	if len(found) == 0 || slices.ContainsFunc(found, func(d flagDefault) bool { return d.Value != found[0].Value }) {
+		return flagDefault{}, false // unknown, or two flags of that name with different defaults
+	}
+	return found[0], true
 }

@@ -134,3 +134,39 @@ var EmbeddedDriverPackages = []string{
 	"gorm.io/driver/sqlite", "github.com/glebarez/sqlite", "github.com/mattn/go-sqlite3", "modernc.org/sqlite",
 	"github.com/marcboeker/go-duckdb",
 }
+
+// CLIFlagStruct is a CLI library's flag declared as a struct literal
+// (urfave/cli's &cli.IntFlag{Name: "db-max", Value: 10}): the fields that
+// hold its name and its default.
+type CLIFlagStruct struct{ Name, Default string }
+
+// CLIFlagStructs are the integer flag structs of urfave/cli, by type key
+// (TypeKey; v3's flags are instances of the generic FlagBase, whose
+// non-integer instances have no integer default and are passed over).
+var CLIFlagStructs = map[string]CLIFlagStruct{
+	"github.com/urfave/cli/v2.IntFlag":    {Name: "Name", Default: "Value"},
+	"github.com/urfave/cli/v2.Int64Flag":  {Name: "Name", Default: "Value"},
+	"github.com/urfave/cli/v2.UintFlag":   {Name: "Name", Default: "Value"},
+	"github.com/urfave/cli/v2.Uint64Flag": {Name: "Name", Default: "Value"},
+	"github.com/urfave/cli/v3.FlagBase":   {Name: "Name", Default: "Value"},
+}
+
+// FlagReaders read a flag's value by its name, the argument at the index:
+// urfave/cli's c.Int("db-max"), pflag's GetInt("db-max"). The value is the
+// flag's default unless the deployment sets it.
+var FlagReaders = map[string]int{
+	"(*github.com/urfave/cli/v2.Context).Int":    0,
+	"(*github.com/urfave/cli/v2.Context).Int64":  0,
+	"(*github.com/urfave/cli/v2.Context).Uint":   0,
+	"(*github.com/urfave/cli/v2.Context).Uint64": 0,
+	"(*github.com/urfave/cli/v3.Command).Int":    0,
+	"(*github.com/urfave/cli/v3.Command).Int64":  0,
+	"(*github.com/urfave/cli/v3.Command).Uint":   0,
+	"(*github.com/spf13/pflag.FlagSet).GetInt":   0,
+	"(*github.com/spf13/pflag.FlagSet).GetInt32": 0,
+	"(*github.com/spf13/pflag.FlagSet).GetInt64": 0,
+}
+
+// FlagPackages are the command-line libraries whose integer flags
+// (FlagDefaults, CLIFlagStructs) poolbudget reads defaults from.
+var FlagPackages = []string{"flag", "github.com/spf13/pflag", "github.com/urfave/cli/v2", "github.com/urfave/cli/v3"}

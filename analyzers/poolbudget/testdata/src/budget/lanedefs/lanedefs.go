@@ -1,3 +1,5 @@
+// want package:`fieldValues\(github.com/bhlint/bhlint/bulkhead.LaneSpec.MaxConcurrent = 30 \| unknown\)`
+
 // Package lanedefs declares lane types main's executors use: their
 // MaxConcurrent crosses packages as a fact on Spec.
 package lanedefs

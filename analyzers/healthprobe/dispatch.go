@@ -433,13 +433,19 @@ func (c *checker) resolvedUse(p probe, call throughCall) (u *use, known bool) {
 // pend records a probe whose calls through interfaces this package could
 // not resolve, for the packages that import it.
 func (c *checker) pend(p probe, handler string, site token.Pos, calls []throughCall) {
+	c.pending.Probes = append(c.pending.Probes, c.pendingOf(p, handler, site, calls))
+}
+
+// pendingOf is the probe as another package knows it: its call at site,
+// its registration, and the calls through interfaces left to resolve.
+func (c *checker) pendingOf(p probe, handler string, site token.Pos, calls []throughCall) pendingProbe {
 	pos := c.pass.Fset.Position(site)
 	pp := pendingProbe{Kind: p.kind, Route: p.route, Handler: handler, File: pos.Filename, Line: pos.Line, Through: calls}
 	if p.at.IsValid() {
 		reg := c.pass.Fset.Position(p.at)
 		pp.RegFile, pp.RegLine = reg.Filename, reg.Line
 	}
-	c.pending.Probes = append(c.pending.Probes, pp)
+	return pp
 }
 
 // resolvePending reports the pending probes of the packages this one

@@ -63,6 +63,19 @@ network call of net/http, gRPC or go-redis on a value whose type is not in
 that table (a generated gRPC client's connection interface, redis.Cmdable;
 ProbeNetworkClients), or net/http's package-level Get/Post/Head, which go
 through http.DefaultClient's pool.
+A pool is anything wrapping a pool type: a function that returns the
+module's interface and boxes a pool into it on some path (gitea's
+db.GetEngine(ctx) returns the package's *xorm.Engine, or a session of it,
+as its Engine interface) is a pool accessor, and a call through that
+interface on its result (db.GetEngine(ctx).Ping()) reaches that pool. An
+accessor that boxes the pool its caller passes in is not one: the caller
+names that pool. A probe that calls a func-typed field (m.IsHealthy(ctx))
+runs what is stored there: the functions this package stores in the
+field are followed at the call; an exported field may be filled by
+another package (main builds serverutil.Main{IsHealthy: as.Check}),
+and there the finding is at the store, the one place that says which
+function the probe runs, with related information at the registration
+and at the probe's call.
 Methods that answer from the process (Stats, SetMaxOpenConns, Close,
 gorm's DB() and WithContext, go-redis' PoolStats…: ProbeInProcessMethods)
 do not count.
@@ -122,8 +135,14 @@ Escape policy (what is assumed where the analysis cannot see):
     periodically (alexliesenfeld/health's WithPeriodicCheck,
     healthcheck.Async); a wait through a WaitGroup or errgroup is not
     seen;
-  - calls through function values, and through interfaces declared in the
-    standard library or in the catalogue's libraries, are not followed. A
+  - calls through function values other than a struct's func-typed field,
+    and through interfaces declared in the standard library or in the
+    catalogue's libraries, are not followed. A field a probe calls is
+    followed to the functions stored in it (this package's stores, and
+    another package's for an exported field); a function passed as an
+    argument, or stored in a map or a variable, is not. A probe that starts
+    the field's function in a goroutine it does not wait for, and a field
+    no probe calls (a start-up hook), are not reported. A
     call through the module's interface on a field or variable this
     package sets follows the types of the values it stores there (a
     *pgxpool.Pool stored in a Pinger field is that pool); otherwise it

@@ -142,7 +142,8 @@ Escape policy (what is assumed where the analysis cannot see):
     another package's for an exported field); a function passed as an
     argument, or stored in a map or a variable, is not. A probe that starts
     the field's function in a goroutine it does not wait for, and a field
-    no probe calls (a start-up hook), are not reported. A
+    no probe calls (a start-up hook), are not reported. A pool opened for
+    the probe and reached only through such a field is taken as shared. A
     call through the module's interface on a field or variable this
     package sets follows the types of the values it stores there (a
     *pgxpool.Pool stored in a Pinger field is that pool); otherwise it

@@ -60,10 +60,9 @@ func (c *checker) fieldCallUse(fn *ssa.Function, common *ssa.CallCommon, field *
 			continue
 		}
 		u := &use{reachesShared: *r, at: common.Pos()}
-		u.Path = capPath(append([]string{hop, funcName(stored)}, r.Path...))
-		if r.Param >= 0 {
-			u.Param = -1
-			u.Resource = "the " + r.Noun + " passed to " + funcName(stored)
+		u.Path = capPath(append([]string{hop}, storedPath(stored, r)...))
+		if !c.nameStored(u, val, stored) {
+			continue
 		}
 		return u
 	}
@@ -184,13 +183,56 @@ func (c *checker) reportFieldStores() {
 		if su := c.uses[stored]; su != nil {
 			u.at = su.at
 		}
-		if u.Resource == "" || r.Param >= 0 {
-			u.Resource = "the " + r.Noun + " passed to " + funcName(stored)
+		if !c.nameStored(u, storedValue(fa), stored) {
+			continue
 		}
-		if len(r.Path) == 0 || r.Path[0] != funcName(stored) { // a method value's wrapper is named by its call
-			u.Path = capPath(append([]string{funcName(stored)}, r.Path...))
-		}
+		u.Path = capPath(storedPath(stored, r))
 		p := probe{kind: pf.Kind, route: pf.Route + ", through " + hop + " set here", at: c.posOf(pf.RegFile, pf.RegLine)}
 		c.report(p, u, pf.Handler)
 	}
+}
+
+// nameStored names a resource the stored function knows as its receiver
+// or capture (pool.PingContext, func(ctx) error { return db.Ping() }) by
+// the value bound where it is stored. It reports false when that is a pool
+// opened for the probe alone.
+func (c *checker) nameStored(u *use, val ssa.Value, stored *ssa.Function) bool {
+	if u.Param < 0 {
+		return true
+	}
+	i := u.Param
+	u.Param = -1
+	u.Resource = "the " + u.Noun + " passed to " + funcName(stored)
+	mc, ok := val.(*ssa.MakeClosure)
+	if !ok || i < freeVarBase || i-freeVarBase >= len(mc.Bindings) {
+		return true
+	}
+	name, param, own := c.resourceOf(mc.Parent(), mc.Bindings[i-freeVarBase], u.Noun)
+	if own {
+		return false
+	}
+	if param < 0 {
+		u.Resource = name
+	}
+	return true
+}
+
+// storedValue is the value stored at a field's address.
+func storedValue(fa *ssa.FieldAddr) ssa.Value {
+	for _, ref := range ssautil.Referrers(fa) {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == fa {
+			return st.Val
+		}
+	}
+	return nil
+}
+
+// storedPath is the chain from a stored function: the function, then its
+// own chain; a method value's wrapper is named by the call it makes.
+func storedPath(stored *ssa.Function, r *reachesShared) []string {
+	name := funcName(stored)
+	if name == r.Call || len(r.Path) > 0 && r.Path[0] == name {
+		return r.Path
+	}
+	return append([]string{name}, r.Path...)
 }

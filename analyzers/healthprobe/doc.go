@@ -77,7 +77,8 @@ and there the finding is at the store, the one place that says which
 function the probe runs, with related information at the registration
 and at the probe's call.
 Methods that answer from the process (Stats, SetMaxOpenConns, Close,
-gorm's DB() and WithContext, go-redis' PoolStats…: ProbeInProcessMethods)
+gorm's DB() and WithContext, xorm's Engine.Context, go-redis' PoolStats…:
+ProbeInProcessMethods)
 do not count.
 
 Readiness is reported as well as liveness. Kubernetes' guidance is that a
@@ -123,7 +124,8 @@ Escape policy (what is assumed where the analysis cannot see):
   - a raw connection dialled by the probe (net.Dial, heptiolabs'
     TCPDialCheck) is its own and not reported;
   - a pool reached through a view of it (gorm's db.DB(),
-    db.WithContext(ctx)) is the pool it was taken from;
+    db.WithContext(ctx), xorm's engine.Context(ctx)) is the pool it was
+    taken from;
   - a resource whose origin cannot be followed (a map or slice element,
     the result of another package's function) is taken as shared and
     named by where the probe got it;

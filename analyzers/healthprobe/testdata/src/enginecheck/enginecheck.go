@@ -16,6 +16,13 @@ func Check(w http.ResponseWriter, r *http.Request) { // want Check:`reachesShare
 	}
 }
 
+// ping reaches the xorm engine through a session the accessor returns.
+func ping(w http.ResponseWriter, r *http.Request) { // want ping:`reachesShared\(database pool enginedb.xormEngine via enginedb.XormEngine → \(enginedb.Pinger\).Ping\)`
+	if err := enginedb.XormEngine(r.Context()).Ping(); err != nil { // want `health probe enginecheck.ping \(route "/ping"\) reaches the database pool enginedb.xormEngine that request traffic also uses \(enginecheck.ping → enginedb.XormEngine → \(enginedb.Pinger\).Ping\)`
+		w.WriteHeader(http.StatusFailedDependency)
+	}
+}
+
 // live reaches the pool through an accessor of an accessor.
 func live(w http.ResponseWriter, r *http.Request) { // want live:`reachesShared\(database pool enginedb.x via enginedb.Current → \(enginedb.Engine\).ExecContext\)`
 	enginedb.Current().ExecContext(r.Context(), "SELECT 1") // want `liveness probe enginecheck.live \(route "/livez"\) reaches the database pool enginedb.x .*enginedb.Current → \(enginedb.Engine\).ExecContext`
@@ -36,6 +43,7 @@ func ready(w http.ResponseWriter, r *http.Request) { // want ready:`callsThrough
 
 func Register(mux *http.ServeMux) {
 	mux.HandleFunc("/api/healthz", Check)
+	mux.HandleFunc("/ping", ping)
 	mux.HandleFunc("/livez", live)
 	mux.HandleFunc("/readyz", stats)
 	mux.HandleFunc("/health", ready)

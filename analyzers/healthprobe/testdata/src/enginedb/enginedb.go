@@ -5,6 +5,8 @@ package enginedb
 import (
 	"context"
 	"database/sql"
+
+	"xorm.io/xorm"
 )
 
 // Engine is the module's interface the accessor returns.
@@ -47,3 +49,19 @@ var status = &memStatus{ok: true}
 
 // GetStatus returns no pool: no accessor.
 func GetStatus() Status { return status }
+
+// Pinger is gitea's db.Engine, cut to one method.
+type Pinger interface{ Ping() error }
+
+var xormEngine *xorm.Engine
+
+type holder struct{ engine Pinger }
+
+// XormEngine returns the engine a context carries, or a session of the
+// package's engine: a view of the pool is the pool.
+func XormEngine(ctx context.Context) Pinger { // want XormEngine:`returnsPool\(database pool enginedb.xormEngine\)`
+	if h, ok := ctx.Value(ctxKey{}).(*holder); ok {
+		return h.engine
+	}
+	return xormEngine.Context(ctx)
+}

@@ -315,6 +315,12 @@ func (c *checker) resolveThrough(d throughCall, bound []types.Type, depth int) (
 	} else {
 		cands = c.candidates(d, m)
 	}
+	// The implementation that reaches a pool most directly, and the first
+	// by name among those: a store's drivers each ping their database in
+	// one call, where a cloud driver's chain wanders into its metadata
+	// client.
+	var best *reachesShared
+	var bestCand candidate
 	for _, cand := range cands {
 		r := cand.reach
 		for _, next := range cand.through {
@@ -323,9 +329,12 @@ func (c *checker) resolveThrough(d throughCall, bound []types.Type, depth int) (
 			}
 			r, _ = c.resolveThrough(next, nil, depth-1)
 		}
-		if r == nil {
-			continue
+		if r != nil && (best == nil || len(r.Path) < len(best.Path)) {
+			best, bestCand = r, cand
 		}
+	}
+	if best != nil {
+		r, cand := best, bestCand
 		out := *r
 		out.Path = capPath(append(append(slices.Clone(d.Path), d.Method, cand.name), r.Path...))
 		if cand.name == r.Call { // a pool or client's own method

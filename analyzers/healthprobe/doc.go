@@ -161,7 +161,8 @@ Escape policy (what is assumed where the analysis cannot see):
     the probe is silent, whatever else implements the interface. When it
     is not known (a gRPC health service, an interface returned by a call:
     s.Store.GetDriver().Find…), every implementation in the module
-    decides, and the first that reaches a pool (by package path) is
+    decides, and the one that reaches a pool in the fewest calls (the
+    first by package path among those) is
     followed and named in the chain. Implementations are often declared
     in packages the probe's package does not import (a store's drivers,
     which only main imports): each package passes on, to those that

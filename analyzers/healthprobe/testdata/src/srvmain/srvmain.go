@@ -1,4 +1,4 @@
-package srvmain // want package:`pendingProbes\(probes: ; resolved 0; impls: \(\*sqlstore.adminStorage\).CheckDatabaseAccessible\)`
+package srvmain // want package:`pendingProbes\(probes: ; resolved 0; impls: \(\*cloudstore.adminStorage\).CheckDatabaseAccessible, \(\*sqlstore.adminStorage\).CheckDatabaseAccessible\)`
 
 // Package srvmain fills srvutil.Main's fields, as trillian's log server
 // and signer do: the report is where a function reaching the shared pool

@@ -55,7 +55,7 @@ func (c *checker) fieldCallUse(fn *ssa.Function, common *ssa.CallCommon, field *
 		if stored == nil {
 			continue
 		}
-		r := c.storedReach(stored)
+		r, _ := c.storedReach(stored)
 		if r == nil {
 			continue
 		}
@@ -73,15 +73,16 @@ func (c *checker) fieldCallUse(fn *ssa.Function, common *ssa.CallCommon, field *
 // package's function or closure, another package's (by its fact), or a
 // wrapper SSA made for a method value (sp.AdminStorage().Check), whose
 // one call decides; failing that, the first of its calls through the
-// module's interfaces that an implementation known here resolves.
-func (c *checker) storedReach(fn *ssa.Function) *reachesShared {
+// module's interfaces that an implementation known here resolves. decl is
+// that implementation, when one was resolved.
+func (c *checker) storedReach(fn *ssa.Function) (r *reachesShared, decl token.Pos) {
 	synthetic := fn.Synthetic != "" && !c.local[fn]
 	if synthetic {
 		if u := c.firstUse(fn); u != nil {
-			return &u.reachesShared
+			return &u.reachesShared, token.NoPos
 		}
 	} else if r := c.reachOf(fn); r != nil {
-		return r
+		return r, token.NoPos
 	}
 	var calls []throughCall
 	switch {
@@ -99,11 +100,11 @@ func (c *checker) storedReach(fn *ssa.Function) *reachesShared {
 		}
 	}
 	for _, call := range calls {
-		if r, _ := c.resolveThrough(call, nil, dispatchDepth); r != nil {
-			return r
+		if r, cand := c.resolveThrough(call, nil, dispatchDepth); r != nil {
+			return r, cand.decl
 		}
 	}
-	return nil
+	return nil, token.NoPos
 }
 
 // exportProbeFields marks the exported func-typed fields of this package
@@ -170,7 +171,7 @@ func (c *checker) reportFieldStores() {
 			continue
 		}
 		pf := fact.Probe
-		r := c.storedReach(stored)
+		r, impl := c.storedReach(stored)
 		if r == nil {
 			continue
 		}
@@ -180,6 +181,9 @@ func (c *checker) reportFieldStores() {
 			site = fa.Parent().Pos()
 		}
 		u := &use{reachesShared: *r, site: site, probeCall: c.posOf(pf.File, pf.Line), decl: stored.Pos()}
+		if impl.IsValid() {
+			u.decl = impl
+		}
 		if su := c.uses[stored]; su != nil {
 			u.at = su.at
 		}

@@ -315,6 +315,12 @@ func (c *checker) resolveThrough(d throughCall, bound []types.Type, depth int) (
 	} else {
 		cands = c.candidates(d, m)
 	}
+	// The implementation that reaches a pool most directly, and the first
+	// by name among those: a store's drivers each ping their database in
+	// one call, where a cloud driver's chain wanders into its metadata
+	// client.
+	var best *reachesShared
+	var bestCand candidate
 	for _, cand := range cands {
 		r := cand.reach
 		for _, next := range cand.through {
@@ -323,9 +329,12 @@ func (c *checker) resolveThrough(d throughCall, bound []types.Type, depth int) (
 			}
 			r, _ = c.resolveThrough(next, nil, depth-1)
 		}
-		if r == nil {
-			continue
+		if r != nil && (best == nil || len(r.Path) < len(best.Path)) {
+			best, bestCand = r, cand
 		}
+	}
+	if best != nil {
+		r, cand := best, bestCand
 		out := *r
 		out.Path = capPath(append(append(slices.Clone(d.Path), d.Method, cand.name), r.Path...))
 		if cand.name == r.Call { // a pool or client's own method
@@ -433,13 +442,19 @@ func (c *checker) resolvedUse(p probe, call throughCall) (u *use, known bool) {
 // pend records a probe whose calls through interfaces this package could
 // not resolve, for the packages that import it.
 func (c *checker) pend(p probe, handler string, site token.Pos, calls []throughCall) {
+	c.pending.Probes = append(c.pending.Probes, c.pendingOf(p, handler, site, calls))
+}
+
+// pendingOf is the probe as another package knows it: its call at site,
+// its registration, and the calls through interfaces left to resolve.
+func (c *checker) pendingOf(p probe, handler string, site token.Pos, calls []throughCall) pendingProbe {
 	pos := c.pass.Fset.Position(site)
 	pp := pendingProbe{Kind: p.kind, Route: p.route, Handler: handler, File: pos.Filename, Line: pos.Line, Through: calls}
 	if p.at.IsValid() {
 		reg := c.pass.Fset.Position(p.at)
 		pp.RegFile, pp.RegLine = reg.Filename, reg.Line
 	}
-	c.pending.Probes = append(c.pending.Probes, pp)
+	return pp
 }
 
 // resolvePending reports the pending probes of the packages this one

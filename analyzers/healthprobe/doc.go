@@ -63,8 +63,22 @@ network call of net/http, gRPC or go-redis on a value whose type is not in
 that table (a generated gRPC client's connection interface, redis.Cmdable;
 ProbeNetworkClients), or net/http's package-level Get/Post/Head, which go
 through http.DefaultClient's pool.
+A pool is anything wrapping a pool type: a function that returns the
+module's interface and boxes a pool into it on some path (gitea's
+db.GetEngine(ctx) returns the package's *xorm.Engine, or a session of it,
+as its Engine interface) is a pool accessor, and a call through that
+interface on its result (db.GetEngine(ctx).Ping()) reaches that pool. An
+accessor that boxes the pool its caller passes in is not one: the caller
+names that pool. A probe that calls a func-typed field (m.IsHealthy(ctx))
+runs what is stored there: the functions this package stores in the
+field are followed at the call; an exported field may be filled by
+another package (main builds serverutil.Main{IsHealthy: as.Check}),
+and there the finding is at the store, the one place that says which
+function the probe runs, with related information at the registration
+and at the probe's call.
 Methods that answer from the process (Stats, SetMaxOpenConns, Close,
-gorm's DB() and WithContext, go-redis' PoolStats…: ProbeInProcessMethods)
+gorm's DB() and WithContext, xorm's Engine.Context, go-redis' PoolStats…:
+ProbeInProcessMethods)
 do not count.
 
 Readiness is reported as well as liveness. Kubernetes' guidance is that a
@@ -110,7 +124,8 @@ Escape policy (what is assumed where the analysis cannot see):
   - a raw connection dialled by the probe (net.Dial, heptiolabs'
     TCPDialCheck) is its own and not reported;
   - a pool reached through a view of it (gorm's db.DB(),
-    db.WithContext(ctx)) is the pool it was taken from;
+    db.WithContext(ctx), xorm's engine.Context(ctx)) is the pool it was
+    taken from;
   - a resource whose origin cannot be followed (a map or slice element,
     the result of another package's function) is taken as shared and
     named by where the probe got it;
@@ -122,8 +137,15 @@ Escape policy (what is assumed where the analysis cannot see):
     periodically (alexliesenfeld/health's WithPeriodicCheck,
     healthcheck.Async); a wait through a WaitGroup or errgroup is not
     seen;
-  - calls through function values, and through interfaces declared in the
-    standard library or in the catalogue's libraries, are not followed. A
+  - calls through function values other than a struct's func-typed field,
+    and through interfaces declared in the standard library or in the
+    catalogue's libraries, are not followed. A field a probe calls is
+    followed to the functions stored in it (this package's stores, and
+    another package's for an exported field); a function passed as an
+    argument, or stored in a map or a variable, is not. A probe that starts
+    the field's function in a goroutine it does not wait for, and a field
+    no probe calls (a start-up hook), are not reported. A pool opened for
+    the probe and reached only through such a field is taken as shared. A
     call through the module's interface on a field or variable this
     package sets follows the types of the values it stores there (a
     *pgxpool.Pool stored in a Pinger field is that pool); otherwise it
@@ -139,7 +161,8 @@ Escape policy (what is assumed where the analysis cannot see):
     the probe is silent, whatever else implements the interface. When it
     is not known (a gRPC health service, an interface returned by a call:
     s.Store.GetDriver().Find…), every implementation in the module
-    decides, and the first that reaches a pool (by package path) is
+    decides, and the one that reaches a pool in the fewest calls (the
+    first by package path among those) is
     followed and named in the chain. Implementations are often declared
     in packages the probe's package does not import (a store's drivers,
     which only main imports): each package passes on, to those that

@@ -35,7 +35,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "healthprobe"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/healthprobe",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(reachesShared), new(returnsHandler), new(callsThrough), new(pendingProbes)},
+	FactTypes: []analysis.Fact{new(reachesShared), new(returnsHandler), new(callsThrough), new(pendingProbes), new(returnsPool), new(probeField)},
 	Run:       run,
 }, Code))
 
@@ -96,6 +96,9 @@ type checker struct {
 	pending    pendingProbes
 	// carriedImpls: the implementations known by facts (dispatch.go).
 	carriedImpls map[string][]carriedImpl
+	// accessors: the package's functions that return a pool boxed in an
+	// interface (accessor.go), nil for those that do not.
+	accessors map[*ssa.Function]*returnsPool
 }
 
 // use is a resource a function reaches: the fact, and where in this
@@ -129,6 +132,7 @@ func run(pass *analysis.Pass) (any, error) {
 		byObj:      map[types.Object]*ssa.Function{},
 		reported:   map[[2]token.Pos]bool{},
 		ifaceCalls: map[*ssa.Function][]siteCall{},
+		accessors:  map[*ssa.Function]*returnsPool{},
 	}
 	for _, fn := range builder.SrcFuncs() {
 		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") || lazyssa.Size(fn) > lazyssa.Budget(pass.Analyzer) && lazyssa.Budget(pass.Analyzer) > 0 {
@@ -151,6 +155,9 @@ func run(pass *analysis.Pass) (any, error) {
 	c.exportFacts()
 	c.exportThrough()
 	c.exportFactories()
+	c.exportAccessors()
+	c.exportProbeFields(probes)
+	guard.At(token.NoPos, c.reportFieldStores)
 	for _, p := range probes {
 		guard.At(p.at, func() { c.check(p) })
 	}

@@ -30,7 +30,12 @@ func (c *checker) callUse(fn *ssa.Function, common *ssa.CallCommon) *use {
 		if r := c.reachOf(callee); r != nil {
 			return c.endAt(c.through(fn, r, common, funcName(callee)), ssautil.Origin(callee).Object())
 		}
+	} else if field, owner := funcField(common); field != nil {
+		return c.fieldCallUse(fn, common, field, owner)
 	} else if common.IsInvoke() {
+		if u := c.accessorUse(fn, common); u != nil {
+			return u
+		}
 		if concrete, known := c.storedTypes(common.Value); known {
 			return c.invokeOn(fn, common, concrete)
 		}

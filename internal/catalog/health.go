@@ -129,6 +129,10 @@ var ProbeInProcessMethods = newTable(
 	"(*google.golang.org/grpc.ClientConn).GetState", "(*google.golang.org/grpc.ClientConn).Target",
 	"(*google.golang.org/grpc.ClientConn).Close", "(*google.golang.org/grpc.ClientConn).Connect",
 	"(*google.golang.org/grpc.ClientConn).CanonicalTarget",
+	// xorm: a session is a view of the engine, made without a connection
+	// (the session's own calls are what borrow one).
+	"(*xorm.io/xorm.Engine).Context", "(*xorm.io/xorm.Engine).NewSession",
+	"(*github.com/go-xorm/xorm.Engine).Context", "(*github.com/go-xorm/xorm.Engine).NewSession",
 )
 
 // ProbeNetworkClients are the packages of NetworkCalls whose calls go

@@ -70,13 +70,8 @@ func registryOf(info *types.Info, e ast.Expr) string {
 	if ix, ok := e.(*ast.IndexExpr); ok {
 		e = ast.Unparen(ix.X)
 	}
-	var id *ast.Ident
-	switch x := e.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := nameOf(e)
+	if id == nil {
 		return ""
 	}
 	v, ok := info.ObjectOf(id).(*types.Var)
@@ -331,13 +326,7 @@ func (c *checker) register(reg string, e ast.Expr) {
 	if reg == "" {
 		return
 	}
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	}
+	id := nameOf(e)
 	if id == nil {
 		return
 	}
@@ -350,4 +339,16 @@ func (c *checker) register(reg string, e ast.Expr) {
 		entry.Pools = slices.Clone(sum.Pools)
 	}
 	c.regs.Entries = append(c.regs.Entries, entry)
+}
+
+// nameOf is the identifier an expression names an object by: x itself, or
+// the Sel of pkg.X or v.Field; nil for any other expression.
+func nameOf(e ast.Expr) *ast.Ident {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
 }

@@ -321,13 +321,7 @@ func (s *scanner) keep(p *Pool, lhs ast.Expr) *Pool {
 // globalOf is the full name of the package-level variable e is, "" for
 // anything else.
 func (s *scanner) globalOf(e ast.Expr) string {
-	var id *ast.Ident
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	}
+	id := nameOf(e)
 	if id == nil {
 		return ""
 	}

@@ -426,7 +426,9 @@ func (c *checker) forwards(fd *ast.FuncDecl, callee *types.Func) bool {
 }
 
 // reportCalls reports the calls of functions that run a claim, but for the
-// decorators' forwarding calls.
+// decorators' forwarding calls. It walks the calls a second time because a
+// call of one of this package's own decorators is known to run a claim only
+// once collectForwarders has seen them all.
 func (c *checker) reportCalls() {
 	c.claimCalls(func(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, fact *RunsClaim) {
 		if fd == nil || !c.forwards(fd, fn) {

@@ -145,11 +145,18 @@ assumption when there were several ("the worst of 3 constructors
 registered in storage.providers"). A registered constructor is counted
 only where main calls through its registry, never for being registered.
 
-A function main's package hands over as a value rather than calls
-(app.Action = server, a command-line library's action) runs as main's
-work when it is the only one handed over that creates pools; several
-(serve and migrate subcommands) are the command line's choice, and none
-of them is counted.
+Commands. A function main's package hands over as a value rather than
+calls (app.Action = server, a command-line library's action), and a
+function literal stored in a field of a struct another module declares
+(cobra's &cobra.Command{RunE: func…}, cmd.Action = func…, in any
+package), is a command: the framework runs it when the command line names
+it, not when the code that builds it runs. When one command creates
+pools, they count as the program's; when several do (serve, migrate,
+reset-password), the command line chooses one of them, which one the
+replicas run is not in the code, and none is counted: a one-shot admin
+command's pool is not the replicated server's. A literal stored in the
+program's own struct, passed as an argument (errgroup's Go, sync.Once's
+Do) or called is part of the function it is written in.
 
 Calls through an interface or any other func value are not followed, nor are pools
 created in package-level variable initialisers or init functions, nor in

@@ -4,16 +4,18 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 )
 
 // A main package hands its work to a framework as a function value: a
 // command-line library's action (app.Action = server, &cli.App{Action:
 // run}, cobra's RunE), which the framework calls once main has parsed the
 // command line. The call is not in main's code, so it is not followed as
-// one; the function named is. One function of main's package that creates
-// pools and is handed over runs as main's work and its pools count; when
-// several are (subcommands: serve, migrate), the command line chooses one
-// of them and none is counted.
+// one; the function named is. Its pools are that command's: when one
+// command creates pools they count as main's; when several do
+// (subcommands: serve, migrate), the command line chooses one of them and
+// none is counted (checkMain).
 
 // handed is a function named as a value, and where.
 type handed struct {
@@ -48,30 +50,27 @@ func (s *scanner) handOver(e ast.Expr, id *ast.Ident, stack []ast.Node) {
 	s.handedOver = append(s.handedOver, handed{fn: fn, pos: id.Pos()})
 }
 
-// runHandedOver adds the pools of the one function handed over that
-// creates any.
+// runHandedOver adds the pools of every function handed over, each
+// marked as that function's command: checkMain keeps them when there is one
+// command, and drops them when the command line chooses among several.
 func (s *scanner) runHandedOver() {
-	var one *handed
-	var sum *createsPools
-	for i := range s.handedOver {
-		h := &s.handedOver[i]
+	seen := map[*types.Func]bool{}
+	for _, h := range s.handedOver {
 		hs := s.c.summary(h.fn)
-		if hs == nil || len(hs.Pools) == 0 || hs.Truncated {
+		if seen[h.fn] || hs == nil || len(hs.Pools) == 0 || hs.Truncated {
 			continue
 		}
-		if one != nil && one.fn != h.fn {
-			return // commands to choose among: none counted
-		}
-		one, sum = h, hs
+		seen[h.fn] = true
+		s.addHandedOver(h, hs)
 	}
-	if one == nil {
-		return
-	}
-	name := funcName(one.fn)
+}
+
+func (s *scanner) addHandedOver(h handed, sum *createsPools) {
+	name := funcName(h.fn)
 	for _, fp := range sum.Pools {
 		p := fp
 		p.Via = append([]string{name}, fp.Via...)
-		p.named, p.anchor, p.Returned = false, one.pos, -1
+		p.named, p.anchor, p.Returned = false, h.pos, -1
 		if p.DSN.Param >= 0 {
 			p.DSN = noDSN() // the framework's arguments: not known
 		}
@@ -79,6 +78,76 @@ func (s *scanner) runHandedOver() {
 			p.Budget = Budget{State: Unknown}
 		}
 		p.Budget = settle(p.Budget, p.DSN)
+		if p.Command == "" {
+			p.Command = name
+		}
 		s.add(&p)
 	}
+}
+
+// A function literal stored in a field of a type another module declares
+// (cobra's &cobra.Command{RunE: func…}, cmd.Action = func…) is handed over
+// the same way: the framework calls it when the command line names its
+// command, not when the enclosing function runs. A literal stored in the
+// program's own struct, passed as an argument (errgroup's Go, sync.Once's
+// Do) or called stays part of the function.
+
+// commandAt names the innermost function literal, among the ancestors of
+// the node being visited, that is stored in another module's field: "RunE
+// at cli/server.go:30"; "" when there is none.
+func (s *scanner) commandAt() string {
+	for i := len(s.stack) - 1; i > 0; i-- {
+		lit, ok := s.stack[i].(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		if field := s.frameworkField(s.stack[i-1], lit); field != nil {
+			return field.Name() + " at " + s.c.siteOf(lit.Pos())
+		}
+	}
+	return ""
+}
+
+// frameworkField is the field of another module's struct that parent
+// stores lit in: the key of a composite literal's element, or the field an
+// assignment selects.
+func (s *scanner) frameworkField(parent ast.Node, lit *ast.FuncLit) *types.Var {
+	info := s.c.pass.TypesInfo
+	var id *ast.Ident
+	switch parent := parent.(type) {
+	case *ast.KeyValueExpr:
+		if parent.Value == lit {
+			id, _ = parent.Key.(*ast.Ident)
+		}
+	case *ast.AssignStmt:
+		if i := slices.Index(parent.Rhs, ast.Expr(lit)); i >= 0 && len(parent.Lhs) == len(parent.Rhs) {
+			if sel, ok := parent.Lhs[i].(*ast.SelectorExpr); ok {
+				id = sel.Sel
+			}
+		}
+	}
+	if id == nil {
+		return nil
+	}
+	field, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || !field.IsField() || s.sameModule(field.Pkg()) {
+		return nil
+	}
+	return field
+}
+
+// sameModule reports whether pkg is the analysed package's module. Without
+// module information (a GOPATH-style test), packages whose paths begin
+// with the same element are.
+func (s *scanner) sameModule(pkg *types.Package) bool {
+	if pkg == nil {
+		return true
+	}
+	mine := s.c.pass.Pkg.Path()
+	if mod := s.c.pass.Module; mod != nil && mod.Path != "" {
+		mine = mod.Path
+		return pkg.Path() == mine || strings.HasPrefix(pkg.Path(), mine+"/")
+	}
+	first := func(path string) string { f, _, _ := strings.Cut(path, "/"); return f }
+	return first(pkg.Path()) == first(mine)
 }

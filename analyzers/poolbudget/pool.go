@@ -34,6 +34,12 @@ type Pool struct {
 	// it counts against a dependency only for a lane with no client of
 	// its own (the client's limit is the closer one).
 	Executor bool
+	// Command is the action handed to a framework that creates it (a
+	// function main hands over, a literal stored in a framework's field,
+	// "RunE at cli/server.go:30"); empty when the program's own calls
+	// reach it. Pools of different commands are alternatives: the command
+	// line runs one of them.
+	Command string
 
 	// anchor is where this package created it, or the call in this package
 	// that leads to its creation; named says that the package gave it its
@@ -62,6 +68,9 @@ func (p Pool) String() string {
 	}
 	if p.Global != "" {
 		s += " global " + p.Global
+	}
+	if p.Command != "" {
+		s += " command " + p.Command
 	}
 	return s
 }

@@ -14,7 +14,7 @@ import (
 
 func TestPoolBudget(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), poolbudget.Analyzer,
-		"budget/...", "multidb/...", "nocfg/...", "tools/...", "registry/...", "urfave/...")
+		"budget/...", "multidb/...", "nocfg/...", "tools/...", "registry/...", "urfave/...", "cobra/...")
 }
 
 // TestRelatedPointsAtEachPool: the finding at main's name points at each

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -35,6 +36,7 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) []Row {
 		}
 		pools = append(pools, p)
 	}
+	pools = oneCommand(pools)
 	var rows []Row
 	add := func(t target, mine []*Pool) {
 		if len(mine) == 0 {
@@ -71,6 +73,23 @@ func (c *checker) checkMain(cfg *config.Config, fd *ast.FuncDecl) []Row {
 		}, mine)
 	}
 	return rows
+}
+
+// oneCommand drops the pools of the commands handed to a framework when
+// there are several: the command line runs one of them (serve, or
+// migrate, or reset-password), and which one the replicas run is not in
+// the code. With one command, its pools are the program's.
+func oneCommand(pools []*Pool) []*Pool {
+	commands := map[string]bool{}
+	for _, p := range pools {
+		if p.Command != "" {
+			commands[p.Command] = true
+		}
+	}
+	if len(commands) <= 1 {
+		return pools
+	}
+	return slices.DeleteFunc(pools, func(p *Pool) bool { return p.Command != "" })
 }
 
 // outboundOf are the limits of a lane's calls out: its clients' (lanehttp),

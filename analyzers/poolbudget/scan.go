@@ -45,6 +45,7 @@ type scanner struct {
 	// values (app.Action = run), where they are named.
 	handedOver []handed
 	body       *ast.BlockStmt
+	stack      []ast.Node                              // the ancestors of the node being visited
 	litOf      map[*ast.KeyValueExpr]*ast.CompositeLit // learned on first use
 }
 
@@ -68,6 +69,7 @@ func (c *checker) scan(fd *ast.FuncDecl) *createsPools {
 		}
 	}
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		s.stack = stack
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			s.assign(n.Lhs, n.Rhs)
@@ -179,6 +181,9 @@ func (s *scanner) open(call *ast.CallExpr, fn *types.Func, op catalog.PoolOpener
 // add records a pool the function creates, unless it is a package-level
 // variable's pool already recorded: that one counts once.
 func (s *scanner) add(p *Pool) {
+	if p.Command == "" {
+		p.Command = s.commandAt()
+	}
 	if p.Global != "" {
 		for _, q := range s.pools {
 			if q.Global == p.Global {

@@ -89,6 +89,16 @@ outbound response, and handlers of health, liveness and readiness probes
 registered on, e.g. "/healthz"): their 503 tells a load balancer to stop
 sending traffic, not a client when to retry.
 
+A rate limiter's refusal handler. A handler passed to a function that
+stores it in a field the limiter's package calls only after setting
+Retry-After on the writer it passes (go-chi/httprate: the middleware sets
+Retry-After, then calls the handler given with WithLimitHandler) writes
+its 429 on a response that carries the header already, and is not
+reported. Both steps are found in the limiter's own code, by facts
+(HandsAfterRetryAfter on WithLimitHandler), not from a list: a limiter
+that calls its handler on some path without the header (a burst refusal
+that sets none) gives no fact, and its handler is checked as any other.
+
 gRPC and error values. A function returning an error (last result) that
 builds a gRPC status error with codes.ResourceExhausted — status.Error, status.Errorf, status.New(…).Err(), a
 framework constructor of the catalogue (Temporal's

@@ -13,7 +13,8 @@ import (
 // A dependency analysed only for its facts (go vet's VetxOnly) needs no SSA
 // unless it declares something an importer can learn from: a function that
 // takes a ResponseWriter, an http.Header or a framework's context
-// (SetsRetryAfter, WritesStatus), a status method on an error type
+// (SetsRetryAfter, WritesStatus), or a handler function
+// (HandsAfterRetryAfter), a status method on an error type
 // (CarriesShed), or code that can build a shed error — a gRPC status
 // builder, a catalogued shed constructor or error type, an error type with an
 // integer status field, or a function, variable or type that already carries
@@ -27,7 +28,7 @@ func mayExportFacts(pass *analysis.Pass) bool {
 	takesInterface := false
 	for _, obj := range pass.TypesInfo.Defs {
 		fn, ok := obj.(*types.Func)
-		if ok && (takesWriterSig(fn.Signature()) || isStatusMethodSig(fn)) {
+		if ok && (takesWriterSig(fn.Signature()) || isStatusMethodSig(fn) || takesHandlerSig(fn.Signature())) {
 			return true
 		}
 		takesInterface = takesInterface || ok && takesInterfaceSig(fn.Signature())
@@ -39,6 +40,17 @@ func mayExportFacts(pass *analysis.Pass) bool {
 		}
 		seen[obj] = true
 		if usesShedSource(pass, obj) || takesInterface && namesFrameworkContext(obj) || isShedStatusConst(obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// takesHandlerSig reports whether a parameter is a handler function (an
+// option that stores a limiter's refusal handler: HandsAfterRetryAfter).
+func takesHandlerSig(sig *types.Signature) bool {
+	for v := range sig.Params().Variables() {
+		if hs, ok := v.Type().Underlying().(*types.Signature); ok && takesWriterSig(hs) {
 			return true
 		}
 	}

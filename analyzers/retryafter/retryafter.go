@@ -34,7 +34,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "retryafter"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retryafter",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError), new(CarriesShed), new(ReturnsShedStatus)},
+	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError), new(CarriesShed), new(ReturnsShedStatus), new(HandsAfterRetryAfter)},
 	Run:       run,
 }, Code))
 
@@ -101,11 +101,16 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range funcs {
 		guard.At(fn.Pos(), func() { c.exportFacts(fn) })
 	}
+	guard.At(pass.Files[0].Pos(), func() { c.exportHandsAfterRetryAfter(funcs) })
 	if factsOnly {
 		return nil, nil
 	}
+	var handed map[*ssa.Function]bool
+	guard.At(pass.Files[0].Pos(), func() { handed = c.handedAfterRetryAfter(funcs) })
 	for _, fn := range funcs {
 		switch {
+		case handed[fn]:
+			// a limiter's refusal handler: the limiter set Retry-After (limithandler.go)
 		case isHandler(fn) || frameworkOf(fn) != nil:
 			if lazyssa.Fits(pass, Code, fn) {
 				guard.At(fn.Pos(), func() { c.checkHandler(fn) })

@@ -1,0 +1,297 @@
+package retryafter
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A rate limiter that refuses a request sets Retry-After itself and then
+// calls the handler its user gave it for refusals (go-chi/httprate:
+// w.Header().Set("Retry-After", …) and then l.onRequestLimit(w, r), the
+// handler httprate.WithLimitHandler(h) stored). The user's handler writes
+// the 429 on a writer that carries the header already: what bounds it is
+// the caller that set the header, in another module. Two steps, in the
+// limiter's package: a func-typed field that is called with a
+// ResponseWriter only where Retry-After is set on every path before the
+// call; and a function that stores its parameter into such a field,
+// directly or through the option closure it returns. Those functions get
+// HandsAfterRetryAfter, and a handler passed to one of them at those
+// parameters is not checked.
+
+// HandsAfterRetryAfter marks a function whose parameters Params are
+// handlers that the package calls only after setting Retry-After on the
+// writer it passes them.
+type HandsAfterRetryAfter struct{ Params []int }
+
+// AFact marks HandsAfterRetryAfter as an analysis fact.
+func (*HandsAfterRetryAfter) AFact() {}
+
+func (f *HandsAfterRetryAfter) String() string {
+	return fmt.Sprintf("handsAfterRetryAfter%v", f.Params)
+}
+
+// exportHandsAfterRetryAfter exports HandsAfterRetryAfter for the package's
+// functions that store a parameter into a field called only after
+// Retry-After is set.
+func (c *checker) exportHandsAfterRetryAfter(funcs []*ssa.Function) {
+	fields := c.fieldsCalledAfterRetryAfter(funcs)
+	if len(fields) == 0 {
+		return
+	}
+	for _, fn := range funcs {
+		obj := funcObject(fn)
+		if obj == nil || fn.Parent() != nil {
+			continue
+		}
+		var params []int
+		for _, p := range storedParams(fn, fields) {
+			if !slices.Contains(params, p) {
+				params = append(params, p)
+			}
+		}
+		if len(params) > 0 {
+			slices.Sort(params)
+			c.pass.ExportObjectFact(obj, &HandsAfterRetryAfter{Params: params})
+		}
+	}
+}
+
+// fieldsCalledAfterRetryAfter are the func-typed fields the package calls
+// with a ResponseWriter, every such call made where Retry-After was set on
+// every path before it.
+func (c *checker) fieldsCalledAfterRetryAfter(funcs []*ssa.Function) map[*types.Var]bool {
+	after := map[*types.Var]bool{}
+	unset := map[*types.Var]bool{}
+	for _, fn := range funcs {
+		setBefore := c.setBefore(fn)
+		for _, b := range fn.Blocks {
+			for i, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || !slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool { return isResponseWriter(a.Type()) }) {
+					continue
+				}
+				field := loadedField(call.Call.Value)
+				if field == nil {
+					continue
+				}
+				if setBefore(b, i) {
+					after[field] = true
+				} else {
+					unset[field] = true
+				}
+			}
+		}
+	}
+	for f := range unset {
+		delete(after, f)
+	}
+	return after
+}
+
+// setBefore returns whether Retry-After is set on every path from fn's
+// entry to instruction i of block b.
+func (c *checker) setBefore(fn *ssa.Function) func(b *ssa.BasicBlock, i int) bool {
+	if len(fn.Blocks) == 0 {
+		return func(*ssa.BasicBlock, int) bool { return false }
+	}
+	setIn := map[*ssa.BasicBlock]int{}
+	for _, b := range fn.Blocks {
+		setIn[b] = slices.IndexFunc(b.Instrs, c.setsHere)
+	}
+	unsetOut := unsetAtExit(fn, setIn)
+	return func(b *ssa.BasicBlock, i int) bool {
+		if setIn[b] >= 0 && setIn[b] < i {
+			return true
+		}
+		if b == fn.Blocks[0] {
+			return false
+		}
+		return !slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return unsetOut[p] })
+	}
+}
+
+// loadedField is the struct field whose value v loads (l.onRequestLimit),
+// or nil.
+func loadedField(v ssa.Value) *types.Var {
+	load, ok := v.(*ssa.UnOp)
+	if !ok {
+		return nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	return fieldOf(fa)
+}
+
+func fieldOf(fa *ssa.FieldAddr) *types.Var {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil // a type parameter's pointer
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+// storedParams are the indexes of fn's parameters (its receiver not
+// counted) that fn, or a closure it makes (an option: return func(rl
+// *rateLimiter) { rl.onRequestLimit = h }), stores into one of fields.
+func storedParams(fn *ssa.Function, fields map[*types.Var]bool) []int {
+	recv := 0
+	if fn.Signature.Recv() != nil {
+		recv = 1
+	}
+	var out []int
+	var walk func(f *ssa.Function)
+	walk = func(f *ssa.Function) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok || !fields[fieldOf(fa)] {
+					continue
+				}
+				if p, ok := capturedValue(f, st.Val).(*ssa.Parameter); ok && p.Parent() == fn {
+					out = append(out, slices.Index(fn.Params, p)-recv)
+				}
+			}
+		}
+		for _, anon := range f.AnonFuncs {
+			walk(anon)
+		}
+	}
+	walk(fn)
+	return out
+}
+
+// capturedValue is the value v of function f stands for in the functions
+// that enclose f: a free variable is what the closure was made with, and a
+// captured variable (a free variable's address, loaded) is what its
+// enclosing function stored in it.
+func capturedValue(f *ssa.Function, v ssa.Value) ssa.Value {
+	v = unwrapChange(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fv, ok := load.X.(*ssa.FreeVar); ok {
+			if cell, ok := bindingOf(f, fv).(*ssa.Alloc); ok {
+				return storedIn(cell)
+			}
+		}
+		return v
+	}
+	if fv, ok := v.(*ssa.FreeVar); ok {
+		if b := bindingOf(f, fv); b != nil {
+			return capturedValue(f.Parent(), b)
+		}
+	}
+	return v
+}
+
+// bindingOf is the value the closure f was made with for its free
+// variable fv, in its parent.
+func bindingOf(f *ssa.Function, fv *ssa.FreeVar) ssa.Value {
+	parent := f.Parent()
+	if parent == nil {
+		return nil
+	}
+	mc := makeClosureOf(parent, f)
+	i := slices.Index(f.FreeVars, fv)
+	if mc == nil || i < 0 || i >= len(mc.Bindings) {
+		return nil
+	}
+	return mc.Bindings[i]
+}
+
+// storedIn is the one value stored in the variable cell, or nil.
+func storedIn(cell *ssa.Alloc) ssa.Value {
+	var val ssa.Value
+	for _, r := range *cell.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+			if val != nil {
+				return nil
+			}
+			val = unwrapChange(st.Val)
+		}
+	}
+	return val
+}
+
+func makeClosureOf(parent, anon *ssa.Function) *ssa.MakeClosure {
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == anon {
+				return mc
+			}
+		}
+	}
+	return nil
+}
+
+// unwrapChange looks through conversions between func types
+// (http.HandlerFunc(h)).
+func unwrapChange(v ssa.Value) ssa.Value {
+	for {
+		ct, ok := v.(*ssa.ChangeType)
+		if !ok {
+			return v
+		}
+		v = ct.X
+	}
+}
+
+// handedAfterRetryAfter are the functions of this package passed, at a
+// call, as a parameter that the callee's HandsAfterRetryAfter lists.
+func (c *checker) handedAfterRetryAfter(funcs []*ssa.Function) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				callee := call.Common().StaticCallee()
+				if callee == nil {
+					continue
+				}
+				obj := funcObject(callee)
+				var fact HandsAfterRetryAfter
+				if obj == nil || !c.pass.ImportObjectFact(obj, &fact) {
+					continue
+				}
+				args := call.Common().Args[recvArgs(obj):]
+				for _, p := range fact.Params {
+					if p < len(args) {
+						if f := funcValue(args[p]); f != nil {
+							out[f] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// funcValue is the function v holds, through closures and conversions.
+func funcValue(v ssa.Value) *ssa.Function {
+	switch v := unwrapChange(v).(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		f, _ := v.Fn.(*ssa.Function)
+		return f
+	case *ssa.MakeInterface:
+		return funcValue(v.X)
+	}
+	return nil
+}

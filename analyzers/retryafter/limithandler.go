@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A rate limiter that refuses a request sets Retry-After itself and then
@@ -179,7 +181,7 @@ func storedParams(fn *ssa.Function, fields map[*types.Var]bool) []int {
 // captured variable (a free variable's address, loaded) is what its
 // enclosing function stored in it.
 func capturedValue(f *ssa.Function, v ssa.Value) ssa.Value {
-	v = unwrapChange(v)
+	v = ssautil.Unconverted(v)
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if fv, ok := load.X.(*ssa.FreeVar); ok {
 			if cell, ok := bindingOf(f, fv).(*ssa.Alloc); ok {
@@ -219,7 +221,7 @@ func storedIn(cell *ssa.Alloc) ssa.Value {
 			if val != nil {
 				return nil
 			}
-			val = unwrapChange(st.Val)
+			val = ssautil.Unconverted(st.Val)
 		}
 	}
 	return val
@@ -234,18 +236,6 @@ func makeClosureOf(parent, anon *ssa.Function) *ssa.MakeClosure {
 		}
 	}
 	return nil
-}
-
-// unwrapChange looks through conversions between func types
-// (http.HandlerFunc(h)).
-func unwrapChange(v ssa.Value) ssa.Value {
-	for {
-		ct, ok := v.(*ssa.ChangeType)
-		if !ok {
-			return v
-		}
-		v = ct.X
-	}
 }
 
 // handedAfterRetryAfter are the functions of this package passed, at a
@@ -284,7 +274,7 @@ func (c *checker) handedAfterRetryAfter(funcs []*ssa.Function) map[*ssa.Function
 
 // funcValue is the function v holds, through closures and conversions.
 func funcValue(v ssa.Value) *ssa.Function {
-	switch v := unwrapChange(v).(type) {
+	switch v := ssautil.Unconverted(v).(type) {
 	case *ssa.Function:
 		return v
 	case *ssa.MakeClosure:

@@ -167,7 +167,7 @@ func (c *checker) requestCallbacks(fn *ssa.Function) []requestRoot {
 		if i >= len(common.Args) {
 			continue
 		}
-		v := unconverted(common.Args[i])
+		v := ssautil.Unconverted(common.Args[i])
 		mc, _ := v.(*ssa.MakeClosure)
 		if lit := ssautil.FuncOf(v); lit != nil {
 			out = append(out, requestRoot{fn: lit, closure: mc})
@@ -284,7 +284,7 @@ func (c *checker) followCall(common *ssa.CallCommon, fr *requestFrame, enter fun
 		}
 	}
 	for _, a := range common.Args {
-		a = unconverted(a)
+		a = ssautil.Unconverted(a)
 		if mc, ok := a.(*ssa.MakeClosure); ok {
 			if lit, ok := mc.Fn.(*ssa.Function); ok {
 				in := frameIn{funcs: map[ssa.Value]string{}}
@@ -294,18 +294,6 @@ func (c *checker) followCall(common *ssa.CallCommon, fr *requestFrame, enter fun
 		} else if lit, ok := a.(*ssa.Function); ok && lit.Parent() != nil {
 			enter(lit, fr.entry, frameIn{})
 		}
-	}
-}
-
-// unconverted is v before its conversions to a named func type (a
-// literal passed as jwt.Keyfunc or a framework's handler type).
-func unconverted(v ssa.Value) ssa.Value {
-	for {
-		ct, ok := v.(*ssa.ChangeType)
-		if !ok {
-			return v
-		}
-		v = ct.X
 	}
 }
 

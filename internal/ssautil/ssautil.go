@@ -181,3 +181,16 @@ func LinePos(fset *token.FileSet, file string, line int) token.Pos {
 	}
 	return found.LineStart(line)
 }
+
+// Unconverted is v before its conversions between types with the same
+// underlying type: a literal passed as http.HandlerFunc, jwt.Keyfunc or a
+// framework's handler type.
+func Unconverted(v ssa.Value) ssa.Value {
+	for {
+		ct, ok := v.(*ssa.ChangeType)
+		if !ok {
+			return v
+		}
+		v = ct.X
+	}
+}

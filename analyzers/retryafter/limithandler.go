@@ -69,7 +69,10 @@ func (c *checker) fieldsCalledAfterRetryAfter(funcs []*ssa.Function) map[*types.
 	after := map[*types.Var]bool{}
 	unset := map[*types.Var]bool{}
 	for _, fn := range funcs {
-		setBefore := c.setBefore(fn)
+		if len(fn.Blocks) == 0 {
+			continue
+		}
+		h := c.headerPathsOf(fn)
 		for _, b := range fn.Blocks {
 			for i, instr := range b.Instrs {
 				call, ok := instr.(*ssa.Call)
@@ -80,7 +83,7 @@ func (c *checker) fieldsCalledAfterRetryAfter(funcs []*ssa.Function) map[*types.
 				if field == nil {
 					continue
 				}
-				if setBefore(b, i) {
+				if h.setBefore(b, i) {
 					after[field] = true
 				} else {
 					unset[field] = true
@@ -92,28 +95,6 @@ func (c *checker) fieldsCalledAfterRetryAfter(funcs []*ssa.Function) map[*types.
 		delete(after, f)
 	}
 	return after
-}
-
-// setBefore returns whether Retry-After is set on every path from fn's
-// entry to instruction i of block b.
-func (c *checker) setBefore(fn *ssa.Function) func(b *ssa.BasicBlock, i int) bool {
-	if len(fn.Blocks) == 0 {
-		return func(*ssa.BasicBlock, int) bool { return false }
-	}
-	setIn := map[*ssa.BasicBlock]int{}
-	for _, b := range fn.Blocks {
-		setIn[b] = slices.IndexFunc(b.Instrs, c.setsHere)
-	}
-	unsetOut := unsetAtExit(fn, setIn)
-	return func(b *ssa.BasicBlock, i int) bool {
-		if setIn[b] >= 0 && setIn[b] < i {
-			return true
-		}
-		if b == fn.Blocks[0] {
-			return false
-		}
-		return !slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return unsetOut[p] })
-	}
 }
 
 // loadedField is the struct field whose value v loads (l.onRequestLimit),
@@ -243,45 +224,25 @@ func makeClosureOf(parent, anon *ssa.Function) *ssa.MakeClosure {
 func (c *checker) handedAfterRetryAfter(funcs []*ssa.Function) map[*ssa.Function]bool {
 	out := map[*ssa.Function]bool{}
 	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				callee := call.Common().StaticCallee()
-				if callee == nil {
-					continue
-				}
-				obj := funcObject(callee)
-				var fact HandsAfterRetryAfter
-				if obj == nil || !c.pass.ImportObjectFact(obj, &fact) {
-					continue
-				}
-				args := call.Common().Args[recvArgs(obj):]
-				for _, p := range fact.Params {
-					if p < len(args) {
-						if f := funcValue(args[p]); f != nil {
-							out[f] = true
-						}
+		for common := range ssautil.WaitedCalls(fn) {
+			callee := common.StaticCallee()
+			if callee == nil {
+				continue
+			}
+			obj := funcObject(callee)
+			var fact HandsAfterRetryAfter
+			if obj == nil || !c.pass.ImportObjectFact(obj, &fact) {
+				continue
+			}
+			args := common.Args[recvArgs(obj):]
+			for _, p := range fact.Params {
+				if p < len(args) {
+					if f := ssautil.FuncOf(args[p]); f != nil {
+						out[f] = true
 					}
 				}
 			}
 		}
 	}
 	return out
-}
-
-// funcValue is the function v holds, through closures and conversions.
-func funcValue(v ssa.Value) *ssa.Function {
-	switch v := ssautil.Unconverted(v).(type) {
-	case *ssa.Function:
-		return v
-	case *ssa.MakeClosure:
-		f, _ := v.Fn.(*ssa.Function)
-		return f
-	case *ssa.MakeInterface:
-		return funcValue(v.X)
-	}
-	return nil
 }

@@ -462,17 +462,8 @@ func (c *checker) eachUnsetWrite(fn *ssa.Function, report func(statusWrite, stri
 	if len(fn.Blocks) == 0 {
 		return
 	}
-	setIn := map[*ssa.BasicBlock]int{} // index of the first set in the block
-	for _, b := range fn.Blocks {
-		setIn[b] = slices.IndexFunc(b.Instrs, c.setsHere)
-	}
-	unsetOut := unsetAtExit(fn, setIn)
-	unsetAtEntry := func(b *ssa.BasicBlock) bool {
-		if b == fn.Blocks[0] {
-			return true
-		}
-		return slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return unsetOut[p] })
-	}
+	h := c.headerPathsOf(fn)
+	setIn, unsetOut, unsetAtEntry := h.setIn, h.unsetOut, h.unsetAtEntry
 	for _, b := range fn.Blocks {
 		for i, instr := range b.Instrs {
 			w, ok := c.writeAt(instr)
@@ -500,6 +491,36 @@ func (c *checker) eachUnsetWrite(fn *ssa.Function, report func(statusWrite, stri
 			}
 		}
 	}
+}
+
+// headerPaths says, for the blocks of one function, where Retry-After is
+// set: the index of the first set in each block (-1 if none), and the
+// blocks some path from the entry leaves with it unset.
+type headerPaths struct {
+	entry    *ssa.BasicBlock
+	setIn    map[*ssa.BasicBlock]int
+	unsetOut map[*ssa.BasicBlock]bool
+}
+
+// headerPathsOf computes the headerPaths of fn, which has blocks.
+func (c *checker) headerPathsOf(fn *ssa.Function) headerPaths {
+	h := headerPaths{entry: fn.Blocks[0], setIn: map[*ssa.BasicBlock]int{}}
+	for _, b := range fn.Blocks {
+		h.setIn[b] = slices.IndexFunc(b.Instrs, c.setsHere)
+	}
+	h.unsetOut = unsetAtExit(fn, h.setIn)
+	return h
+}
+
+// unsetAtEntry reports whether some path reaches b with Retry-After unset.
+func (h headerPaths) unsetAtEntry(b *ssa.BasicBlock) bool {
+	return b == h.entry || slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return h.unsetOut[p] })
+}
+
+// setBefore reports whether Retry-After is set on every path to
+// instruction i of block b.
+func (h headerPaths) setBefore(b *ssa.BasicBlock, i int) bool {
+	return h.setIn[b] >= 0 && h.setIn[b] < i || !h.unsetAtEntry(b)
 }
 
 // unsetAtExit computes, for each block, whether some path from the entry

@@ -487,9 +487,16 @@ func (c *checker) resolvePending() {
 			}
 		}
 	}
-	for _, list := range c.carried() {
-		c.pending.Impls = append(c.pending.Impls, list...)
+	c.pending.Impls = append(c.pending.Impls, c.ownImpls()...)
+	calledThrough := c.calledThrough()
+	for _, f := range c.depFacts() {
+		for _, im := range f.Impls {
+			if c.inModule(im.Method) || calledThrough[im.Method] {
+				c.pending.Impls = append(c.pending.Impls, im)
+			}
+		}
 	}
+	c.pending.Impls = uniqueImpls(c.pending.Impls)
 	sort.Slice(c.pending.Impls, func(i, j int) bool {
 		a, b := c.pending.Impls[i], c.pending.Impls[j]
 		return a.Method+a.Impl < b.Method+b.Impl
@@ -522,6 +529,62 @@ func (c *checker) resolveProbe(pp pendingProbe) bool {
 	return false
 }
 
+// A package passes on its own implementations, its module's, and another
+// module's only for the interface methods its own functions or pending
+// probes call through (and those the implementations call through in
+// turn): what its importers can reach through it. An importer that calls
+// another of that module's interfaces itself imports its package, whose
+// facts it reads, or finds the implementation beside the interface
+// (implementingTypes). Forwarded by every package of every module that
+// imports them, a client library's hundreds of implementations were most
+// of each package's facts, decoded again from every import.
+
+// inModule reports whether an interface method, by its carried key
+// (package path, dot, object path), is declared in this package's module.
+// Outside a module (GOPATH) every method is.
+func (c *checker) inModule(method string) bool {
+	mod := c.pass.Module
+	if mod == nil || mod.Path == "" {
+		return true
+	}
+	return method == mod.Path || strings.HasPrefix(method, mod.Path+"/") || strings.HasPrefix(method, mod.Path+".")
+}
+
+// calledThrough are the carried keys of the interface methods this
+// package's functions and pending probes call through, and, closed over
+// the implementations this package knows, those these call through.
+func (c *checker) calledThrough() map[string]bool {
+	out := map[string]bool{}
+	var queue []string
+	add := func(t throughCall) {
+		if k := t.Pkg + "." + t.Obj; !out[k] {
+			out[k] = true
+			queue = append(queue, k)
+		}
+	}
+	for _, calls := range c.ifaceCalls {
+		for _, sc := range calls {
+			add(sc.throughCall)
+		}
+	}
+	for _, p := range c.pending.Probes {
+		for _, t := range p.Through {
+			add(t)
+		}
+	}
+	carried := c.carried()
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, im := range carried[k] {
+			for _, t := range im.Through {
+				add(t)
+			}
+		}
+	}
+	return out
+}
+
 // depFacts are the pendingProbes facts of the direct imports.
 func (c *checker) depFacts() []*pendingProbes {
 	var out []*pendingProbes
@@ -539,30 +602,43 @@ func (c *checker) carried() map[string][]carriedImpl {
 	if c.carriedImpls != nil {
 		return c.carriedImpls
 	}
-	c.carriedImpls = map[string][]carriedImpl{}
-	seen := map[[2]string]bool{}
-	add := func(im carriedImpl) {
-		k := [2]string{im.Method, im.Impl}
-		if !seen[k] {
-			seen[k] = true
-			c.carriedImpls[im.Method] = append(c.carriedImpls[im.Method], im)
-		}
-	}
-	for _, im := range c.ownImpls() {
-		add(im)
-	}
+	all := c.ownImpls()
 	for _, f := range c.depFacts() {
-		for _, im := range f.Impls {
-			add(im)
-		}
+		all = append(all, f.Impls...)
+	}
+	c.carriedImpls = map[string][]carriedImpl{}
+	for _, im := range uniqueImpls(all) {
+		c.carriedImpls[im.Method] = append(c.carriedImpls[im.Method], im)
 	}
 	return c.carriedImpls
+}
+
+// uniqueImpls drops the repeats of an implementation (by interface method
+// and implementing method), keeping the first.
+func uniqueImpls(impls []carriedImpl) []carriedImpl {
+	seen := map[[2]string]bool{}
+	out := impls[:0:0]
+	for _, im := range impls {
+		if k := [2]string{im.Method, im.Impl}; !seen[k] {
+			seen[k] = true
+			out = append(out, im)
+		}
+	}
+	return out
 }
 
 // ownImpls: the methods of this package's types that implement a method
 // of the module's interfaces and reach a resource or call through an
 // interface.
 func (c *checker) ownImpls() []carriedImpl {
+	if c.ownCarried == nil {
+		own := c.computeOwnImpls()
+		c.ownCarried = &own
+	}
+	return *c.ownCarried
+}
+
+func (c *checker) computeOwnImpls() []carriedImpl {
 	reaching := false
 	for fn := range c.ifaceCalls {
 		reaching = reaching || fn.Signature.Recv() != nil
@@ -778,7 +854,13 @@ func (c *checker) implementingTypes(m *types.Func) []types.Type {
 		return nil
 	}
 	var out []types.Type
-	for _, pkg := range c.modulePackages() {
+	pkgs := c.modulePackages()
+	if own := m.Pkg(); own != nil && !slices.Contains(pkgs, own) {
+		// An implementation declared beside its interface (a client
+		// library's service types), found with it.
+		pkgs = append(slices.Clip(pkgs), own)
+	}
+	for _, pkg := range pkgs {
 		for _, name := range pkg.Scope().Names() {
 			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
 			if !ok || tn.IsAlias() {

@@ -166,9 +166,16 @@ Escape policy (what is assumed where the analysis cannot see):
     followed and named in the chain. Implementations are often declared
     in packages the probe's package does not import (a store's drivers,
     which only main imports): each package passes on, to those that
-    import it, its probes left open and the implementations of the
-    module's interfaces it knows (its own and its imports'), and the
-    probe is resolved in the first package that imports it and knows an
+    import it, its probes left open and the implementations of
+    interfaces it knows: its own, its module's, and of another module's
+    interfaces only those of the methods it calls through (a client
+    library's implementations reach a package through that library's
+    packages it imports, or are found beside their interface; carried by
+    every package of every importer, they were most of each package's
+    facts). An implementation of another module's interface declared in
+    a third package that a package neither imports nor calls through is
+    not seen there. The probe is resolved in the first package that
+    imports it and knows an
     implementation that reaches a pool. It is reported there, at that
     package's clause, with related information at the probe's call and
     at the implementation; a test harness (a package that imports
@@ -177,7 +184,8 @@ Escape policy (what is assumed where the analysis cannot see):
     interface calls deep are followed (a server's IsReady asking its
     datastore's). A package that reaches no pool library, router or
     gRPC is not analysed, and a call through an interface made there is
-    not seen;
+    not seen; nor are assertion and mock libraries (testify, gomock):
+    test code, which no probe runs;
   - a handler named Health that is not registered for a probe's route is
     not a probe, and a route whose path is not a constant is not known;
     gorilla/mux's r.Path("/healthz").Handler(h) names the path in another

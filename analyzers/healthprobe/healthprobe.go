@@ -94,7 +94,9 @@ type checker struct {
 	imported   map[string]*types.Package
 	module     *[]*types.Package
 	pending    pendingProbes
-	// carriedImpls: the implementations known by facts (dispatch.go).
+	// ownCarried: this package's implementations to pass on (ownImpls);
+	// carriedImpls: those and the ones known by facts (dispatch.go).
+	ownCarried   *[]carriedImpl
 	carriedImpls map[string][]carriedImpl
 	// accessors: the package's functions that return a pool boxed in an
 	// interface (accessor.go), nil for those that do not.
@@ -166,10 +168,13 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // isLibrary: the standard library and the catalogue's client, pool and
-// router libraries are where calls end, not probes or callers.
+// router libraries are where calls end, not probes or callers; assertion
+// and mock libraries are test code, which no load balancer's probe runs
+// (their calls through testing.TB would otherwise travel in every
+// importer's facts).
 func isLibrary(pass *analysis.Pass) bool {
 	libs := append(append([]string{catalog.RuntimePath}, catalog.LanePackages...), catalog.ProbePackages...)
-	if catalog.InPackages(pass.Pkg.Path(), libs) || len(pass.Files) == 0 {
+	if catalog.InPackages(pass.Pkg.Path(), libs) || catalog.IsTestSupport(pass.Pkg.Path()) || len(pass.Files) == 0 {
 		return true
 	}
 	goroot := filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)

@@ -161,7 +161,11 @@ the processes of the Procfile main read).
     on a send to a shared queue (go pool.Push(jobs), where Push waits for a
     fixed set of workers: a fact; not a method of a value the function made
     itself, as a session the request creates, whose queue has the consumer
-    the request starts) — also one that parks through what it calls, in its
+    the request starts, nor a function handed such a value whose own queue
+    it parks on: go httpapi.Heartbeat(ctx, conn), conn the websocket the
+    request accepted, sends on that connection's write-timeout channel,
+    read by the goroutine the connection started, one per connection; the
+    fact says which parameter the queue hangs off) — also one that parks through what it calls, in its
     own goroutine, a function or an interface method so marked (go
     s.worker.LaunchCampaign(c), where the worker's implementation, in the
     interface's package, hands the batch to the mailer's Queue, which sends

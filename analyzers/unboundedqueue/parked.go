@@ -20,7 +20,17 @@ import (
 // that a type of the interface's own package implements with one
 // (Worker.LaunchCampaign, whose DefaultWorker hands the batch to the
 // mailer's unbuffered queue): Via names the call it parks through.
-type parksOnSend struct{ Chan, Via string }
+//
+// Owner, when positive, says the channel hangs off the function's
+// parameter Owner-1 (the receiver counting first): c.writeTimeout in a
+// method of c. A caller that passes a value it made itself (a websocket
+// connection the request accepted, whose consumer goroutine the
+// connection started) parks on that value's own queue, not on one every
+// request shares. 0: a package variable, or a field of something else.
+type parksOnSend struct {
+	Chan, Via string
+	Owner     int
+}
 
 func (*parksOnSend) AFact() {}
 func (f *parksOnSend) String() string {
@@ -35,6 +45,7 @@ func (f *parksOnSend) String() string {
 func (c *checker) learnParkers() {
 	c.parkers = map[*types.Func]*parksOnSend{}
 	calls := map[*types.Func][]*ast.CallExpr{}
+	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range c.pass.Files {
 		if c.isTest(f) {
 			continue
@@ -48,12 +59,13 @@ func (c *checker) learnParkers() {
 			if obj == nil {
 				continue
 			}
-			if ch := c.waitingSend(fd.Body); ch != "" {
-				c.parkers[obj] = &parksOnSend{Chan: ch}
+			if ch := c.waitingSend(fd.Body); ch != nil {
+				c.parkers[obj] = &parksOnSend{Chan: types.ExprString(ch), Owner: paramOwner(c.pass.TypesInfo, fd, ch)}
 				continue
 			}
 			if inModule(c.pass.Pkg) {
 				calls[obj] = c.parkingCandidates(fd)
+				decls[obj] = fd
 			}
 		}
 	}
@@ -72,11 +84,20 @@ func (c *checker) learnParkers() {
 			}
 			for _, call := range cs {
 				callee := c.callee(call)
-				if f := c.parkFact(callee); f != nil && inModule(callee.Pkg()) && !c.takesSlotByCall(callee) {
-					c.parkers[fn] = &parksOnSend{Chan: f.Chan, Via: c.calleeName(call)}
-					changed = true
-					break
+				f := c.parkFact(callee)
+				if f == nil || !inModule(callee.Pkg()) || c.takesSlotByCall(callee) {
+					continue
 				}
+				owner := 0
+				if arg := c.ownerArg(call, f); arg != nil {
+					if c.madeIn(decls[fn], arg) {
+						continue // the queue of a value fn made itself
+					}
+					owner = paramOwner(c.pass.TypesInfo, decls[fn], arg)
+				}
+				c.parkers[fn] = &parksOnSend{Chan: f.Chan, Via: c.calleeName(call), Owner: owner}
+				changed = true
+				break
 			}
 		}
 		for _, im := range impls {
@@ -86,7 +107,7 @@ func (c *checker) learnParkers() {
 				if via == "" {
 					via = netio.Name(im.impl)
 				}
-				c.parkers[im.method] = &parksOnSend{Chan: f.Chan, Via: via}
+				c.parkers[im.method] = &parksOnSend{Chan: f.Chan, Via: via, Owner: f.Owner}
 				changed = true
 			}
 		}
@@ -179,26 +200,86 @@ func (c *checker) localMethodImplementations() []methodImplementation {
 }
 
 // waitingSend is the shared channel body sends on with nothing to give up
-// the wait but another shared channel (a shutdown signal), or "".
-func (c *checker) waitingSend(body *ast.BlockStmt) string {
-	ch := ""
+// the wait but another shared channel (a shutdown signal), or nil.
+func (c *checker) waitingSend(body *ast.BlockStmt) ast.Expr {
+	var ch ast.Expr
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.SelectStmt:
 			if s := c.selectWithoutEscape(n); s != nil && c.sharedAcrossCalls(s.Chan) {
-				ch = types.ExprString(s.Chan)
+				ch = s.Chan
 			}
 			return false // a send in a select waits only as the select does
 		case *ast.SendStmt:
 			if c.sharedAcrossCalls(n.Chan) {
-				ch = types.ExprString(n.Chan)
+				ch = n.Chan
 			}
 		}
-		return ch == ""
+		return ch == nil
 	})
 	return ch
+}
+
+// paramOwner is 1 + the index of fd's parameter (the receiver first) that
+// e is, or is a field of (c.writeTimeout, c.conn.queue), or 0.
+func paramOwner(info *types.Info, fd *ast.FuncDecl, e ast.Expr) int {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+			continue
+		case *ast.StarExpr:
+			e = x.X
+			continue
+		case *ast.Ident:
+			obj := info.ObjectOf(x)
+			i := 0
+			for _, list := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
+				if list == nil {
+					continue
+				}
+				for _, field := range list.List {
+					for _, name := range field.Names {
+						i++
+						if info.Defs[name] == obj {
+							return i
+						}
+					}
+					if len(field.Names) == 0 {
+						i++
+					}
+				}
+			}
+		}
+		return 0
+	}
+}
+
+// ownerArg is the argument of call (the receiver first) at the parameter
+// the callee's queue hangs off (f.Owner), or nil.
+func (c *checker) ownerArg(call *ast.CallExpr, f *parksOnSend) ast.Expr {
+	if f.Owner <= 0 {
+		return nil
+	}
+	args := call.Args
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+			args = append([]ast.Expr{sel.X}, call.Args...)
+		}
+	}
+	if f.Owner-1 < len(args) {
+		return args[f.Owner-1]
+	}
+	return nil
+}
+
+// madeIn reports whether e is a local variable fd declares: a value it
+// made itself.
+func (c *checker) madeIn(fd *ast.FuncDecl, e ast.Expr) bool {
+	v := c.localVar(e)
+	return fd != nil && v != nil && v.Pos() >= fd.Body.Pos() && v.Pos() < fd.Body.End()
 }
 
 // selectWithoutEscape is the send of a select that has no default and no
@@ -279,7 +360,7 @@ func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
 			return true
 		}
 		ch := c.parksOn(c.callee(g.Call))
-		if ch == "" || inLoopOrLit(stack) || c.rateGuarded(stack) || c.madeHere(fd, g.Call.Fun) {
+		if ch == "" || inLoopOrLit(stack) || c.rateGuarded(stack) || c.madeHere(fd, g.Call.Fun) || c.parksOnOwnValue(fd, g.Call) {
 			return true
 		}
 		c.report(g.Pos(), token.NoPos, "",
@@ -290,17 +371,25 @@ func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
 	})
 }
 
+// parksOnOwnValue reports whether call parks on a queue of a value fd made
+// itself and passes (go httpapi.Heartbeat(ctx, conn), conn the websocket
+// the request accepted): one queue per request, with its own consumer.
+func (c *checker) parksOnOwnValue(fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	f := c.parkFact(c.callee(call))
+	if f == nil {
+		return false
+	}
+	arg := c.ownerArg(call, f)
+	return arg != nil && c.madeIn(fd, arg)
+}
+
 // madeHere reports whether fun is a method of a value fd made itself (a
 // local variable it declares: sess := importer.NewSession(opt); go
 // sess.LoadCSV(path)): its queue is the request's own, with the consumer
 // the request starts, not one shared by every request.
 func (c *checker) madeHere(fd *ast.FuncDecl, fun ast.Expr) bool {
 	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	v := c.localVar(sel.X)
-	return v != nil && v.Pos() >= fd.Body.Pos() && v.Pos() < fd.Body.End()
+	return ok && c.madeIn(fd, sel.X)
 }
 
 // handlesRequest reports whether fd takes an *http.Request, or a

@@ -4,8 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
-	"strings"
+
+	"github.com/bhlint/bhlint/internal/entrypoints"
 )
 
 // A main package hands its work to a framework as a function value: a
@@ -85,12 +85,8 @@ func (s *scanner) addHandedOver(h handed, sum *createsPools) {
 	}
 }
 
-// A function literal stored in a field of a type another module declares
-// (cobra's &cobra.Command{RunE: func…}, cmd.Action = func…) is handed over
-// the same way: the framework calls it when the command line names its
-// command, not when the enclosing function runs. A literal stored in the
-// program's own struct, passed as an argument (errgroup's Go, sync.Once's
-// Do) or called stays part of the function.
+// A function literal stored in a framework's field (entrypoints.CommandField:
+// cobra's RunE, an Action) is handed over the same way.
 
 // commandAt names the innermost function literal, among the ancestors of
 // the node being visited, that is stored in another module's field: "RunE
@@ -101,53 +97,9 @@ func (s *scanner) commandAt() string {
 		if !ok {
 			continue
 		}
-		if field := s.frameworkField(s.stack[i-1], lit); field != nil {
+		if field := entrypoints.CommandField(s.c.pass, s.stack[i-1], lit); field != nil {
 			return field.Name() + " at " + s.c.siteOf(lit.Pos())
 		}
 	}
 	return ""
-}
-
-// frameworkField is the field of another module's struct that parent
-// stores lit in: the key of a composite literal's element, or the field an
-// assignment selects.
-func (s *scanner) frameworkField(parent ast.Node, lit *ast.FuncLit) *types.Var {
-	info := s.c.pass.TypesInfo
-	var id *ast.Ident
-	switch parent := parent.(type) {
-	case *ast.KeyValueExpr:
-		if parent.Value == lit {
-			id, _ = parent.Key.(*ast.Ident)
-		}
-	case *ast.AssignStmt:
-		if i := slices.Index(parent.Rhs, ast.Expr(lit)); i >= 0 && len(parent.Lhs) == len(parent.Rhs) {
-			if sel, ok := parent.Lhs[i].(*ast.SelectorExpr); ok {
-				id = sel.Sel
-			}
-		}
-	}
-	if id == nil {
-		return nil
-	}
-	field, ok := info.ObjectOf(id).(*types.Var)
-	if !ok || !field.IsField() || s.sameModule(field.Pkg()) {
-		return nil
-	}
-	return field
-}
-
-// sameModule reports whether pkg is the analysed package's module. Without
-// module information (a GOPATH-style test), packages whose paths begin
-// with the same element are.
-func (s *scanner) sameModule(pkg *types.Package) bool {
-	if pkg == nil {
-		return true
-	}
-	mine := s.c.pass.Pkg.Path()
-	if mod := s.c.pass.Module; mod != nil && mod.Path != "" {
-		mine = mod.Path
-		return pkg.Path() == mine || strings.HasPrefix(pkg.Path(), mine+"/")
-	}
-	first := func(path string) string { f, _, _ := strings.Cut(path, "/"); return f }
-	return first(pkg.Path()) == first(mine)
 }

@@ -315,7 +315,11 @@ function marked waitsOnNetwork (its goroutines per request aside). A
 collection ranged over is trusted as fixed when the code wrote it, the
 configuration names it or a membership package returns it (by the package's
 name: a ring of hosts under another name is reported), or when start-up
-code set it (callers are seen in the package only: a variadic parameter
+code set it — start-up code being main, init, the functions only they
+call, and a command's function literal, one stored in a framework's field
+(cobra's RunE, an urfave Action), which runs once when the command line
+names it (coder's server command shutting down the daemons it built from
+its configuration) — (callers are seen in the package only: a variadic parameter
 of an exported function is trusted to be written out by callers in other
 packages too; and a main that reads a list from a file or a database at
 start-up and fans out over it does so once, which is not reported; a

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/bhlint/bhlint/internal/entrypoints"
 )
 
 // A list fixed at start-up is not input: a fan-out over it starts as many
@@ -12,6 +14,10 @@ import (
 // send. The list is fixed at start-up when
 //   - the loop is in code that runs only at start-up (startupFuncs), over a
 //     slice or map it was handed or built there;
+//   - the loop is in a command's function literal (one stored in a
+//     framework's field, entrypoints.CommandField: cobra's RunE), which the
+//     framework runs once, when the command line names it: a server
+//     command's shutdown over the daemons it built from its configuration;
 //   - it is a variadic parameter that no call in the package fills from a
 //     slice (f(xs...)): its callers write the list out, argument by argument;
 //   - it is a field of the package's own (unexported, or of a main package)
@@ -128,7 +134,7 @@ func (c *checker) fixedAtStartup(fd *ast.FuncDecl, loop *ast.RangeStmt) bool {
 	if fn == nil {
 		return false
 	}
-	if c.startupFuncs()[fn] && !c.inRequestLiteral(fd, loop) {
+	if (c.startupFuncs()[fn] || c.inCommandLiteral(fd, loop)) && !c.inRequestLiteral(fd, loop) {
 		return true
 	}
 	x := ast.Unparen(loop.X)
@@ -275,16 +281,32 @@ func (c *checker) enclosingDecl(stack []ast.Node) *ast.FuncDecl {
 // inRequestLiteral reports whether n sits, in fd, inside a function literal
 // that takes a request (a handler main registers).
 func (c *checker) inRequestLiteral(fd *ast.FuncDecl, n ast.Node) bool {
-	in := false
-	ast.PreorderStack(fd.Body, nil, func(x ast.Node, stack []ast.Node) bool {
-		if x != n {
-			return !in
-		}
-		in = slices.ContainsFunc(stack, func(s ast.Node) bool {
-			lit, ok := s.(*ast.FuncLit)
-			return ok && c.takesRequest(lit.Type)
-		})
-		return false
+	return slices.ContainsFunc(c.stackOf(fd, n), func(s ast.Node) bool {
+		lit, ok := s.(*ast.FuncLit)
+		return ok && c.takesRequest(lit.Type)
 	})
-	return in
+}
+
+// inCommandLiteral reports whether n, in fd, is inside a function literal
+// a framework runs as a command (entrypoints.CommandField).
+func (c *checker) inCommandLiteral(fd *ast.FuncDecl, n ast.Node) bool {
+	stack := c.stackOf(fd, n)
+	for i := len(stack) - 1; i > 0; i-- {
+		if lit, ok := stack[i].(*ast.FuncLit); ok && entrypoints.CommandField(c.pass, stack[i-1], lit) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// stackOf is the path from fd's body down to n (n excluded), or nil.
+func (c *checker) stackOf(fd *ast.FuncDecl, n ast.Node) []ast.Node {
+	var out []ast.Node
+	ast.PreorderStack(fd.Body, nil, func(x ast.Node, stack []ast.Node) bool {
+		if x == n {
+			out = slices.Clone(stack)
+		}
+		return out == nil
+	})
+	return out
 }

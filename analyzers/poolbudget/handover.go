@@ -92,14 +92,8 @@ func (s *scanner) addHandedOver(h handed, sum *createsPools) {
 // the node being visited, that is stored in another module's field: "RunE
 // at cli/server.go:30"; "" when there is none.
 func (s *scanner) commandAt() string {
-	for i := len(s.stack) - 1; i > 0; i-- {
-		lit, ok := s.stack[i].(*ast.FuncLit)
-		if !ok {
-			continue
-		}
-		if field := entrypoints.CommandField(s.c.pass, s.stack[i-1], lit); field != nil {
-			return field.Name() + " at " + s.c.siteOf(lit.Pos())
-		}
+	if lit, field := entrypoints.CommandAt(s.c.pass, s.stack); lit != nil {
+		return field.Name() + " at " + s.c.siteOf(lit.Pos())
 	}
 	return ""
 }

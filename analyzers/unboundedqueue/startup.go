@@ -134,7 +134,8 @@ func (c *checker) fixedAtStartup(fd *ast.FuncDecl, loop *ast.RangeStmt) bool {
 	if fn == nil {
 		return false
 	}
-	if (c.startupFuncs()[fn] || c.inCommandLiteral(fd, loop)) && !c.inRequestLiteral(fd, loop) {
+	stack := c.stackOf(fd, loop)
+	if command, _ := entrypoints.CommandAt(c.pass, stack); (c.startupFuncs()[fn] || command != nil) && !c.inRequestLiteral(stack) {
 		return true
 	}
 	x := ast.Unparen(loop.X)
@@ -278,25 +279,13 @@ func (c *checker) enclosingDecl(stack []ast.Node) *ast.FuncDecl {
 	return nil
 }
 
-// inRequestLiteral reports whether n sits, in fd, inside a function literal
-// that takes a request (a handler main registers).
-func (c *checker) inRequestLiteral(fd *ast.FuncDecl, n ast.Node) bool {
-	return slices.ContainsFunc(c.stackOf(fd, n), func(s ast.Node) bool {
+// inRequestLiteral reports whether a node below stack sits inside a
+// function literal that takes a request (a handler main registers).
+func (c *checker) inRequestLiteral(stack []ast.Node) bool {
+	return slices.ContainsFunc(stack, func(s ast.Node) bool {
 		lit, ok := s.(*ast.FuncLit)
 		return ok && c.takesRequest(lit.Type)
 	})
-}
-
-// inCommandLiteral reports whether n, in fd, is inside a function literal
-// a framework runs as a command (entrypoints.CommandField).
-func (c *checker) inCommandLiteral(fd *ast.FuncDecl, n ast.Node) bool {
-	stack := c.stackOf(fd, n)
-	for i := len(stack) - 1; i > 0; i-- {
-		if lit, ok := stack[i].(*ast.FuncLit); ok && entrypoints.CommandField(c.pass, stack[i-1], lit) != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // stackOf is the path from fd's body down to n (n excluded), or nil.

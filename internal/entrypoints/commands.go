@@ -43,6 +43,20 @@ func CommandField(pass *analysis.Pass, parent ast.Node, lit *ast.FuncLit) *types
 	return field
 }
 
+// CommandAt is the innermost function literal on stack (the path from a
+// function's body down to a node) that is stored in a framework's field,
+// and that field; nil, nil when there is none.
+func CommandAt(pass *analysis.Pass, stack []ast.Node) (*ast.FuncLit, *types.Var) {
+	for i := len(stack) - 1; i > 0; i-- {
+		if lit, ok := stack[i].(*ast.FuncLit); ok {
+			if field := CommandField(pass, stack[i-1], lit); field != nil {
+				return lit, field
+			}
+		}
+	}
+	return nil, nil
+}
+
 // SameModule reports whether pkg is in the analysed package's module.
 // Without module information (a GOPATH-style test), packages whose paths
 // begin with the same element are.

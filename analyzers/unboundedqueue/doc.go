@@ -121,7 +121,12 @@ the processes of the Procfile main read).
     directly or through WithCancel, WithValue or WithoutCancel, with no
     WithTimeout or WithDeadline. Not a wait for a slot: sem.Acquire(ctx, n)
     on a local sem := semaphore.NewWeighted(n), which takes every slot and
-    so returns when the work already started has finished (a join). Fix:
+    so returns when the work already started has finished (a join); nor a
+    wait on a pool the function has just opened and not yet shared (db :=
+    sql.Open(…) or pgxpool.New(…), then db.ExecContext(context.TODO(),
+    "SET sql_mode …") before db is stored, passed, captured or returned,
+    and not in a loop that shares it on an earlier round): every slot of
+    that pool is free, so the wait queues behind nobody. Fix:
     derive the context with a timeout, or pass the caller's. The runtime's executors are not waits of this kind:
     a lane's queue wait is bounded by its QueueTimeout (shape 6).
  5. slice used as a queue: a struct field of slice type that a method

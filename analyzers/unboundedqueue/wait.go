@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 )
@@ -19,7 +20,8 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 		if !ok || !catalog.SlotWaits.Has(c.callee(call)) {
 			return true
 		}
-		if oneShot && !inLit(stack) || c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) {
+		if oneShot && !inLit(stack) || c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) ||
+			c.onUnsharedPool(fd, call, stack) {
 			return true
 		}
 		ctx := c.contextArg(call)
@@ -59,6 +61,117 @@ func (c *checker) acquiresAll(fd *ast.FuncDecl, call *ast.CallExpr) bool {
 		return false
 	}
 	return c.sameValue(mk.Args[0], call.Args[1])
+}
+
+// onUnsharedPool reports whether call waits on a pool this function has
+// just opened and not yet shared: db := sql.Open(…) then
+// db.ExecContext(context.TODO(), "SET sql_mode …") before db is stored,
+// returned or handed to anyone. Every slot of that pool is free or held
+// by this function's own finished calls, so the wait queues behind
+// nobody. Only method calls on the pool come before the wait, and none in
+// a go statement or a function literal; the wait is not in a function
+// literal nor in a loop that shares the pool on an earlier round (a pool
+// declared inside the loop is a new one each round).
+func (c *checker) onUnsharedPool(fd *ast.FuncDecl, call *ast.CallExpr, stack []ast.Node) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || inLit(stack) {
+		return false
+	}
+	pool := c.localVar(sel.X)
+	if pool == nil || !c.openedHere(fd, pool) {
+		return false
+	}
+	shared := c.sharingUses(fd, pool)
+	for _, use := range shared {
+		if use.Pos() < call.Pos() {
+			return false
+		}
+	}
+	for _, n := range stack {
+		loop := loopBody(n)
+		if loop == nil || loop.Pos() <= pool.Pos() && pool.Pos() < loop.End() {
+			continue // a pool declared in the loop is a new one each round
+		}
+		if slices.ContainsFunc(shared, func(u *ast.Ident) bool {
+			return loop.Pos() <= u.Pos() && u.Pos() < loop.End()
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// openedHere reports whether every value fd assigns to v comes from a
+// call that opens a pool (the catalogue's PoolOpeners).
+func (c *checker) openedHere(fd *ast.FuncDecl, v *types.Var) bool {
+	made := c.assignmentsTo(fd, v)
+	for _, rhs := range made {
+		mk, ok := ast.Unparen(rhs).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		fn := c.callee(mk)
+		if fn == nil {
+			return false
+		}
+		if _, opens := catalog.PoolOpeners[fn.FullName()]; !opens {
+			return false
+		}
+	}
+	return len(made) > 0
+}
+
+// sharingUses are the uses of v in fd other than as the receiver of a
+// method called right there: a store, an argument, a return, a capture by
+// a function literal or a go statement.
+func (c *checker) sharingUses(fd *ast.FuncDecl, v *types.Var) []*ast.Ident {
+	var out []*ast.Ident
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || c.pass.TypesInfo.Uses[id] != v {
+			return true
+		}
+		if !c.methodReceiver(id, stack) || inGoOrLiteral(stack) {
+			out = append(out, id)
+		}
+		return true
+	})
+	return out
+}
+
+// methodReceiver reports whether id, below stack, is the X of a selector
+// that is called: id.Method(…).
+func (c *checker) methodReceiver(id *ast.Ident, stack []ast.Node) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	sel, ok := stack[len(stack)-1].(*ast.SelectorExpr)
+	if !ok || sel.X != id {
+		return false
+	}
+	call, ok := stack[len(stack)-2].(*ast.CallExpr)
+	return ok && call.Fun == sel
+}
+
+func inGoOrLiteral(stack []ast.Node) bool {
+	return slices.ContainsFunc(stack, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.GoStmt, *ast.FuncLit:
+			return true
+		}
+		return false
+	})
+}
+
+// loopBody is n's body when n is a for or range statement, else nil.
+func loopBody(n ast.Node) *ast.BlockStmt {
+	switch l := n.(type) {
+	case *ast.ForStmt:
+		return l.Body
+	case *ast.RangeStmt:
+		return l.Body
+	}
+	return nil
 }
 
 // sameValue reports whether a and b are the same constant or the same

@@ -144,3 +144,82 @@ func takingLessThanAll() { // want takingLessThanAll:"takesSlot"
 	sem := semaphore.NewWeighted(4)
 	_ = sem.Acquire(context.Background(), 2) // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire`
 }
+
+// ---- a pool this function has just opened and not yet shared ----
+
+// Trap: the pool was opened two lines up and nothing else has it yet, so
+// its every slot is free: the wait queues behind nobody (a session
+// setting before the pool is handed out).
+func openStrict(dsn string) (*sql.DB, error) {
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(10)
+	defer db.SetConnMaxIdleTime(time.Minute)
+	if _, err := db.ExecContext(context.TODO(), "SET sql_mode = 'STRICT_ALL_TABLES'"); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Trap: pgxpool.New, then a version check before the pool is returned.
+func openChecked(dsn string) (*pgxpool.Pool, error) {
+	pool, err := pgxpool.New(context.Background(), dsn)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := pool.Exec(context.Background(), "select version()"); err != nil {
+		return nil, err
+	}
+	return pool, nil
+}
+
+type registry struct{ db *sql.DB }
+
+// Shared first, then waited on: the registry's users hold its slots.
+func (r *registry) openAndWarm(dsn string) {
+	db, _ := sql.Open("pgx", dsn)
+	db.SetMaxOpenConns(10)
+	r.db = db
+	db.ExecContext(context.Background(), "select 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext`
+}
+
+// Handed to a cache before the wait: the cache's users hold its slots.
+func openForCache(dsn string, cache *registry) *sql.DB {
+	db, _ := sql.Open("pgx", dsn)
+	db.SetMaxOpenConns(10)
+	cache.adopt(db)
+	db.QueryContext(context.Background(), "select 1") // want `wait with no deadline: \(\*sql.DB\).QueryContext`
+	return db
+}
+
+func (r *registry) adopt(db *sql.DB) { r.db = db }
+
+// Trap: a pool opened inside the loop is a new one each round; the one
+// handed out at the end of a round is not the one the next round waits on.
+func (r *registry) openEach(dsns []string, out chan<- *sql.DB) {
+	for _, dsn := range dsns {
+		db, _ := sql.Open("pgx", dsn)
+		db.SetMaxOpenConns(10)
+		db.ExecContext(context.Background(), "select 1")
+		out <- db
+	}
+}
+
+// One pool across the rounds, handed out at the end of each: the next
+// round's wait queues behind those who took it.
+func (r *registry) warmEachRound(dsn string, rounds int, out chan<- *sql.DB) {
+	db, _ := sql.Open("pgx", dsn)
+	db.SetMaxOpenConns(10)
+	for range rounds {
+		db.ExecContext(context.Background(), "select 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext`
+		out <- db
+	}
+}
+
+// A pool that came from a parameter is someone else's: others may hold it.
+func warm(db *sql.DB) {
+	db.ExecContext(context.Background(), "select 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext`
+}

@@ -110,7 +110,9 @@ call that returned it is an acquisition there); one stored in a field or
 passed to a function that does not release it stays held on this path.
 Calls through function values are not followed, except the callback
 helpers above; calls through interfaces only as above (the catalogue's
-interface methods, the module's interfaces with a visible implementation
+interface methods, an interface method shaped as (*http.Client).Do — a
+library's Doer, whatever implements it sends the request —, the module's
+interfaces with a visible implementation
 that waits, and callback helpers with a visible implementation that holds),
 so a network call behind an interface whose implementation is out of sight
 (wired in main, in a package this one does not import) is missed rather

@@ -69,7 +69,9 @@ produced (a tuple from an iterator, a decoded record) is skipping an item,
 not repeating itself; neither is reported.
 
 Network calls are those of bhlint's catalogue and of the functions that
-reach them, plus, for this analyzer, a method of a generated gRPC client
+reach them (a call through an interface shaped as (*http.Client).Do, a
+library's Doer or HTTPClient, is one: whatever implements it sends the
+request), plus, for this analyzer, a method of a generated gRPC client
 interface (its last parameter is ...grpc.CallOption), whose
 implementation is often not visible, and gRPC streams' Recv.
 

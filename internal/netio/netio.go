@@ -6,7 +6,10 @@
 // analyzers Require it and ask its Result whether a call reaches the network
 // and by what path. Calls through interfaces and function values are not
 // followed, except for interface methods that are themselves in the
-// catalogue (grpc.ClientConnInterface.Invoke, redis.Cmdable commands).
+// catalogue (grpc.ClientConnInterface.Invoke, redis.Cmdable commands) and
+// interface methods shaped as (*http.Client).Do (catalog.IsHTTPDoer): a
+// library's Doer or HTTPClient is how it takes the caller's client, and
+// whatever implements it sends the request and waits for the response.
 package netio
 
 import (
@@ -66,7 +69,7 @@ func (r *Result) isNetworkCall(fn *types.Func) bool {
 // nil if it does not (as far as static calls show).
 func (r *Result) CallReaches(call *ssa.CallCommon) []string {
 	if call.IsInvoke() {
-		if r.isNetworkCall(call.Method) {
+		if r.isNetworkCall(call.Method) || catalog.IsHTTPDoer(call.Method) {
 			return []string{Name(call.Method)}
 		}
 		return nil
@@ -145,7 +148,7 @@ func (r *Result) usesNetwork() bool {
 		if !ok {
 			continue
 		}
-		if r.isNetworkCall(fn) {
+		if r.isNetworkCall(fn) || catalog.IsHTTPDoer(fn) {
 			return true
 		}
 		origin := fn.Origin()

@@ -47,9 +47,36 @@ func useGeneric() { // want useGeneric:`mayNetwork\(\(misc.Fetcher\[T\]\).Fetch 
 	Fetcher[int]{URL: "https://x.example"}.Fetch()
 }
 
-// throughInterface is not followed: a Doer may be anything.
+// An interface shaped as (*http.Client).Do is how a library takes the
+// caller's client (sling's Doer, an SDK's HTTPClient): whatever implements
+// it sends the request and waits for the response.
 type Doer interface {
 	Do(*http.Request) (*http.Response, error)
 }
 
-func throughInterface(d Doer, r *http.Request) { d.Do(r) }
+func throughInterface(d Doer, r *http.Request) { d.Do(r) } // want throughInterface:`mayNetwork\(\(misc.Doer\).Do\)`
+
+type receiver struct{ client Doer }
+
+func (c *receiver) Receive(r *http.Request) error { // want Receive:`mayNetwork\(\(misc.Doer\).Do\)`
+	_, err := c.client.Do(r)
+	return err
+}
+
+func login(c *receiver, r *http.Request) error { // want login:`mayNetwork\(\(\*misc.receiver\).Receive → \(misc.Doer\).Do\)`
+	return c.Receive(r)
+}
+
+// Traps: other interfaces are not followed, whatever their method's name:
+// an implementation may be anything.
+type Job interface {
+	Do(ctx context.Context) error
+}
+
+func runJob(ctx context.Context, j Job) error { return j.Do(ctx) }
+
+type Handler interface {
+	Do(*http.Request) error
+}
+
+func handle(h Handler, r *http.Request) error { return h.Do(r) }

@@ -102,8 +102,11 @@ the processes of the Procfile main read).
     sqlDB.SetMaxOpenConns(n)), or the wrapper's own (xorm's
     engine.SetMaxOpenConns(n)). A function that returns the pool unbounded exports a fact
     (opensUnboundedDB), and its callers, in any package, are checked in its
-    place; a function that calls SetMaxOpenConns on a *sql.DB parameter
-    exports boundsDBParam, and passing the pool to it bounds it.
+    place; a function that calls SetMaxOpenConns on a pool parameter (a
+    *sql.DB, or an ORM's handle through the *sql.DB inside it: a
+    setDBConns(db *gorm.DB) helper) exports boundsDBParam, and passing the
+    pool to it bounds it, also when the pool was stored in a package
+    variable or a field first (DB, err = open(dsn); setDBConns(DB)).
     SetMaxOpenConns(0) is no maximum. Not reported: a pool in a function
     that takes a *testing.T, *testing.B or testing.TB (a test fixture,
     even outside a _test.go file), and a pool the function closes with

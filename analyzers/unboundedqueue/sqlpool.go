@@ -174,7 +174,9 @@ func (c *checker) originName(pos token.Pos) string {
 }
 
 // learnBounders finds the functions that call SetMaxOpenConns(n > 0) on a
-// *sql.DB parameter, and exports boundsDBParam for them.
+// pool parameter, a *sql.DB or a wrapper of one (db.DB().SetMaxOpenConns on
+// a *gorm.DB: a setDBConns(db) helper called after the open), and exports
+// boundsDBParam for them.
 func (c *checker) learnBounders() {
 	c.bounders = map[*types.Func][]int{}
 	for _, f := range c.pass.Files {
@@ -191,7 +193,7 @@ func (c *checker) learnBounders() {
 			sig := fn.Signature()
 			for i := range sig.Params().Len() {
 				p := sig.Params().At(i)
-				if isNamed(p.Type(), "database/sql", "DB") && c.boundsIn(fd.Body, map[string]bool{p.Name(): true}, p) {
+				if holdsSQLPool(p.Type()) && c.boundsIn(fd.Body, map[string]bool{p.Name(): true}, p) {
 					params = append(params, i)
 				}
 			}
@@ -201,6 +203,13 @@ func (c *checker) learnBounders() {
 			}
 		}
 	}
+}
+
+// holdsSQLPool reports whether t is a *sql.DB or a type bhlint knows as a
+// database pool (an ORM's handle, sqlx's DB: catalog.ResourceTypes), whose
+// maximum SetMaxOpenConns sets on it or on the *sql.DB inside.
+func holdsSQLPool(t types.Type) bool {
+	return isNamed(t, "database/sql", "DB") || catalog.ResourceNoun(t) == "database pool"
 }
 
 // boundsIn reports whether body calls X.SetMaxOpenConns(n > 0) where X is
@@ -403,6 +412,32 @@ func (c *checker) follow(fd *ast.FuncDecl, site *openSite, result int, parent as
 		b, z := c.maxOpenCalls(fd.Body, names, nil)
 		site.bounded, site.zeroed = b, z
 	}
+	if !site.bounded && c.passedToBounder(fd.Body, names) {
+		site.bounded = true
+	}
+}
+
+// passedToBounder reports whether body passes the pool stored under one of
+// names (a package variable, a field) to a function that bounds that
+// parameter (boundsDBParam): DB, err = open(dsn); setDBConns(DB).
+func (c *checker) passedToBounder(body ast.Node, names map[string]bool) bool {
+	if len(names) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		for i, arg := range call.Args {
+			if names[types.ExprString(ast.Unparen(arg))] && c.boundsArg(call, i) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 func (c *checker) followVar(fd *ast.FuncDecl, site *openSite, v *types.Var, names map[string]bool, vars *[]*types.Var) {

@@ -72,6 +72,48 @@ func (s *Store) gormBoundedThroughInnerDB(cfg Config) error {
 	return nil
 }
 
+// Trap: the maximum set by a helper the ORM handle is passed to, through
+// the *sql.DB inside it, after the helper may have swapped the handle for
+// a debug session on the same pool.
+var primary *gorm.DB
+
+func initPrimary(cfg Config, debug bool) {
+	var err error
+	primary, err = openGorm()
+	if err != nil {
+		return
+	}
+	setConns(primary, cfg, debug)
+}
+
+func setConns(db *gorm.DB, cfg Config, debug bool) { // want setConns:"boundsDBParam\\(\\[0\\]\\)"
+	if debug {
+		db = db.Debug()
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return
+	}
+	sqlDB.SetMaxOpenConns(cfg.MaxOpen)
+}
+
+// A helper that sets only the idle connections bounds nothing.
+var replica *gorm.DB
+
+func initReplica() {
+	var err error
+	replica, err = openGorm() // want `the pool of \*gorm.DB that ormpool.openGorm returns is stored in replica without SetMaxOpenConns`
+	if err != nil {
+		return
+	}
+	setIdle(replica)
+}
+
+func setIdle(db *gorm.DB) {
+	sqlDB, _ := db.DB()
+	sqlDB.SetMaxIdleConns(10)
+}
+
 // Trap: gorm v1's db.DB() bounded inline, as a single-connection store does.
 func (s *Store) gormV1BoundedInline() error {
 	db, err := jgorm.Open("sqlite3", "file.db")

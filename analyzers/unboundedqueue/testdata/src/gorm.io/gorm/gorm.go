@@ -14,3 +14,6 @@ func Open(d Dialector, opts ...*Config) (*DB, error) { return &DB{}, nil }
 func (db *DB) DB() (*sql.DB, error) { return db.sqlDB, nil }
 
 func (db *DB) First(dest any) *DB { return db }
+
+// Debug returns a session on the same pool that logs every statement.
+func (db *DB) Debug() *DB { return db }

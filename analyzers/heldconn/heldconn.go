@@ -253,7 +253,7 @@ func isHeldType(t types.Type) bool {
 
 // aliasesOf returns v and the values that carry the same connection: phis,
 // conversions, interface boxing, and loads of the fields of a wrapper.
-func aliasesOf(v ssa.Value) map[ssa.Value]bool {
+func aliasesOf(v ssa.Value, cells bool) map[ssa.Value]bool {
 	set := map[ssa.Value]bool{}
 	var add func(v ssa.Value)
 	add = func(v ssa.Value) {
@@ -280,6 +280,16 @@ func aliasesOf(v ssa.Value) map[ssa.Value]bool {
 			case *ssa.FieldAddr:
 				if isHeldType(r.Type().(*types.Pointer).Elem()) {
 					addLoads(r, add)
+				}
+			case *ssa.Store:
+				// A local a closure captures lives in a heap cell: rows
+				// closed by defer func() { rows.Close() }() is read back
+				// from it, in the function and in the closure. Only for
+				// what an acquisition holds: a releaser's parameter kept
+				// in a cell ((*sql.Rows).Next's, closed by a closure on
+				// the last row) does not make every caller a release.
+				if cell, ok := r.Addr.(*ssa.Alloc); ok && cells && cell.Heap && r.Val == v {
+					addLoads(cell, add)
 				}
 			}
 		}
@@ -360,7 +370,7 @@ func (c *checker) learnReleasers(funcs []*ssa.Function) {
 			var params []int
 			for i, p := range fn.Params {
 				kind, ok := heldKindOf(p.Type())
-				if ok && c.releasedSomewhere(fn, aliasesOf(p), kind) {
+				if ok && c.releasedSomewhere(fn, aliasesOf(p, false), kind) {
 					params = append(params, i)
 				}
 			}
@@ -412,13 +422,13 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 	}
 	acq := &acquisition{call: call, kind: kind, fn: fn, display: callName(call.Common())}
 	if results.Len() == 1 {
-		acq.held = aliasesOf(call)
+		acq.held = aliasesOf(call, true)
 	} else {
 		for _, r := range ssautil.Referrers(call) {
 			if ex, ok := r.(*ssa.Extract); ok {
 				switch {
 				case ex.Index == 0:
-					acq.held = aliasesOf(ex)
+					acq.held = aliasesOf(ex, true)
 				case ex.Index == results.Len()-1 && ssautil.IsError(ex.Type()):
 					acq.errVal = ex
 				}
@@ -458,7 +468,7 @@ func (c *checker) ormAcquisition(fn *ssa.Function, call *ssa.Call) *acquisition 
 	acq := &acquisition{call: call, kind: hc.HeldKind, fn: fn, display: callName(call.Common())}
 	results := call.Common().Signature().Results()
 	if hc.OnReceiver {
-		acq.held = aliasesOf(recv)
+		acq.held = aliasesOf(recv, true)
 		if results.Len() == 1 && ssautil.IsError(results.At(0).Type()) {
 			acq.errVal = call
 		}
@@ -467,7 +477,7 @@ func (c *checker) ormAcquisition(fn *ssa.Function, call *ssa.Call) *acquisition 
 	if results.Len() != 1 {
 		return nil
 	}
-	acq.held = aliasesOf(call)
+	acq.held = aliasesOf(call, true)
 	acq.pool = poolOf(recv)
 	return acq
 }

@@ -395,3 +395,47 @@ func batchTailStillOpen(ctx context.Context, db *sql.DB, items <-chan string) er
 	}
 	return nil
 }
+
+// Trap: rows closed by a deferred closure (so captured, kept in a heap
+// cell) are still released when the loop over Next runs out: a second
+// connection taken after it waits for nothing this function holds.
+func rowsDrainedClosureClose(ctx context.Context, s *Service) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM mailbox")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rows.Close() }()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// The same deferred closure, but the loop leaves early: the rows stay open.
+func rowsBreakClosureClose(ctx context.Context, s *Service) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM mailbox")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		break
+	}
+	tx, err := s.db.BeginTx(ctx, nil) // want `open rows from \(\*sql.DB\).QueryContext is still held during \(\*sql.DB\).BeginTx`
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}

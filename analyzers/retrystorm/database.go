@@ -7,6 +7,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 )
 
 // A call that reaches a database waits on a remote server as a network call
@@ -76,4 +77,28 @@ func isDatabaseCall(fn *types.Func) bool {
 	}
 	recv := fn.Signature().Recv()
 	return recv != nil && catalog.ResourceNoun(recv.Type()) == "database pool"
+}
+
+// staysLocal reports whether the call cannot reach a dependency at all: a
+// static call into another package that imports no network or database
+// package, directly or transitively (os.Stat, an fsnotify watch, a file
+// lock), with no function or interface among its arguments that could
+// call back into one. Retrying it for ever loads nothing remote: the
+// loop waits for a local condition (a file to come back), it is no storm.
+func (c *checker) staysLocal(call *ssa.Call) bool {
+	common := call.Common()
+	callee := common.StaticCallee()
+	if common.IsInvoke() || callee == nil {
+		return false
+	}
+	callee = origin(callee)
+	if callee.Pkg == nil || callee.Pkg.Pkg == c.pass.Pkg || callee.Signature.Variadic() {
+		return false
+	}
+	for _, arg := range common.Args {
+		if _, isFunc := arg.Type().Underlying().(*types.Signature); isFunc || types.IsInterface(arg.Type()) {
+			return false
+		}
+	}
+	return !pkgscope.Reaches(callee.Pkg.Pkg, catalog.NetworkPackages) && !pkgscope.Reaches(callee.Pkg.Pkg, catalog.DBPackages)
 }

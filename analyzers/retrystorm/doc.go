@@ -83,7 +83,12 @@ information, when
     to leave (errors.Is on the call's error does not count; a comparison
     of this attempt's error with the one kept from the attempt before,
     prev == err.Error(), does: the loop leaves when the same failure comes
-    back, so one that persists is tried twice, not for ever); or
+    back, so one that persists is tried twice, not for ever) — unless the
+    call cannot reach a dependency at all: a static call into a package
+    that imports no network or database package, directly or
+    transitively, with no function or interface among its arguments
+    (os.Stat, an fsnotify watch re-added until the file comes back) loads
+    nothing remote however often it runs; or
   - the call reaches the network (directly, or through functions that do,
     in any package) and the loop does not wait between attempts at all (a
     loop bounded only by its context's deadline, with no pause, hammers

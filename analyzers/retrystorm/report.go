@@ -43,7 +43,7 @@ func (c *checker) judge(r *retry) {
 	if network == nil && p == constantPause {
 		network, reaches = c.databasePath(r.call), "a database call"
 	}
-	if bound.any() && network == nil {
+	if bound.any() && network == nil || network == nil && c.staysLocal(r.call) {
 		return
 	}
 	var problems []string

@@ -176,13 +176,10 @@ func (c *checker) callWaits(common *ssa.CallCommon) string {
 		return ""
 	}
 	if path := c.netio.CallReaches(common); len(path) == 1 {
-		return path[0]
+		return path[0] // also an HTTP client behind an interface (netio follows IsHTTPDoer)
 	}
 	if common.IsInvoke() {
 		m := common.Method
-		if catalog.IsHTTPDoer(m) {
-			return netio.Name(m) // an HTTP client behind an interface
-		}
 		c.net.rounds.Read(m)
 		if via, ok := c.net.ifaces[m]; ok {
 			return via

@@ -4,8 +4,12 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
+	"slices"
+	"strconv"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
 )
@@ -16,23 +20,135 @@ import (
 var onceOnly = catalog.NewTable("(*sync.Once).Do", "sync.OnceFunc", "sync.OnceValue", "sync.OnceValues",
 	"(*golang.org/x/sync/singleflight.Group).Do", "(*golang.org/x/sync/singleflight.Group).DoChan")
 
+// detachesPerCall marks a function that does not itself run per request
+// but, on every call, starts a goroutine checkDetached would report in one
+// that does, or calls such a function (outside loops): per-request is
+// whatever a request reaches, at any depth, so a handler that calls it
+// starts the goroutine on every request (one-api's ReturnPreConsumedQuota,
+// a service's SendAndSaveCode). Where is the go statement, file:line.
+type detachesPerCall struct {
+	Where string
+	Via   string
+	File  string // the go statement's file and line, for related information
+	Line  int
+}
+
+func (*detachesPerCall) AFact()           {}
+func (f *detachesPerCall) String() string { return "detachesPerCall(" + f.Where + ")" }
+
+// detached is what a function starts per call: the go statement, by
+// file:line, and the call by which its work waits.
+type detached struct {
+	where, via string
+	file       string
+	line       int
+}
+
+// learnDetachers exports detachesPerCall for this package's functions that
+// do not run per request, to a fixed point: a function that calls one
+// outside a loop is one too.
+func (c *checker) learnDetachers() {
+	c.learnContextIgnorers()
+	c.detachers = map[*types.Func]detached{}
+	var decls []*ast.FuncDecl
+	for _, f := range c.pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && c.serving && !c.runsPerRequest(fd) {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fd := range decls {
+			obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if _, done := c.detachers[obj]; obj == nil || done {
+				continue
+			}
+			var found *detached
+			guard.At(fd.Pos(), func() { found = c.firstDetached(fd) })
+			if found != nil {
+				c.detachers[obj] = *found
+				c.pass.ExportObjectFact(obj, &detachesPerCall{Where: found.where, Via: found.via, File: found.file, Line: found.line})
+				changed = true
+			}
+		}
+	}
+}
+
+// detachesAt is what fn starts on every call (a fact, or learnt here), and
+// whether it does.
+func (c *checker) detachesAt(fn *types.Func) (detached, bool) {
+	if fn == nil {
+		return detached{}, false
+	}
+	fn = fn.Origin()
+	if d, ok := c.detachers[fn]; ok {
+		return d, true
+	}
+	var fact detachesPerCall
+	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
+		return detached{fact.Where, fact.Via, fact.File, fact.Line}, true
+	}
+	return detached{}, false
+}
+
+// firstDetached is the first goroutine fd starts per call that checkDetached
+// would report, or nil.
+func (c *checker) firstDetached(fd *ast.FuncDecl) *detached {
+	var found *detached
+	c.eachDetached(fd, false, func(start ast.Node, d detached, how string, direct bool) {
+		if found == nil {
+			found = &d
+		}
+	})
+	return found
+}
+
 // checkDetachedPerRequest finds, in a function that runs once per request
 // (runsPerRequest), a goroutine started outside any loop — a go statement,
 // or a call of a function that starts one per call with a function literal
-// as its work (routine.FireAndForget(func() { … })) — whose work waits on
-// the network with no deadline and no cancellation, with nothing capping
-// how many run: when the remote end hangs, every request leaves one more
+// as its work (routine.FireAndForget(func() { … })), or a call of a function
+// that does so at some depth (detachesPerCall) — whose work waits on the
+// network with no deadline and no cancellation, with nothing capping how
+// many run: when the remote end hangs, every request leaves one more
 // goroutine parked. Silent when a slot is taken or a claim is made before
 // it (a limiter, a semaphore, CompareAndSwap, TryLock, LoadOrStore), when
 // it runs under a sync.Once or singleflight, when an if around it tests
 // time (a minimum interval), when the goroutine takes a slot first, when
 // the function waits for it, and when its work has a deadline (a context
-// with a timeout, a Timeout field, SetDeadline) or uses a context that
-// comes from the caller (the request's: it ends with the request).
+// with a timeout, a Timeout field, SetDeadline) or is handed a context from
+// the caller that reaches its waits (the request's: it ends with the
+// request).
 func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
 	if !c.runsPerRequest(fd) {
 		return
 	}
+	c.eachDetached(fd, true, func(start ast.Node, d detached, how string, direct bool) {
+		if direct {
+			c.report(start.Pos(), token.NoPos, "",
+				"goroutine per request: this %s starts, on every request, a goroutine that waits on the network (%s) "+
+					"with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, they pile up; "+
+					"take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
+				how, d.via)
+			return
+		}
+		c.report(start.Pos(), c.posOf(d.file, d.line), "the goroutine is started here",
+			"goroutine per request: this call of %s starts, on every request, a goroutine (the go statement at %s) that waits "+
+				"on the network (%s) with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, "+
+				"they pile up; take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
+			how, d.where, d.via)
+	})
+}
+
+// eachDetached calls found for each goroutine fd starts on every call,
+// outside loops, that nothing bounds: direct for a go statement or a
+// starter's function literal (how names it), not direct for a call of a
+// function that starts one (how names the function).
+func (c *checker) eachDetached(fd *ast.FuncDecl, perRequest bool, found func(start ast.Node, d detached, how string, direct bool)) {
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
@@ -43,26 +159,57 @@ func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
 			}
 		case *ast.GoStmt:
 			if fn := c.callee(n.Call); fn != nil || isFuncLit(n.Call.Fun) {
-				c.checkDetached(fd, n, stack, n.Call.Fun, n.Call.Args, "go statement")
+				if via := c.checkDetached(fd, n, stack, n.Call.Fun, n.Call.Args, perRequest); via != "" {
+					found(n, c.detachedAt(n.Pos(), via), "go statement", true)
+				}
 			}
 			return false // what it runs is the goroutine's, not the request's
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			if len(n.Args) > 0 && catalog.GoroutineStarters.Has(fn) && isFuncLit(n.Args[0]) {
-				c.checkDetached(fd, n, stack, n.Args[0], nil, c.calleeName(n))
+				if via := c.checkDetached(fd, n, stack, n.Args[0], nil, perRequest); via != "" {
+					found(n, c.detachedAt(n.Pos(), via), c.calleeName(n), true)
+				}
 				return false
 			}
 			if where := c.startsPerCall(fn); where != "" {
 				for _, a := range n.Args {
 					if isFuncLit(a) {
-						c.checkDetached(fd, n, stack, a, nil, c.calleeName(n)+" call (it starts a goroutine at "+where+")")
+						if via := c.checkDetached(fd, n, stack, a, nil, perRequest); via != "" {
+							d := c.detachedAt(n.Pos(), via)
+							d.where = where
+							found(n, d, c.calleeName(n)+" call (it starts a goroutine at "+where+")", true)
+						}
 						return false
 					}
 				}
 			}
+			if d, ok := c.detachesAt(fn); ok && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
+				found(n, d, c.calleeName(n), false)
+			}
 		}
 		return true
 	})
+}
+
+// detachedAt is a goroutine started at pos whose work waits by via.
+func (c *checker) detachedAt(pos token.Pos, via string) detached {
+	p := c.pass.Fset.Position(pos)
+	return detached{where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), via: via, file: p.Filename, line: p.Line}
+}
+
+// posOf is the start of line in the file named file, among those the
+// pass's file set holds (another package's, when the driver loaded its
+// syntax or its export data kept its lines), or NoPos.
+func (c *checker) posOf(file string, line int) token.Pos {
+	pos := token.NoPos
+	c.pass.Fset.Iterate(func(f *token.File) bool {
+		if f.Name() == file && line >= 1 && line <= f.LineCount() {
+			pos = f.LineStart(line)
+		}
+		return !pos.IsValid()
+	})
+	return pos
 }
 
 func isFuncLit(e ast.Expr) bool {
@@ -70,12 +217,16 @@ func isFuncLit(e ast.Expr) bool {
 	return ok
 }
 
-// checkDetached checks one goroutine started per request: fun is what it
-// runs (a function literal or a function), args the go statement's
-// arguments.
-func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.Node, fun ast.Expr, args []ast.Expr, how string) {
+// checkDetached checks one goroutine started per call: fun is what it runs
+// (a function literal or a function), args the go statement's arguments.
+// It returns the call by which the work waits when nothing bounds it, or "".
+// Outside a function that runs per request (a fact for its callers), a
+// function that waits for the goroutine until its own context ends joins
+// it: a dial that gives up on ctx.Done() leaves the goroutine behind only
+// when its caller cancels, which the caller decides, not this function.
+func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.Node, fun ast.Expr, args []ast.Expr, perRequest bool) string {
 	if c.rateGuarded(stack) {
-		return
+		return ""
 	}
 	enclosing := fd.Body
 	for _, n := range stack {
@@ -89,12 +240,12 @@ func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.No
 			continue
 		}
 		if c.takesSlot(body, start.Pos()) || c.claimsBefore(body, start.Pos()) {
-			return
+			return ""
 		}
 		enclosing = body
 	}
 	if c.takesSlot(fd.Body, start.Pos()) || c.claimsBefore(fd.Body, start.Pos()) {
-		return
+		return ""
 	}
 	var work *ast.BlockStmt
 	var workDecl *ast.FuncDecl
@@ -106,18 +257,14 @@ func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.No
 			work = workDecl.Body
 		}
 	}
-	if c.slotTakenInside(work) || c.takesSlotByCall(c.calleeOfExpr(fun)) || c.joinedAfter(enclosing, start, work) {
-		return
+	if c.slotTakenInside(work) || c.takesSlotByCall(c.calleeOfExpr(fun)) || c.joinedAfter(enclosing, start, work, !perRequest) {
+		return ""
 	}
 	via := c.workWaits(fun)
-	if via == "" || c.hasDeadline(work) || c.cancelledByCaller(fd, args, work, workDecl) {
-		return
+	if via == "" || c.hasDeadline(work) || c.cancelledByCaller(fd, args, fun, work, workDecl) {
+		return ""
 	}
-	c.report(start.Pos(), token.NoPos, "",
-		"goroutine per request: this %s starts, on every request, a goroutine that waits on the network (%s) "+
-			"with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, they pile up; "+
-			"take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
-		how, via)
+	return via
 }
 
 // calleeOfExpr is the function a go statement's function expression names
@@ -209,8 +356,9 @@ func (c *checker) claimsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 // it: a WaitGroup or errgroup Wait, or a receive — unless the channel is
 // also sent on by another function literal (a timer's callback: the wait
 // gives up and leaves the goroutine running) or the receive sits in a select
-// with a case that fires on time or on a context.
-func (c *checker) joinedAfter(body *ast.BlockStmt, start ast.Node, work *ast.BlockStmt) bool {
+// with a case that fires on time or on a context (untilCancelled counts that
+// select as a join).
+func (c *checker) joinedAfter(body *ast.BlockStmt, start ast.Node, work *ast.BlockStmt, untilCancelled bool) bool {
 	senders := map[string]int{} // channel → function literals, other than the work, that send on it
 	ast.Inspect(body, func(n ast.Node) bool {
 		lit, ok := n.(*ast.FuncLit)
@@ -234,7 +382,7 @@ func (c *checker) joinedAfter(body *ast.BlockStmt, start ast.Node, work *ast.Blo
 		case *ast.FuncLit:
 			return false
 		case *ast.SelectStmt:
-			if selectGivesUp(n) {
+			if !untilCancelled && selectGivesUp(n) {
 				return false
 			}
 		case *ast.UnaryExpr:
@@ -302,37 +450,105 @@ func (c *checker) isAssigned(body *ast.BlockStmt, sel *ast.SelectorExpr) bool {
 	return found
 }
 
-// cancelledByCaller reports whether the work uses a context that comes from
-// somewhere the function cannot see (a parameter, the request, a field):
-// the request's context ends with the request, and the escape policy
-// trusts the others. A context made from context.Background() or TODO(),
-// directly or through derivations and wrappers that add no deadline, does
-// not count; a work with no context at all cannot be cancelled.
-func (c *checker) cancelledByCaller(fd *ast.FuncDecl, args []ast.Expr, work *ast.BlockStmt, workDecl *ast.FuncDecl) bool {
-	for _, a := range args {
+// cancelledByCaller reports whether the caller's context bounds the work:
+// a context that comes from somewhere the function cannot see (a parameter,
+// the request, a field: the request's ends with the request, and the escape
+// policy trusts the others) reaches every call by which the work waits, as
+// an argument or in a value built from it (db.WithContext(ctx).First(…),
+// a request made with NewRequestWithContext(ctx, …)). A context the work is
+// handed but does not give its waits (only its logger) cancels nothing; a
+// context made from context.Background() or TODO(), directly or through
+// derivations and wrappers that add no deadline, does not count; a work
+// with no context at all cannot be cancelled, and a wait handed the context
+// by a function that ignores it (ignoresContext) is not cancelled by it.
+// When the work's waiting calls
+// cannot be told from its others (its body is in another package), any
+// caller's context handed to it counts.
+func (c *checker) cancelledByCaller(fd *ast.FuncDecl, args []ast.Expr, fun ast.Expr, work *ast.BlockStmt, workDecl *ast.FuncDecl) bool {
+	params := c.workParams(fun, workDecl)
+	cancellable := map[*types.Var]bool{} // the work's parameters that receive a caller's context
+	handed := false
+	for i, a := range args {
 		if c.isContext(a) && c.rootContext(fd, a, 0, true) == nil {
-			return true
+			handed = true
+			if i < len(params) {
+				cancellable[params[i]] = true
+			}
 		}
 	}
 	if work == nil {
-		return false
+		return handed && !c.ignoresCtx(c.calleeOfExpr(fun))
 	}
 	in := fd
 	if workDecl != nil {
 		in = workDecl
 	}
+	fromCaller := func(e ast.Expr) bool {
+		if v := c.localVarOrParam(ast.Unparen(e)); v != nil && slices.Contains(params, v) {
+			return cancellable[v]
+		}
+		return c.rootContext(in, e, 0, true) == nil
+	}
+	waits := c.waitingCalls(fun)
+	if len(waits) == 0 {
+		return handed || c.anyContextFrom(work, fromCaller)
+	}
+	all := true
+	inspectOwn(work, func(call *ast.CallExpr) {
+		if all && waits[call.Lparen] && (!c.mentionsContext(in, call, fromCaller, 0) || c.ignoresCtx(c.callee(call))) {
+			all = false
+		}
+	})
+	return all
+}
+
+// workParams are the parameters of the function a go statement runs (a
+// literal or a declaration of this package), in order.
+func (c *checker) workParams(fun ast.Expr, workDecl *ast.FuncDecl) []*types.Var {
+	var ft *ast.FuncType
+	if lit, ok := ast.Unparen(fun).(*ast.FuncLit); ok {
+		ft = lit.Type
+	} else if workDecl != nil {
+		ft = workDecl.Type
+	}
+	var out []*types.Var
+	if ft == nil || ft.Params == nil {
+		return nil
+	}
+	for _, field := range ft.Params.List {
+		for _, name := range field.Names {
+			v, _ := c.pass.TypesInfo.Defs[name].(*types.Var)
+			out = append(out, v)
+		}
+		if len(field.Names) == 0 {
+			out = append(out, nil)
+		}
+	}
+	return out
+}
+
+// inspectOwn calls f on each call of body that body's own function makes:
+// not those of the function literals inside it, which run when called.
+func inspectOwn(body *ast.BlockStmt, f func(*ast.CallExpr)) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			f(n)
+		}
+		return true
+	})
+}
+
+// anyContextFrom reports whether a call of the work passes a context that
+// fromCaller accepts.
+func (c *checker) anyContextFrom(work *ast.BlockStmt, fromCaller func(ast.Expr) bool) bool {
 	found := false
 	ast.Inspect(work, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || found {
-			return !found
-		}
-		for _, a := range call.Args {
-			if !c.isContext(a) || workDecl != nil && c.isParamOf(workDecl, a) {
-				continue // a parameter of the work: its argument was looked at above
-			}
-			if c.rootContext(in, a, 0, true) == nil {
-				found = true
+		if call, ok := n.(*ast.CallExpr); ok && !found {
+			for _, a := range call.Args {
+				found = found || c.isContext(a) && fromCaller(a)
 			}
 		}
 		return !found
@@ -340,18 +556,139 @@ func (c *checker) cancelledByCaller(fd *ast.FuncDecl, args []ast.Expr, work *ast
 	return found
 }
 
-func (c *checker) isContext(e ast.Expr) bool {
-	t := c.pass.TypesInfo.TypeOf(e)
-	return t != nil && isNamed(t, "context", "Context")
+// waitingCalls are the positions (the opening parenthesis) of the calls by
+// which the work's own body waits on the network or a database, as
+// callWaits tells them; nil when the work's SSA is not in this package.
+func (c *checker) waitingCalls(fun ast.Expr) map[token.Pos]bool {
+	if lit, ok := ast.Unparen(fun).(*ast.FuncLit); ok {
+		return c.waitsOf(c.ssaFuncAt(lit))
+	}
+	if obj := c.calleeOfExpr(fun); obj != nil && obj.Pkg() == c.pass.Pkg {
+		return c.waitsOf(c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).Package().Prog.FuncValue(obj.Origin()))
+	}
+	return nil
 }
 
-func (c *checker) isParamOf(fd *ast.FuncDecl, e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
+// mentionsContext reports whether e holds a context that fromCaller
+// accepts: as a part of it (an argument, a receiver built by a call that
+// takes one), in a value that carries one (its type has a Context() method,
+// as *http.Request has) handed in by the caller as the call's argument or
+// receiver, or in a local variable
+// whose value was built with one: a carrier
+// (req := http.NewRequestWithContext(ctx, …); client.Do(req)) or a
+// builder's own type (tx := db.WithContext(ctx); tx.First(…)) or a
+// transaction begun with one (tx := db.BeginTx(ctx, nil); tx.Commit()). A value
+// merely computed by a call that took the context (rows, a saved record)
+// carries none.
+func (c *checker) mentionsContext(fd *ast.FuncDecl, e ast.Expr, fromCaller func(ast.Expr) bool, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	if c.isCallersCarrier(fd, e) {
+		return true
+	}
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok &&
+			(c.isCallersCarrier(fd, sel.X) || c.isORMHandle(sel.X) && c.handleHasContext(fd, sel.X, 0)) {
+			return true
+		}
+		if slices.ContainsFunc(call.Args, func(a ast.Expr) bool { return c.isCallersCarrier(fd, a) }) {
+			return true
+		}
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case ast.Expr:
+			// A function literal handed to the call is looked into: the
+			// callee runs it (parse(md, func(kid) error { return a.key(ctx, kid) })).
+			if c.isContext(n) {
+				found = fromCaller(n)
+				return false
+			}
+			v := c.localVar(n)
+			if v == nil {
+				return true
+			}
+			carrier := carriesContext(v.Type())
+			for _, rhs := range c.assignmentsTo(fd, v) {
+				if rhs != nil && (carrier || c.buildsSame(rhs, v.Type()) || c.acquiredWithContext(rhs)) {
+					found = found || c.mentionsContext(fd, rhs, fromCaller, depth+1)
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isCallersCarrier reports whether e is, itself, a value that carries a
+// context and that the caller handed in (r, c.Request): not a value
+// computed from one (r.FormValue("email") carries nothing).
+func (c *checker) isCallersCarrier(fd *ast.FuncDecl, e ast.Expr) bool {
+	t := c.pass.TypesInfo.TypeOf(e)
+	return t != nil && carriesContext(t) && c.rootedOutside(fd, e)
+}
+
+// rootedOutside reports whether e (x, x.f.g) starts at a variable declared
+// outside fd's body: a parameter.
+func (c *checker) rootedOutside(fd *ast.FuncDecl, e ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+			continue
+		case *ast.Ident:
+			v, ok := c.pass.TypesInfo.ObjectOf(x).(*types.Var)
+			return ok && !v.IsField() && v.Parent() != c.pass.Pkg.Scope() &&
+				(v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End())
+		}
+		return false
+	}
+}
+
+// carriesContext reports whether a value of type t carries a context: it
+// has a Context() context.Context method (*http.Request, a framework's
+// request context, a gRPC stream).
+func carriesContext(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Context")
+	fn, ok := obj.(*types.Func)
 	if !ok {
 		return false
 	}
-	obj := c.pass.TypesInfo.ObjectOf(id)
-	return obj != nil && obj.Pos() >= fd.Type.Pos() && obj.Pos() < fd.Type.End()
+	sig := fn.Signature()
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && isNamed(sig.Results().At(0).Type(), "context", "Context")
+}
+
+// acquiredWithContext reports whether e is a database round trip that
+// takes a context (db.BeginTxx(ctx, nil), db.QueryContext(ctx, …)): the
+// transaction, connection or rows it returns are bound to that context.
+func (c *checker) acquiredWithContext(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && catalog.IsDatabaseWait(c.callee(call)) && c.contextArg(call) != nil
+}
+
+// buildsSame reports whether e is a method call on a receiver of type t
+// that returns t: a builder adding to a statement (db.WithContext(ctx)).
+func (c *checker) buildsSame(e ast.Expr, t types.Type) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	recv := c.pass.TypesInfo.TypeOf(sel.X)
+	return recv != nil && types.Identical(recv, t)
+}
+
+func (c *checker) isContext(e ast.Expr) bool {
+	t := c.pass.TypesInfo.TypeOf(e)
+	return t != nil && isNamed(t, "context", "Context")
 }
 
 // runsPerRequest reports whether fd runs once per request: it takes the

@@ -132,6 +132,22 @@ the processes of the Procfile main read).
     that pool is free, so the wait queues behind nobody. Fix:
     derive the context with a timeout, or pass the caller's. The runtime's executors are not waits of this kind:
     a lane's queue wait is bounded by its QueueTimeout (shape 6).
+    Also a wait with no context at all in a function that was handed one
+    (a context.Context parameter, or a framework's context that is one,
+    gin's *Context): a request's path reaches such a function, and the
+    wait ignores the cancellation it was given. The waits are the pool
+    methods without the Context suffix (database/sql's Query, Exec, Begin…,
+    sqlx's Get, Select, MustBegin…: ContextlessSlotWaits) and an ORM's
+    round trips (DatabaseWaits) on a handle none of whose builders attached
+    a context (catalog.ORMContextSetters: gorm's WithContext, xorm's
+    Context): r.db.Where(…).First(&u), or apache/answer's
+    data.DB.Transaction(func(s) { s = s.Context(ctx) … }), which waits for
+    its connection before the callback attaches the context. A handle that
+    is a parameter, or comes from a function that returns one, may carry
+    its caller's context and is trusted; a field or a package variable is
+    the shared handle and carries none. Not in main or init, nor in a
+    function handed no context (start-up, a migration step). Fix: the
+    Context variant, or attach the context to the handle first.
  5. slice used as a queue: a struct field of slice type that a method
     appends to on its receiver (r.f = append(r.f, …)) while holding a
     sync.Mutex or RWMutex (so producers and a consumer share it), with no
@@ -182,7 +198,11 @@ the processes of the Procfile main read).
     library (an HTTP transport's own channels are its machinery) — or
     waits on the network with no deadline
     and no cancellation. It waits on the network when its work reaches a
-    network call of the catalogue through functions none of which sets a
+    network call of the catalogue, or a database round trip (a query,
+    statement or transaction on a pool, a connection or a transaction,
+    and an ORM's methods that run one: gorm's First or Updates, xorm's
+    session verbs, bun's Scan and Exec, pop's queries; catalog.DatabaseWaits,
+    the driver's own read being behind interfaces), through functions none of which sets a
     deadline (a context with a timeout or a deadline, a Timeout field as in
     http.Client{Timeout: d}, SetDeadline: one that does bounds every wait
     under it) — the waitsOnNetwork fact, across packages; an interface
@@ -195,8 +215,12 @@ the processes of the Procfile main read).
     Trigger(event, func(e) error { return e.Mailer.Send(m) })), not to one
     that runs them later (time.AfterFunc, a function that starts a
     goroutine per call). It has no deadline when the work itself neither
-    sets one nor uses a context from the caller (a parameter, the
-    request's, a field: the request's ends with the request); a context
+    sets one nor hands each of its waiting calls a context from the caller
+    (a parameter, the request's, a field: the request's ends with the
+    request), as an argument or in a value built from one
+    (db.WithContext(ctx).First(…), a request made by
+    NewRequestWithContext(ctx, …)): a context the goroutine is given but
+    passes only to its logger cancels nothing it waits on; a context
     made from context.Background() or TODO(),
     directly or through WithValue, WithCancel or a function that returns a
     context made from its context argument, is none, and net/smtp and the
@@ -213,7 +237,13 @@ the processes of the Procfile main read).
     on, outside a select that gives up: a wait that a timer's callback ends
     leaves the goroutine running). Fix: take a slot before starting it and
     reject when none is free, hand the work to a fixed set of workers, or
-    give it a context with a timeout.
+    give it a context with a timeout. Per request is whatever a request
+    reaches: a function that does not itself run per request but starts
+    such a goroutine on every call, outside loops, or calls one that does
+    (the detachesPerCall fact, across packages: a service's
+    SendAndSaveCode, a billing helper's refund) is reported at the call
+    in the function that runs per request, with the go statement as
+    related information.
  8. transport per request: in a function that runs once per request (as in
     shape 7), an http.Transport made there — a composite literal
     (&http.Transport{…}) or a Clone
@@ -306,8 +336,10 @@ in a loop or per request; a function that calls such a function, or
 starts its goroutine only on some calls, is not. The work handed to such a
 function is looked into only when it is a function literal. A goroutine
 per request is seen in the function that takes the request or has a gRPC
-method's shape, not in the helpers it calls with something else (a service
-method called from the handler that starts one is missed). Network waits
+method's shape, and in the functions it calls outside loops, at any depth
+through static calls (detachesPerCall); not through interface methods or
+function values (a service behind an interface whose implementation
+starts one is missed). Network waits
 are followed through static calls, function literals handed to calls and
 interface methods implemented in the interface's own package; an
 implementation in another package (a wrapper that adds a timeout, a mock)

@@ -96,7 +96,7 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 }
 
 // usesNetworkWaits reports whether the package names a call of the network
-// catalogue or a function or interface method another package marked
+// catalogue, a database round trip (catalog.IsDatabaseWait), or a function or interface method another package marked
 // waitsOnNetwork: the only places a wait this pass adds can start.
 func (c *checker) usesNetworkWaits() bool {
 	for _, obj := range c.pass.TypesInfo.Uses {
@@ -104,7 +104,7 @@ func (c *checker) usesNetworkWaits() bool {
 		if !ok {
 			continue
 		}
-		if catalog.NetworkCalls.Has(fn) || catalog.IsHTTPDoer(fn) {
+		if catalog.NetworkCalls.Has(fn) || catalog.IsHTTPDoer(fn) || catalog.IsDatabaseWait(fn) {
 			return true
 		}
 		if o := fn.Origin(); o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnNetwork)) {
@@ -177,6 +177,9 @@ func (c *checker) callWaits(common *ssa.CallCommon) string {
 	}
 	if path := c.netio.CallReaches(common); len(path) == 1 {
 		return path[0] // also an HTTP client behind an interface (netio follows IsHTTPDoer)
+	}
+	if fn := calledFunc(common); catalog.IsDatabaseWait(fn) {
+		return netio.Name(fn) // a query: the driver's read is behind interfaces netio does not follow
 	}
 	if common.IsInvoke() {
 		m := common.Method
@@ -363,6 +366,18 @@ func (c *checker) ssaFuncAt(lit *ast.FuncLit) *ssa.Function {
 		if fn.Parent() != nil && fn.Pos() == lit.Type.Func {
 			return fn
 		}
+	}
+	return nil
+}
+
+// calledFunc is the function or interface method a call names, or nil.
+func calledFunc(common *ssa.CallCommon) *types.Func {
+	if common.IsInvoke() {
+		return common.Method
+	}
+	if callee := common.StaticCallee(); callee != nil {
+		fn, _ := callee.Object().(*types.Func)
+		return fn
 	}
 	return nil
 }

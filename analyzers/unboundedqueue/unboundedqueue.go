@@ -32,7 +32,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext)},
 	Run:       run,
 }, Code)
 
@@ -74,6 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.learnStarters()
 	c.learnNetworkWaits(false)
 	c.learnNetworkFuncReturners()
+	guard.At(token.NoPos, func() { c.learnDetachers() })
 	// Goroutines per item and slice queues need no import; the other shapes
 	// need a pool, a group, a semaphore or the runtime.
 	for _, f := range pass.Files {
@@ -198,6 +199,8 @@ type checker struct {
 	slotTakers    map[*types.Func]bool         // this package's functions that take a slot
 	parkers       map[*types.Func]*parksOnSend // this package's functions and interface methods parked on a send
 	starters      map[*types.Func]string       // this package's functions that start a goroutine per call (startsGoroutine)
+	detachers     map[*types.Func]detached     // this package's functions that start an unbounded one at some depth (detachesPerCall)
+	ignorers      map[*types.Func]bool         // this package's functions whose waits ignore the context they are handed (ignoresContext)
 	net           *netWaits                    // this package's network waits (waitsOnNetwork), once learned
 	funcReturners map[*types.Func]string       // this package's returnsNetworkFunc
 	netio         *netio.Result

@@ -15,9 +15,21 @@ import (
 // literals they start (handlers, workers) are.
 func (c *checker) checkWaits(fd *ast.FuncDecl) {
 	oneShot := fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init")
+	handed := c.contextParam(fd)
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
-		if !ok || !catalog.SlotWaits.Has(c.callee(call)) {
+		if !ok {
+			return true
+		}
+		if handed != nil && !oneShot {
+			if how := c.contextlessWait(fd, call); how != "" && !c.onUnsharedPool(fd, call, stack) {
+				c.report(call.Pos(), handed.Pos(), "the context it was handed",
+					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s): "+
+						"when every connection is taken, the caller waits for as long as the pool stays full and cannot be cancelled; %s",
+					c.calleeName(call), fd.Name.Name, handed.Name(), how)
+			}
+		}
+		if !catalog.SlotWaits.Has(c.callee(call)) {
 			return true
 		}
 		if oneShot && !inLit(stack) || c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) ||
@@ -292,4 +304,102 @@ func (c *checker) forwardsToItself(fd *ast.FuncDecl, call *ast.CallExpr) bool {
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	return ok && c.pass.TypesInfo.Uses[id] == c.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]]
+}
+
+// contextParam is fd's parameter that hands it a context (a
+// context.Context, or a framework's context that is one or carries one:
+// gin's *Context), or nil.
+func (c *checker) contextParam(fd *ast.FuncDecl) *types.Var {
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			v, _ := c.pass.TypesInfo.Defs[name].(*types.Var)
+			if v != nil && (isNamed(v.Type(), "context", "Context") || carriesContext(v.Type()) || isContextLike(v.Type())) {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// isContextLike reports whether t has context.Context's Done and Err
+// methods: a framework's context that implements it (gin's *Context).
+func isContextLike(t types.Type) bool {
+	for _, name := range []string{"Done", "Err", "Deadline"} {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+		if _, ok := obj.(*types.Func); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// contextlessWait says how to give call a context when it waits for a pool
+// slot with none: a database/sql or sqlx method without the Context suffix,
+// or an ORM round trip on a handle none of whose builders attached one
+// (ur.data.DB.Transaction(…), db.Where(…).First(…)). "" when call takes one
+// or is not such a wait. An ORM handle that is a parameter may carry its
+// caller's context and is trusted.
+func (c *checker) contextlessWait(fd *ast.FuncDecl, call *ast.CallExpr) string {
+	fn := c.callee(call)
+	if fn == nil || fn.Name() == "Commit" || fn.Name() == "Rollback" {
+		return "" // they end a transaction on the connection it holds
+	}
+	if catalog.ContextlessSlotWaits.Has(fn) {
+		return "call " + fn.Name() + "Context with it"
+	}
+	if !catalog.DatabaseWaits.Has(fn) || c.contextArg(call) != nil {
+		return ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !c.isORMHandle(sel.X) || c.handleHasContext(fd, sel.X, 0) {
+		return ""
+	}
+	return "attach it to the handle first (db.WithContext(ctx), engine.Context(ctx))"
+}
+
+func (c *checker) isORMHandle(e ast.Expr) bool {
+	t := c.pass.TypesInfo.TypeOf(e)
+	return t != nil && slices.Contains(catalog.ORMContextHandles, types.TypeString(t, nil))
+}
+
+// handleHasContext reports whether the ORM handle e may carry a context: a
+// builder chain with a context setter in it, a parameter (its caller's), or
+// a local variable every value of which does.
+func (c *checker) handleHasContext(fd *ast.FuncDecl, e ast.Expr, depth int) bool {
+	if depth > 8 {
+		return true
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		if catalog.ORMContextSetters.Has(c.callee(x)) {
+			return true
+		}
+		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+		if !ok || !c.isORMHandle(sel.X) {
+			return true // a function that returns a handle: what it attached is unknown
+		}
+		return c.handleHasContext(fd, sel.X, depth+1)
+	case *ast.Ident:
+		v, ok := c.pass.TypesInfo.ObjectOf(x).(*types.Var)
+		if !ok || v.Parent() == c.pass.Pkg.Scope() {
+			return false // a package variable: the shared handle, with none
+		}
+		if v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End() {
+			return true // a parameter, or a literal's: the caller's handle
+		}
+		made := c.assignmentsTo(fd, v)
+		if len(made) == 0 {
+			return true
+		}
+		for _, rhs := range made {
+			if rhs == nil || !c.handleHasContext(fd, rhs, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ast.SelectorExpr:
+		_, isField := c.pass.TypesInfo.ObjectOf(x.Sel).(*types.Var)
+		return !isField // a field: the handle the struct was built with, with none
+	}
+	return true
 }

@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"go/types"
+	"strings"
+)
 
 // Tables for unboundedqueue: what bounds concurrent work, what waits for a
 // slot of a pool, and what a long-running program calls to serve.
@@ -120,3 +123,106 @@ func IsMembershipPackage(path string) bool {
 	}
 	return MembershipPackages[path]
 }
+
+// DatabaseWaits are calls that make a round trip to a database server and
+// wait for its answer: a statement on a pool, a connection, a transaction
+// or a prepared statement, and the methods of an ORM handle or query
+// builder that run one (gorm's finishers, xorm's session verbs, bun's Scan
+// and Exec, pop's queries). A driver reads its socket behind interfaces
+// that netio does not follow, so these are the database's network reads.
+// Methods that only build a statement (Where, Model, Table) have no row.
+var DatabaseWaits = newTable(
+	"(*database/sql.Tx).*", "(*database/sql.Conn).*", "(*database/sql.Stmt).*",
+	"(*github.com/jackc/pgx/v5.Conn).Exec", "(*github.com/jackc/pgx/v5.Conn).Query",
+	"(*github.com/jackc/pgx/v5.Conn).QueryRow", "(*github.com/jackc/pgx/v5.Conn).Begin",
+	"(*github.com/jackc/pgx/v5.Conn).SendBatch", "(*github.com/jackc/pgx/v5.Conn).CopyFrom",
+	"(github.com/jackc/pgx/v5.Tx).Exec", "(github.com/jackc/pgx/v5.Tx).Query", "(github.com/jackc/pgx/v5.Tx).QueryRow",
+	"(github.com/jackc/pgx/v5.Tx).Commit", "(github.com/jackc/pgx/v5.Tx).SendBatch", "(github.com/jackc/pgx/v5.Tx).CopyFrom",
+	"(*github.com/jackc/pgx/v5/pgxpool.Conn).Exec", "(*github.com/jackc/pgx/v5/pgxpool.Conn).Query",
+	"(*github.com/jackc/pgx/v5/pgxpool.Conn).QueryRow", "(*github.com/jackc/pgx/v5/pgxpool.Conn).Begin",
+	// sqlx's reads and writes on a transaction.
+	"(*github.com/jmoiron/sqlx.Tx).Get", "(*github.com/jmoiron/sqlx.Tx).GetContext",
+	"(*github.com/jmoiron/sqlx.Tx).Select", "(*github.com/jmoiron/sqlx.Tx).SelectContext",
+	"(*github.com/jmoiron/sqlx.Tx).NamedExec", "(*github.com/jmoiron/sqlx.Tx).NamedExecContext",
+	// gorm (gorm.io and jinzhu/gorm v1): the finishers.
+	"(*gorm.io/gorm.DB).Create", "(*gorm.io/gorm.DB).CreateInBatches", "(*gorm.io/gorm.DB).Save",
+	"(*gorm.io/gorm.DB).First", "(*gorm.io/gorm.DB).Take", "(*gorm.io/gorm.DB).Last", "(*gorm.io/gorm.DB).Find",
+	"(*gorm.io/gorm.DB).FindInBatches", "(*gorm.io/gorm.DB).FirstOrInit", "(*gorm.io/gorm.DB).FirstOrCreate",
+	"(*gorm.io/gorm.DB).Update", "(*gorm.io/gorm.DB).Updates", "(*gorm.io/gorm.DB).UpdateColumn",
+	"(*gorm.io/gorm.DB).UpdateColumns", "(*gorm.io/gorm.DB).Delete", "(*gorm.io/gorm.DB).Count",
+	"(*gorm.io/gorm.DB).Row", "(*gorm.io/gorm.DB).Rows", "(*gorm.io/gorm.DB).Scan", "(*gorm.io/gorm.DB).Pluck",
+	"(*gorm.io/gorm.DB).Exec", "(*gorm.io/gorm.DB).Transaction", "(*gorm.io/gorm.DB).Begin",
+	"(*gorm.io/gorm.DB).Commit",
+	"(*github.com/jinzhu/gorm.DB).Create", "(*github.com/jinzhu/gorm.DB).Save", "(*github.com/jinzhu/gorm.DB).First",
+	"(*github.com/jinzhu/gorm.DB).Take", "(*github.com/jinzhu/gorm.DB).Last", "(*github.com/jinzhu/gorm.DB).Find",
+	"(*github.com/jinzhu/gorm.DB).FirstOrInit", "(*github.com/jinzhu/gorm.DB).FirstOrCreate",
+	"(*github.com/jinzhu/gorm.DB).Update", "(*github.com/jinzhu/gorm.DB).Updates",
+	"(*github.com/jinzhu/gorm.DB).UpdateColumn", "(*github.com/jinzhu/gorm.DB).UpdateColumns",
+	"(*github.com/jinzhu/gorm.DB).Delete", "(*github.com/jinzhu/gorm.DB).Count", "(*github.com/jinzhu/gorm.DB).Row",
+	"(*github.com/jinzhu/gorm.DB).Rows", "(*github.com/jinzhu/gorm.DB).Scan", "(*github.com/jinzhu/gorm.DB).Pluck",
+	"(*github.com/jinzhu/gorm.DB).Exec", "(*github.com/jinzhu/gorm.DB).Transaction", "(*github.com/jinzhu/gorm.DB).Begin",
+	"(*github.com/jinzhu/gorm.DB).Commit",
+	// xorm: the engine's and the session's verbs.
+	"(*xorm.io/xorm.Engine).Get", "(*xorm.io/xorm.Engine).Find", "(*xorm.io/xorm.Engine).Insert",
+	"(*xorm.io/xorm.Engine).InsertOne", "(*xorm.io/xorm.Engine).Update", "(*xorm.io/xorm.Engine).Delete",
+	"(*xorm.io/xorm.Engine).Exec", "(*xorm.io/xorm.Engine).Query", "(*xorm.io/xorm.Engine).QueryString",
+	"(*xorm.io/xorm.Engine).QueryInterface", "(*xorm.io/xorm.Engine).Count", "(*xorm.io/xorm.Engine).Exist",
+	"(*xorm.io/xorm.Engine).Sum", "(*xorm.io/xorm.Engine).Iterate", "(*xorm.io/xorm.Engine).Rows",
+	"(*xorm.io/xorm.Engine).FindAndCount", "(*xorm.io/xorm.Engine).Transaction",
+	"(*xorm.io/xorm.Session).Get", "(*xorm.io/xorm.Session).Find", "(*xorm.io/xorm.Session).Insert",
+	"(*xorm.io/xorm.Session).InsertOne", "(*xorm.io/xorm.Session).Update", "(*xorm.io/xorm.Session).Delete",
+	"(*xorm.io/xorm.Session).Exec", "(*xorm.io/xorm.Session).Query", "(*xorm.io/xorm.Session).QueryString",
+	"(*xorm.io/xorm.Session).QueryInterface", "(*xorm.io/xorm.Session).Count", "(*xorm.io/xorm.Session).Exist",
+	"(*xorm.io/xorm.Session).Sum", "(*xorm.io/xorm.Session).Iterate", "(*xorm.io/xorm.Session).Rows",
+	"(*xorm.io/xorm.Session).FindAndCount", "(*xorm.io/xorm.Session).Begin", "(*xorm.io/xorm.Session).Commit",
+	// bun: the query builders' runners.
+	"(*github.com/uptrace/bun.SelectQuery).Scan", "(*github.com/uptrace/bun.SelectQuery).Count",
+	"(*github.com/uptrace/bun.SelectQuery).ScanAndCount", "(*github.com/uptrace/bun.SelectQuery).Exists",
+	"(*github.com/uptrace/bun.SelectQuery).Exec", "(*github.com/uptrace/bun.InsertQuery).Exec",
+	"(*github.com/uptrace/bun.InsertQuery).Scan", "(*github.com/uptrace/bun.UpdateQuery).Exec",
+	"(*github.com/uptrace/bun.UpdateQuery).Scan", "(*github.com/uptrace/bun.DeleteQuery).Exec",
+	"(*github.com/uptrace/bun.RawQuery).Scan", "(*github.com/uptrace/bun.RawQuery).Exec",
+	"(*github.com/uptrace/bun.DB).RunInTx", "(*github.com/uptrace/bun.DB).BeginTx",
+	// pop: the connection's and the query's runners.
+	"(*github.com/gobuffalo/pop/v6.Connection).Find", "(*github.com/gobuffalo/pop/v6.Connection).First",
+	"(*github.com/gobuffalo/pop/v6.Connection).All", "(*github.com/gobuffalo/pop/v6.Connection).Create",
+	"(*github.com/gobuffalo/pop/v6.Connection).Update", "(*github.com/gobuffalo/pop/v6.Connection).Destroy",
+	"(*github.com/gobuffalo/pop/v6.Connection).Save", "(*github.com/gobuffalo/pop/v6.Connection).Transaction",
+	"(*github.com/gobuffalo/pop/v6.Query).All", "(*github.com/gobuffalo/pop/v6.Query).First",
+	"(*github.com/gobuffalo/pop/v6.Query).Count", "(*github.com/gobuffalo/pop/v6.Query).Exists",
+	"(*github.com/gobuffalo/pop/v6.Query).Exec", "(*github.com/gobuffalo/pop/v6.Query).Delete",
+)
+
+// IsDatabaseWait reports whether fn makes a round trip to a database
+// server: a row of DatabaseWaits, or a pool's call that takes a connection
+// first (PoolAcquires).
+func IsDatabaseWait(fn *types.Func) bool {
+	return DatabaseWaits.Has(fn) || PoolAcquires.Has(fn)
+}
+
+// ContextlessSlotWaits take a connection from a pool, waiting for a slot
+// when every one is taken, and take no context: database/sql's and sqlx's
+// methods without the Context suffix.
+var ContextlessSlotWaits = newTable(
+	"(*database/sql.DB).Query", "(*database/sql.DB).QueryRow", "(*database/sql.DB).Exec",
+	"(*database/sql.DB).Begin", "(*database/sql.DB).Prepare", "(*database/sql.DB).Ping",
+	"(*github.com/jmoiron/sqlx.DB).Get", "(*github.com/jmoiron/sqlx.DB).Select",
+	"(*github.com/jmoiron/sqlx.DB).Queryx", "(*github.com/jmoiron/sqlx.DB).QueryRowx",
+	"(*github.com/jmoiron/sqlx.DB).NamedExec", "(*github.com/jmoiron/sqlx.DB).NamedQuery",
+	"(*github.com/jmoiron/sqlx.DB).MustExec", "(*github.com/jmoiron/sqlx.DB).Beginx",
+	"(*github.com/jmoiron/sqlx.DB).MustBegin", "(*github.com/jmoiron/sqlx.DB).Preparex",
+	"(*github.com/jmoiron/sqlx.DB).PrepareNamed",
+)
+
+// ORMContextSetters attach a context to an ORM handle or session: the
+// statements run on what they return wait as long as that context allows.
+// A round trip (DatabaseWaits) on a handle none of whose builders set one
+// waits for a pool slot with no deadline.
+var ORMContextSetters = newTable(
+	"(*gorm.io/gorm.DB).WithContext", "(*xorm.io/xorm.Engine).Context", "(*xorm.io/xorm.Session).Context",
+	"(*xorm.io/xorm.EngineGroup).Context",
+)
+
+// ORMContextHandles are the ORM handle types whose round trips run on the
+// context a setter attached (ORMContextSetters), or on none.
+var ORMContextHandles = []string{"*gorm.io/gorm.DB", "*xorm.io/xorm.Engine", "*xorm.io/xorm.Session", "*xorm.io/xorm.EngineGroup"}

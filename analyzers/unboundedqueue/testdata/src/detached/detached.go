@@ -132,7 +132,7 @@ func (a *App) preview(w http.ResponseWriter, r *http.Request) { // want preview:
 }
 
 // Trap: started once, at start-up, not per request.
-func (a *App) Start() { // want Start:"startsGoroutine"
+func (a *App) Start() { // want Start:"startsGoroutine" Start:"detachesPerCall"
 	go func() {
 		_ = mails.SendOTP(a.mails, "admin@example.com")
 	}()
@@ -213,7 +213,7 @@ func (a *App) signalWithin(req *historypb.SignalRequest) {
 // not a request handler.
 type Options struct{ Namespace string }
 
-func (a *App) Apply(ctx context.Context, opts *Options) (*historypb.SignalResponse, error) { // want Apply:"startsGoroutine"
+func (a *App) Apply(ctx context.Context, opts *Options) (*historypb.SignalResponse, error) { // want Apply:"startsGoroutine" Apply:"detachesPerCall"
 	go func() {
 		_, _ = a.history.Signal(context.Background(), &historypb.SignalRequest{})
 	}()
@@ -242,7 +242,7 @@ type Outbound interface {
 	Request() *http.Request
 }
 
-func (a *App) forward(o Outbound) { // want forward:"startsGoroutine"
+func (a *App) forward(o Outbound) { // want forward:"startsGoroutine" forward:"detachesPerCall"
 	go func() {
 		_ = mails.SendOTP(a.mails, o.Request().Host)
 	}()

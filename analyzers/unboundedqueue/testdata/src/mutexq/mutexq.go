@@ -208,7 +208,7 @@ func (p *PerKey) ServeHTTP(w http.ResponseWriter, r *http.Request) { // want Ser
 // no queue of requests.
 type Syncer struct{ mu sync.Mutex }
 
-func (s *Syncer) Run(ctx context.Context) { // want Run:"waitsOnNetwork"
+func (s *Syncer) Run(ctx context.Context) { // want Run:"waitsOnNetwork" Run:"ignoresContext"
 	for ctx.Err() == nil {
 		s.mu.Lock()
 		http.Get("https://upstream.example.com/sync")

@@ -18,7 +18,7 @@ type Service struct {
 
 // ---- shape 4: wait with no deadline ----
 
-func (s *Service) refreshRates() {
+func (s *Service) refreshRates() { // want refreshRates:"waitsOnNetwork"
 	conn, err := s.pool.Acquire(context.Background()) // want `ERR_UNBOUNDED_QUEUE_DETECTED: wait with no deadline: \(\*pgxpool.Pool\).Acquire waits for a slot with a context from context.Background\(\) that has no deadline, so callers queue for as long as every slot stays taken; derive it with context.WithTimeout`
 	if err != nil {
 		return
@@ -26,7 +26,7 @@ func (s *Service) refreshRates() {
 	conn.Release()
 }
 
-func (s *Service) settle() error {
+func (s *Service) settle() error { // want settle:"waitsOnNetwork"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tx, err := s.db.BeginTx(ctx, nil) // want `wait with no deadline: \(\*sql.DB\).BeginTx .* context.Background\(\)`
@@ -41,7 +41,7 @@ func (s *Service) throttle() error { // want throttle:"takesSlot"
 	return s.sem.Acquire(ctx, 1) // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire .* context.TODO\(\)`
 }
 
-func (s *Service) background() {
+func (s *Service) background() { // want background:"waitsOnNetwork"
 	var ctx = context.Background()
 	s.db.QueryContext(ctx, "select 1") // want `wait with no deadline: \(\*sql.DB\).QueryContext`
 }
@@ -61,7 +61,7 @@ func (s *Service) derivedFromTimeout() {
 	s.pool.Exec(ctx2, "select 1")
 }
 
-func (s *Service) callerContext(ctx context.Context) {
+func (s *Service) callerContext(ctx context.Context) { // want callerContext:"waitsOnNetwork"
 	s.pool.Query(ctx, "select 1")
 }
 
@@ -88,7 +88,7 @@ func notAPool(d ticketDesk) string {
 // as database/sql does: the caller chose not to pass a context.
 type wrappedDB struct{ sql.DB }
 
-func (d *wrappedDB) Query(q string) {
+func (d *wrappedDB) Query(q string) { // want Query:"waitsOnNetwork"
 	d.QueryContext(context.Background(), q)
 }
 
@@ -96,7 +96,7 @@ func (d *wrappedDB) Query(q string) {
 
 type sqlxService struct{ db *sqlx.DB }
 
-func (s *sqlxService) nightlyExport() error {
+func (s *sqlxService) nightlyExport() error { // want nightlyExport:"waitsOnNetwork"
 	tx, err := s.db.BeginTxx(context.Background(), nil) // want `wait with no deadline: \(\*sqlx.DB\).BeginTxx .* context.Background\(\)`
 	if err != nil {
 		return err
@@ -104,7 +104,7 @@ func (s *sqlxService) nightlyExport() error {
 	return tx.Commit()
 }
 
-func (s *sqlxService) pinConn() {
+func (s *sqlxService) pinConn() { // want pinConn:"waitsOnNetwork"
 	conn, err := s.db.Connx(context.Background()) // want `wait with no deadline: .*Connx`
 	if err == nil {
 		conn.Close()
@@ -150,7 +150,7 @@ func takingLessThanAll() { // want takingLessThanAll:"takesSlot"
 // Trap: the pool was opened two lines up and nothing else has it yet, so
 // its every slot is free: the wait queues behind nobody (a session
 // setting before the pool is handed out).
-func openStrict(dsn string) (*sql.DB, error) {
+func openStrict(dsn string) (*sql.DB, error) { // want openStrict:"waitsOnNetwork"
 	db, err := sql.Open("mysql", dsn)
 	if err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func openStrict(dsn string) (*sql.DB, error) {
 }
 
 // Trap: pgxpool.New, then a version check before the pool is returned.
-func openChecked(dsn string) (*pgxpool.Pool, error) {
+func openChecked(dsn string) (*pgxpool.Pool, error) { // want openChecked:"waitsOnNetwork"
 	pool, err := pgxpool.New(context.Background(), dsn)
 	if err != nil {
 		return nil, err
@@ -179,7 +179,7 @@ func openChecked(dsn string) (*pgxpool.Pool, error) {
 type registry struct{ db *sql.DB }
 
 // Shared first, then waited on: the registry's users hold its slots.
-func (r *registry) openAndWarm(dsn string) {
+func (r *registry) openAndWarm(dsn string) { // want openAndWarm:"waitsOnNetwork"
 	db, _ := sql.Open("pgx", dsn)
 	db.SetMaxOpenConns(10)
 	r.db = db
@@ -187,7 +187,7 @@ func (r *registry) openAndWarm(dsn string) {
 }
 
 // Handed to a cache before the wait: the cache's users hold its slots.
-func openForCache(dsn string, cache *registry) *sql.DB {
+func openForCache(dsn string, cache *registry) *sql.DB { // want openForCache:"waitsOnNetwork"
 	db, _ := sql.Open("pgx", dsn)
 	db.SetMaxOpenConns(10)
 	cache.adopt(db)
@@ -199,7 +199,7 @@ func (r *registry) adopt(db *sql.DB) { r.db = db }
 
 // Trap: a pool opened inside the loop is a new one each round; the one
 // handed out at the end of a round is not the one the next round waits on.
-func (r *registry) openEach(dsns []string, out chan<- *sql.DB) {
+func (r *registry) openEach(dsns []string, out chan<- *sql.DB) { // want openEach:"waitsOnNetwork"
 	for _, dsn := range dsns {
 		db, _ := sql.Open("pgx", dsn)
 		db.SetMaxOpenConns(10)
@@ -210,7 +210,7 @@ func (r *registry) openEach(dsns []string, out chan<- *sql.DB) {
 
 // One pool across the rounds, handed out at the end of each: the next
 // round's wait queues behind those who took it.
-func (r *registry) warmEachRound(dsn string, rounds int, out chan<- *sql.DB) {
+func (r *registry) warmEachRound(dsn string, rounds int, out chan<- *sql.DB) { // want warmEachRound:"waitsOnNetwork"
 	db, _ := sql.Open("pgx", dsn)
 	db.SetMaxOpenConns(10)
 	for range rounds {
@@ -220,6 +220,6 @@ func (r *registry) warmEachRound(dsn string, rounds int, out chan<- *sql.DB) {
 }
 
 // A pool that came from a parameter is someone else's: others may hold it.
-func warm(db *sql.DB) {
+func warm(db *sql.DB) { // want warm:"waitsOnNetwork"
 	db.ExecContext(context.Background(), "select 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext`
 }

@@ -67,6 +67,6 @@ func (a *UsersAPI) mailBoundedBySemaphore(c *WebContext) (any, error) { // want 
 
 // Trap: a project context that carries no request (a job's) does not run
 // once per request.
-func (a *UsersAPI) mailFromJobContext(c *JobContext, email string) { // want mailFromJobContext:"startsGoroutine"
+func (a *UsersAPI) mailFromJobContext(c *JobContext, email string) { // want mailFromJobContext:"startsGoroutine" mailFromJobContext:"detachesPerCall"
 	go func() { _ = a.users.SendVerifyEmail(email) }()
 }

@@ -1,19 +1,30 @@
-// Package gorm stubs gorm.io/gorm: Open wraps a *sql.DB, DB returns it.
+// Package gorm stubs gorm.io/gorm: Open wraps a *sql.DB, DB returns it;
+// First runs a query, Where and WithContext only build one.
 package gorm
 
-import "database/sql"
+import (
+	"context"
+	"database/sql"
+)
 
 type Dialector interface{ Name() string }
 
 type Config struct{}
 
-type DB struct{ sqlDB *sql.DB }
+type DB struct {
+	sqlDB *sql.DB
+	Error error
+}
 
 func Open(d Dialector, opts ...*Config) (*DB, error) { return &DB{}, nil }
 
 func (db *DB) DB() (*sql.DB, error) { return db.sqlDB, nil }
 
 func (db *DB) First(dest any) *DB { return db }
+
+func (db *DB) Where(query any, args ...any) *DB { return db }
+
+func (db *DB) WithContext(ctx context.Context) *DB { return db }
 
 // Debug returns a session on the same pool that logs every statement.
 func (db *DB) Debug() *DB { return db }

@@ -126,3 +126,8 @@ func Notice(c *gin.Context) { // want Notice:"startsGoroutine"
 	go quota.Notify(ctx, 1) // want `goroutine per request: this go statement starts, on every request, a goroutine that waits on the network \(quota.Notify\)`
 	go quota.NotifyCtx(ctx, 1)
 }
+
+// Trap: the goroutine Apply starts is waited for.
+func ApplyQuota(c *gin.Context) {
+	_ = quota.Apply(1)
+}

@@ -67,3 +67,15 @@ func Notify(ctx context.Context, id int) { // want Notify:"waitsOnNetwork" Notif
 func NotifyCtx(ctx context.Context, id int) { // want NotifyCtx:"waitsOnNetwork"
 	_ = PostConsumeCtx(ctx, id)
 }
+
+// Apply is shaped as etcd's runSTM: the goroutine sends its result from a
+// deferred function of its own, and Apply waits for it.
+func Apply(id int) error {
+	out := make(chan error, 1)
+	go func() {
+		var err error
+		defer func() { out <- err }()
+		err = PostConsume(id)
+	}()
+	return <-out
+}

@@ -105,12 +105,5 @@ func (c *checker) waitsOf(fn *ssa.Function) map[token.Pos]bool {
 
 // ignoresCtx reports whether fn is marked ignoresContext (here or by a fact).
 func (c *checker) ignoresCtx(fn *types.Func) bool {
-	if fn == nil {
-		return false
-	}
-	fn = fn.Origin()
-	if c.ignorers[fn] {
-		return true
-	}
-	return fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, new(ignoresContext))
+	return c.marked(fn, c.ignorers, new(ignoresContext))
 }

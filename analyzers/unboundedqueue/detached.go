@@ -639,17 +639,29 @@ func (c *checker) isCallersCarrier(fd *ast.FuncDecl, e ast.Expr) bool {
 // rootedOutside reports whether e (x, x.f.g) starts at a variable declared
 // outside fd's body: a parameter.
 func (c *checker) rootedOutside(fd *ast.FuncDecl, e ast.Expr) bool {
+	id := rootIdent(e)
+	if id == nil {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	return ok && !v.IsField() && v.Parent() != c.pass.Pkg.Scope() &&
+		(v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End())
+}
+
+// rootIdent is the variable a selector chain starts at (x in x.f.g, *x.f),
+// or nil when it starts at a call or a literal.
+func rootIdent(e ast.Expr) *ast.Ident {
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.SelectorExpr:
 			e = x.X
-			continue
+		case *ast.StarExpr:
+			e = x.X
 		case *ast.Ident:
-			v, ok := c.pass.TypesInfo.ObjectOf(x).(*types.Var)
-			return ok && !v.IsField() && v.Parent() != c.pass.Pkg.Scope() &&
-				(v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End())
+			return x
+		default:
+			return nil
 		}
-		return false
 	}
 }
 

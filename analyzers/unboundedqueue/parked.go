@@ -225,36 +225,29 @@ func (c *checker) waitingSend(body *ast.BlockStmt) ast.Expr {
 // paramOwner is 1 + the index of fd's parameter (the receiver first) that
 // e is, or is a field of (c.writeTimeout, c.conn.queue), or 0.
 func paramOwner(info *types.Info, fd *ast.FuncDecl, e ast.Expr) int {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			e = x.X
-			continue
-		case *ast.StarExpr:
-			e = x.X
-			continue
-		case *ast.Ident:
-			obj := info.ObjectOf(x)
-			i := 0
-			for _, list := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
-				if list == nil {
-					continue
-				}
-				for _, field := range list.List {
-					for _, name := range field.Names {
-						i++
-						if info.Defs[name] == obj {
-							return i
-						}
-					}
-					if len(field.Names) == 0 {
-						i++
-					}
-				}
-			}
-		}
+	x := rootIdent(e)
+	if x == nil {
 		return 0
 	}
+	obj := info.ObjectOf(x)
+	i := 0
+	for _, list := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
+		if list == nil {
+			continue
+		}
+		for _, field := range list.List {
+			for _, name := range field.Names {
+				i++
+				if info.Defs[name] == obj {
+					return i
+				}
+			}
+			if len(field.Names) == 0 {
+				i++
+			}
+		}
+	}
+	return 0
 }
 
 // ownerArg is the argument of call (the receiver first) at the parameter

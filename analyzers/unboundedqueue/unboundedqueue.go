@@ -185,14 +185,20 @@ func (c *checker) sharedAcrossCalls(ch ast.Expr) bool {
 
 // takesSlotByCall reports whether fn takes a slot itself (a fact).
 func (c *checker) takesSlotByCall(fn *types.Func) bool {
+	return c.marked(fn, c.slotTakers, new(takesSlot))
+}
+
+// marked reports whether fn (its generic origin) is in this package's set
+// local, or is another package's function carrying fact.
+func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analysis.Fact) bool {
 	if fn == nil {
 		return false
 	}
 	fn = fn.Origin()
-	if c.slotTakers[fn] {
+	if local[fn] {
 		return true
 	}
-	return fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &takesSlot{})
+	return fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, fact)
 }
 
 type checker struct {

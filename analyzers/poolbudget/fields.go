@@ -42,6 +42,7 @@ func (f *fieldValues) String() string {
 		for _, b := range bs {
 			vs = append(vs, b.String())
 		}
+		sort.Strings(vs) // stored in the order the package's functions were scanned, which is not fixed
 		parts = append(parts, k+" = "+strings.Join(vs, " | "))
 	}
 	sort.Strings(parts)

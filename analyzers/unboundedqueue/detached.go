@@ -12,6 +12,7 @@ import (
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // onceOnly are the calls that run their function argument at most once at
@@ -198,18 +199,9 @@ func (c *checker) detachedAt(pos token.Pos, via string) detached {
 	return detached{where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), via: via, file: p.Filename, line: p.Line}
 }
 
-// posOf is the start of line in the file named file, among those the
-// pass's file set holds (another package's, when the driver loaded its
-// syntax or its export data kept its lines), or NoPos.
+// posOf is ssautil.LinePos in this pass's file set.
 func (c *checker) posOf(file string, line int) token.Pos {
-	pos := token.NoPos
-	c.pass.Fset.Iterate(func(f *token.File) bool {
-		if f.Name() == file && line >= 1 && line <= f.LineCount() {
-			pos = f.LineStart(line)
-		}
-		return !pos.IsValid()
-	})
-	return pos
+	return ssautil.LinePos(c.pass.Fset, file, line)
 }
 
 func isFuncLit(e ast.Expr) bool {

@@ -49,13 +49,20 @@ the processes of the Procfile main read).
     a token); when the loop is counted (for i := 0; i < n; i++, range over
     an int: a worker pool) or ranges over an array, a literal list, a local
     variable only ever assigned literals ({pg, mysql, crdb}), a list of
-    funcs (hooks the code registered) or a list read from configuration (an
-    expression naming cfg, conf, config, settings, options, opts or
-    ...Config, directly or through the one assignment of a local) or the
-    list a function of a membership package returns (a package named
-    membership, memberlist, discovery or serf: resolver.AvailableMembers(),
-    directly or through a local; a method of that name elsewhere, a
-    store's group members, is data); or a list fixed at start-up: the
+    funcs (hooks the code registered) or a slice of a non-empty interface
+    (the stages, notifiers or exporters the code assembled: behaviours, not
+    data; not a map, whose keys may come from input), or a list read from
+    configuration (an expression naming cfg, conf, config, settings,
+    options, opts or ...Config, or a value of a type that a package named
+    config, conf, configuration or settings declares or that is named
+    ...Config, directly or through the assignments of locals and the range
+    statements that define them: NewInhibitor(rs []config.InhibitRule)
+    appending one rule per cr of rs) or the list a function of a
+    membership package returns (a package named membership, memberlist,
+    discovery or serf: resolver.AvailableMembers(), directly or through a
+    local; a method of that name elsewhere, a store's group members, is
+    data) or any list of a membership package's type (peers func()
+    []*memberlist.Node); or a list fixed at start-up: the
     loop is in code that runs only at start-up (main, init, and the plain
     functions — unexported, or any of a main package — that only such code
     calls, also from its function literals, except one that takes a
@@ -121,7 +128,8 @@ the processes of the Procfile main read).
     SlotWaits: semaphore.Weighted.Acquire, (*sql.DB).Conn, BeginTx,
     QueryContext and the other context methods of a pool, pgxpool's Acquire,
     Begin, Query, Exec…) whose context is context.Background() or TODO(),
-    directly or through WithCancel, WithValue or WithoutCancel, with no
+    directly or through WithCancel or WithValue, or WithoutCancel of any
+    context (it drops the parent's deadline and cancellation), with no
     WithTimeout or WithDeadline. Not a wait for a slot: sem.Acquire(ctx, n)
     on a local sem := semaphore.NewWeighted(n), which takes every slot and
     so returns when the work already started has finished (a join); nor a
@@ -223,7 +231,9 @@ the processes of the Procfile main read).
     passes only to its logger cancels nothing it waits on; a context
     made from context.Background() or TODO(),
     directly or through WithValue, WithCancel or a function that returns a
-    context made from its context argument, is none, and net/smtp and the
+    context made from its context argument, is none, and so is
+    WithoutCancel of the request's (go Enqueue(context.WithoutCancel(ctx),
+    …): it is never done), and net/smtp and the
     catalogue's mailers (gomail's and its forks' Dialer.DialAndSend,
     go-mail's Client.DialAndSend) take none at all: a Dialer's Timeout
     bounds one read or write, not the send. Silent when an if around it tests time (time.Since: a

@@ -195,8 +195,11 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 				c.fixedAtStartup(fd, s) {
 				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code capped
 			}
-			if isFuncList(t) {
-				return nil // registered hooks, as many as the code registers: not data
+			if isFuncList(t) || isBehaviourList(t) {
+				return nil // registered hooks or stages, as many as the code registers: not data
+			}
+			if isMemberList(t) {
+				return nil // the cluster's members, however the list was obtained
 			}
 			return &perItemLoop{node: s, body: s.Body, what: "element of " + name, elem: elemOf(t)}
 		case *types.Chan:
@@ -222,6 +225,38 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 func isFuncList(t types.Type) bool {
 	_, ok := elemOf(t).Underlying().(*types.Signature)
 	return ok
+}
+
+// isBehaviourList reports whether t is a slice of a non-empty interface: a
+// list of behaviours the code assembled (a pipeline's stages, the
+// configured notifiers or exporters), as a list of funcs is, and not of
+// data. A map is left out: its keys may come from input (a connection per
+// client).
+func isBehaviourList(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	iface, ok := sl.Elem().Underlying().(*types.Interface)
+	return ok && iface.NumMethods() > 0
+}
+
+// isMemberList reports whether t's elements are of a type a membership
+// package declares (memberlist's *Node): the cluster's running instances,
+// whether a membership function or a func field (peers func() []*Node)
+// produced the list.
+func isMemberList(t types.Type) bool {
+	named := namedOf(elemOf(t))
+	return named != nil && named.Obj().Pkg() != nil && catalog.IsMembershipPackage(named.Obj().Pkg().Path())
+}
+
+// namedOf is the named type t is or points to, or nil.
+func namedOf(t types.Type) *types.Named {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, _ := types.Unalias(t).(*types.Named)
+	return named
 }
 
 // elemOf is the element type of a slice or map.
@@ -399,21 +434,78 @@ func callerBody(stack []ast.Node) *ast.BlockStmt {
 }
 
 // configured reports whether x is read from configuration (cfg.Peers,
-// h.Config().Keys(ctx)), directly or through the one assignment of a local
-// variable: a list set at start-up by whoever runs the process, not input.
+// h.Config().Keys(ctx), a value of a type a configuration package declares:
+// rs []config.InhibitRule), directly or through the one assignment of a
+// local variable or the range statement that defines it, to a depth of
+// three: a list set at start-up by whoever runs the process, not input.
 func (c *checker) configured(body *ast.BlockStmt, x ast.Expr) bool {
-	x = c.assignedOnce(body, x)
-	if x == nil {
+	return c.fromConfig(body, x, 0)
+}
+
+func (c *checker) fromConfig(body *ast.BlockStmt, x ast.Expr, depth int) bool {
+	if src := c.rangedOver(body, x); src != nil {
+		x = src
+	} else if x = c.assignedOnce(body, x); x == nil {
 		return false
 	}
 	found := false
 	ast.Inspect(x, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && isConfigName(id.Name) {
-			found = true
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
 		}
+		found = isConfigName(id.Name) || isConfigType(c.pass.TypesInfo.TypeOf(id)) ||
+			depth < 3 && c.localVar(id) != nil && c.fromConfig(body, id, depth+1)
 		return !found
 	})
 	return found
+}
+
+// rangedOver is the collection a range statement in body ranges over when
+// x is a variable that statement defines (cr in for _, cr := range rs), or
+// nil.
+func (c *checker) rangedOver(body *ast.BlockStmt, x ast.Expr) ast.Expr {
+	v := c.localVar(x)
+	if v == nil {
+		return nil
+	}
+	var src ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if rs, ok := n.(*ast.RangeStmt); ok && rs.Tok == token.DEFINE {
+			for _, e := range []ast.Expr{rs.Key, rs.Value} {
+				if id, ok := e.(*ast.Ident); ok && c.pass.TypesInfo.Defs[id] == v {
+					src = rs.X
+				}
+			}
+		}
+		return src == nil
+	})
+	return src
+}
+
+// isConfigType reports whether t, or the element of a slice or map it is,
+// is declared by a configuration package (one named config, conf,
+// configuration or settings) or named ...Config: a value loaded from the
+// process's configuration.
+func isConfigType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		t = u.Elem()
+	case *types.Map:
+		t = u.Elem()
+	}
+	named := namedOf(t)
+	if named == nil || named.Obj().Pkg() == nil {
+		return false
+	}
+	switch named.Obj().Pkg().Name() {
+	case "config", "conf", "configuration", "settings":
+		return true
+	}
+	return strings.HasSuffix(named.Obj().Name(), "Config")
 }
 
 // assignedOnce is x, or, when x is a local variable, the expression of its

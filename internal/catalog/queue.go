@@ -53,13 +53,15 @@ var SlotWaits = newTable(
 var DeadlineContexts = newTable("context.WithTimeout", "context.WithDeadline",
 	"context.WithTimeoutCause", "context.WithDeadlineCause")
 
-// RootContexts are contexts with no deadline and no cancellation.
-var RootContexts = newTable("context.Background", "context.TODO")
+// RootContexts are contexts with no deadline and no cancellation: the
+// empty ones, and WithoutCancel's, which keeps its parent's values and
+// drops its deadline and cancellation, whatever the parent was.
+var RootContexts = newTable("context.Background", "context.TODO", "context.WithoutCancel")
 
 // DerivedContexts derive a context from their first argument without adding
 // a deadline: the result waits as long as the parent does.
 var DerivedContexts = newTable("context.WithCancel", "context.WithCancelCause",
-	"context.WithValue", "context.WithoutCancel")
+	"context.WithValue")
 
 // SQLOpeners open a *database/sql.DB, whose pool has no maximum until
 // SetMaxOpenConns is called with n > 0.

@@ -199,6 +199,22 @@ func (a *App) Refresh(ctx context.Context, req *historypb.SignalRequest) (*histo
 	return &historypb.SignalResponse{}, nil
 }
 
+// Detach hands its goroutine the request's context with the cancellation
+// taken off (vela's go build.Enqueue(context.WithoutCancel(ctx), …)): the
+// context is never done, so it bounds nothing, as Background would not.
+// Trap: a timeout added to the detached context ends each goroutine.
+func (a *App) Detach(ctx context.Context, req *historypb.SignalRequest) (*historypb.SignalResponse, error) { // want Detach:"startsGoroutine"
+	go a.signal(context.WithoutCancel(ctx), req) // want `goroutine per request: this go statement .*\(\(historypb.HistoryClient\).Signal\)`
+	go a.signalDetached(ctx, req)
+	return &historypb.SignalResponse{}, nil
+}
+
+func (a *App) signalDetached(ctx context.Context, req *historypb.SignalRequest) {
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_, _ = a.history.Signal(tctx, req)
+}
+
 func (a *App) signal(ctx context.Context, req *historypb.SignalRequest) { // want signal:"waitsOnNetwork"
 	_, _ = a.history.Signal(ctx, req)
 }

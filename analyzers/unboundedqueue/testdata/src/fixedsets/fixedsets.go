@@ -7,6 +7,9 @@ import (
 	"context"
 	"net/http"
 	"sync"
+
+	"example.com/gossip/memberlist"
+	"example.com/routing/config"
 )
 
 func post(ctx context.Context, url string) error { // want post:"waitsOnNetwork"
@@ -106,4 +109,114 @@ func (b *batch) run(ctx context.Context) {
 // Handle builds a batch from the request.
 func Handle(w http.ResponseWriter, r *http.Request) {
 	newBatch(r.Form["item"]).run(r.Context())
+}
+
+// ---- a field filled from values of a configuration package's type ----
+
+type inhibitRule struct{ target string }
+
+func newInhibitRule(cr config.InhibitRule) *inhibitRule { return &inhibitRule{target: cr.TargetURL} }
+
+type Inhibitor struct{ rules []*inhibitRule }
+
+// NewInhibitor builds one rule per inhibition rule of the configuration
+// (alertmanager's NewInhibitor(rs []config.InhibitRule)): as many as the
+// operator wrote, however the constructor is named or its parameter.
+func NewInhibitor(rs []config.InhibitRule) *Inhibitor {
+	ih := &Inhibitor{}
+	for _, cr := range rs {
+		r := newInhibitRule(cr)
+		ih.rules = append(ih.rules, r)
+	}
+	return ih
+}
+
+// Run: one goroutine per configured rule.
+func (ih *Inhibitor) Run(ctx context.Context) {
+	for _, r := range ih.rules {
+		go post(ctx, r.target)
+	}
+}
+
+type targetsRequest struct{ Targets []string }
+
+type Prober struct{ targets []*inhibitRule }
+
+// Load fills the same kind of field from a request's body: input.
+func (p *Prober) Load(w http.ResponseWriter, r *http.Request) {
+	var req targetsRequest
+	for _, t := range req.Targets {
+		p.targets = append(p.targets, &inhibitRule{target: t})
+	}
+}
+
+func (p *Prober) Run(ctx context.Context) {
+	for _, t := range p.targets {
+		go post(ctx, t.target) // want `goroutine per item: this go statement starts one goroutine for every element of p.targets`
+	}
+}
+
+// ---- a list of stages: behaviours the code assembled, not data ----
+
+type Stage interface {
+	Exec(ctx context.Context) error // want Exec:"waitsOnNetwork"
+}
+
+type webhookStage struct{ url string }
+
+func (w webhookStage) Exec(ctx context.Context) error { return post(ctx, w.url) } // want Exec:"waitsOnNetwork"
+
+// FanoutStage runs its stages at once (alertmanager's notify pipeline): as
+// many goroutines as stages the pipeline was built with.
+type FanoutStage []Stage
+
+func (fs FanoutStage) Exec(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, s := range fs {
+		wg.Add(1)
+		go func(s Stage) {
+			defer wg.Done()
+			_ = s.Exec(ctx)
+		}(s)
+	}
+	wg.Wait()
+	return nil
+}
+
+// A map of the same interface is keyed by something: here one entry per
+// subscriber a request registered.
+type Hub struct{ subscribers map[string]Stage }
+
+func (h *Hub) Register(w http.ResponseWriter, r *http.Request) {
+	h.subscribers[r.FormValue("id")] = webhookStage{url: r.FormValue("url")}
+}
+
+func (h *Hub) Broadcast(ctx context.Context) {
+	for _, s := range h.subscribers {
+		go s.Exec(ctx) // want `goroutine per item: this go statement starts one goroutine for every element of h.subscribers`
+	}
+}
+
+// ---- the cluster's members, from a func field ----
+
+type Channel struct {
+	peers   func() []*memberlist.Node
+	clients func() []*client
+}
+
+type client struct{ addr string }
+
+// sendOversize: one goroutine per member of the gossip cluster, as many as
+// its operator runs (alertmanager's handleOverSizedMessages).
+func (c *Channel) sendOversize(ctx context.Context) {
+	for _, n := range c.peers() {
+		go post(ctx, n.Addr)
+	}
+}
+
+// The same shape over the clients a func field lists is data.
+func (c *Channel) sendClients(ctx context.Context) {
+	for _, cl := range c.clients() {
+		go post(ctx, cl.addr) // want `goroutine per item: this go statement starts one goroutine for every element of c.clients\(\)`
+	}
 }

@@ -107,9 +107,15 @@ the processes of the Procfile main read).
     SetMaxOpenConns(n > 0) on it in the function: on the pool, on the *sql.DB
     inside it (db.DB().SetMaxOpenConns(n), or sqlDB, err := db.DB() then
     sqlDB.SetMaxOpenConns(n)), or the wrapper's own (xorm's
-    engine.SetMaxOpenConns(n)). A function that returns the pool unbounded exports a fact
-    (opensUnboundedDB), and its callers, in any package, are checked in its
-    place; a function that calls SetMaxOpenConns on a pool parameter (a
+    engine.SetMaxOpenConns(n)). A function that returns the pool unbounded
+    exports a fact (opensUnboundedDB), and its callers, in any package, are
+    checked in its place: also when it returns the pool inside a value that
+    carries it (a wrapper's handle with the pool in a field or a DB()
+    method: database = Wrap(gormdb); return database, and its caller's
+    dbSession.DB().SetMaxOpenConns(n) bounds it), and when it passed the
+    pool to calls before returning it (a migration run in sequence:
+    MigrateDB(db); return db), but not when it stored it, captured it in a
+    function literal or handed it to a go or defer statement first; a function that calls SetMaxOpenConns on a pool parameter (a
     *sql.DB, or an ORM's handle through the *sql.DB inside it: a
     setDBConns(db *gorm.DB) helper) exports boundsDBParam, and passing the
     pool to it bounds it, also when the pool was stored in a package

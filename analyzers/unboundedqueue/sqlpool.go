@@ -19,7 +19,8 @@ type openSite struct {
 	zeroed   bool         // SetMaxOpenConns(n <= 0) on it
 	result   int          // the index of the pool among the call's results
 	returned int          // the result index it is returned as, or -1
-	escape   string       // how it escapes: "stored", "passed on", "used by a closure"
+	escape   string       // how it escapes first: "stored", "passed on", "used by a closure"
+	shared   bool         // it escapes otherwise than as an argument of a call
 	vars     []*types.Var // the local variables that hold it
 }
 
@@ -47,7 +48,7 @@ func (c *checker) checkSQLPools() {
 				continue
 			}
 			for _, site := range c.openSites(fd) {
-				if site.returned >= 0 && site.escape == "" && !site.bounded && !site.zeroed {
+				if site.handsBack() {
 					c.openers[fn] = &opensUnboundedDB{Result: site.returned, Opener: site.opener}
 					c.pass.ExportObjectFact(fn, c.openers[fn])
 					changed = true
@@ -64,7 +65,7 @@ func (c *checker) checkSQLPools() {
 			continue // test code, in a _test.go file or a fixture package
 		}
 		for _, site := range c.openSites(fd) {
-			if !c.closedOnReturn(fd, site) {
+			if !site.handsBack() && !c.closedOnReturn(fd, site) {
 				c.reportOpen(site)
 			}
 		}
@@ -385,7 +386,7 @@ func (c *checker) follow(fd *ast.FuncDecl, site *openSite, result int, parent as
 		} else if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
 			return
 		} else {
-			site.escape = "stored in " + types.ExprString(lhs)
+			site.setEscape("stored in " + types.ExprString(lhs))
 			names[types.ExprString(lhs)] = true
 		}
 	case *ast.ValueSpec:
@@ -395,7 +396,7 @@ func (c *checker) follow(fd *ast.FuncDecl, site *openSite, result int, parent as
 			}
 		}
 	default:
-		site.escape = "passed on"
+		site.setEscape("passed on")
 	}
 	for i := 0; i < len(vars); i++ {
 		c.followVar(fd, site, vars[i], names, &vars)
@@ -475,10 +476,16 @@ func (c *checker) followVar(fd *ast.FuncDecl, site *openSite, v *types.Var, name
 			site.setEscape("stored in a struct")
 		case *ast.CallExpr:
 			if i := indexOf(p.Args, id); i >= 0 {
-				if c.boundsArg(p, i) {
+				switch {
+				case c.boundsArg(p, i):
 					site.bounded = true
-				} else {
-					site.setEscape("passed to " + c.calleeName(p))
+				case len(stack) > 1 && isGoOrDefer(stack[len(stack)-2], p):
+					site.setEscape("handed to the goroutine or deferred call of " + c.calleeName(p))
+				default:
+					site.setEscape(passedTo + c.calleeName(p))
+					if r := c.returnedCarrier(fd, p, stack); r >= 0 && site.returned < 0 {
+						site.returned = r
+					}
 				}
 			}
 		}
@@ -486,10 +493,28 @@ func (c *checker) followVar(fd *ast.FuncDecl, site *openSite, v *types.Var, name
 	})
 }
 
-func (s *openSite) setEscape(how string) {
-	if s.escape == "" {
-		s.escape = how
+// handsBack reports whether the function returns the pool unbounded,
+// itself or in a value that carries it (a wrapper's handle), having at most
+// passed it to calls on the way (a migration run in sequence): its caller
+// gets it before anything else can use it, and is the one to bound it (the
+// function is an opener). A pool stored, captured or handed to a goroutine
+// first is shared already.
+func (s *openSite) handsBack() bool {
+	if s.returned < 0 || s.bounded || s.zeroed {
+		return false
 	}
+	return !s.shared
+}
+
+// passedTo starts the escape of a pool handed to a call.
+const passedTo = "passed to "
+
+func (s *openSite) setEscape(how string) {
+	sharing := !strings.HasPrefix(how, passedTo)
+	if s.escape == "" || sharing && !s.shared {
+		s.escape = how // the first way it is shared, else the first call
+	}
+	s.shared = s.shared || sharing
 }
 
 // boundsArg reports whether call bounds the pool passed as argument i.
@@ -545,6 +570,86 @@ func contains[T comparable](list []T, x T) bool {
 	for _, y := range list {
 		if y == x {
 			return true
+		}
+	}
+	return false
+}
+
+// isGoOrDefer reports whether parent runs call as a go or defer statement.
+func isGoOrDefer(parent ast.Node, call *ast.CallExpr) bool {
+	switch p := parent.(type) {
+	case *ast.GoStmt:
+		return p.Call == call
+	case *ast.DeferStmt:
+		return p.Call == call
+	}
+	return false
+}
+
+// returnedCarrier is the result index under which fd returns the value call
+// makes from the pool (return wrap(db), or h = wrap(db) … return h, with h
+// a local or a package variable), when that value can carry it
+// (carriesPool); else -1.
+func (c *checker) returnedCarrier(fd *ast.FuncDecl, call *ast.CallExpr, stack []ast.Node) int {
+	if !carriesPool(c.pass.TypesInfo.TypeOf(call), 0) {
+		return -1
+	}
+	var held types.Object
+	switch p := stack[len(stack)-2].(type) {
+	case *ast.ReturnStmt:
+		return indexOf(p.Results, call)
+	case *ast.AssignStmt:
+		if len(p.Lhs) != len(p.Rhs) {
+			return -1
+		}
+		if id, ok := ast.Unparen(pick(p.Lhs, p.Rhs, call, 0)).(*ast.Ident); ok {
+			held = c.pass.TypesInfo.ObjectOf(id)
+		}
+	}
+	if held == nil {
+		return -1
+	}
+	index := -1
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		if ret, ok := n.(*ast.ReturnStmt); ok && index < 0 {
+			for i, r := range ret.Results {
+				if id, ok := ast.Unparen(r).(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(id) == held {
+					index = i
+				}
+			}
+		}
+		return index < 0
+	})
+	return index
+}
+
+// carriesPool reports whether a value of type t can hand a pool on: it is
+// one (holdsSQLPool), holds one in a field (to a depth of two), or has a
+// method with no parameters that returns one (a wrapper's DB() *sql.DB).
+func carriesPool(t types.Type, depth int) bool {
+	if t == nil || depth > 2 {
+		return false
+	}
+	if holdsSQLPool(t) {
+		return true
+	}
+	if st, ok := structOf(t); ok {
+		for i := range st.NumFields() {
+			if carriesPool(st.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	for _, mt := range []types.Type{t, types.NewPointer(t)} {
+		ms := types.NewMethodSet(mt)
+		for i := range ms.Len() {
+			sig, ok := ms.At(i).Type().(*types.Signature)
+			if ok && sig.Params().Len() == 0 && sig.Results().Len() >= 1 && holdsSQLPool(sig.Results().At(0).Type()) {
+				return true
+			}
 		}
 	}
 	return false

@@ -43,3 +43,24 @@ func alreadyBounded(dsn string) *Lane {
 	db, _ := dbopen.OpenBounded(dsn)
 	return &Lane{db: db}
 }
+
+type Server struct{ h *dbopen.Handle }
+
+// The caller of a wrapping opener bounds the pool through the handle
+// (statping's configs.Connect: db := dbSession.DB(); db.SetMaxOpenConns(n)).
+func boundsThroughHandle(dsn string) *Server {
+	h, _ := dbopen.OpenHandle(dsn)
+	db := h.DB()
+	db.SetMaxOpenConns(25)
+	return &Server{h: h}
+}
+
+func storesHandle(dsn string) *Server {
+	h, _ := dbopen.OpenHandle(dsn) // want `pool without a maximum: .*dbopen.OpenHandle is stored in a struct without SetMaxOpenConns`
+	return &Server{h: h}
+}
+
+func storesMigrated(dsn string) *Lane { // want storesMigrated:"waitsOnNetwork"
+	db, _ := dbopen.OpenMigrated(dsn) // want `pool without a maximum: the \*sql.DB from dbopen.OpenMigrated is stored in a struct without SetMaxOpenConns`
+	return &Lane{db: db}
+}

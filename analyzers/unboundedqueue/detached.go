@@ -124,25 +124,40 @@ func (c *checker) firstDetached(fd *ast.FuncDecl) *detached {
 // with a timeout, a Timeout field, SetDeadline) or is handed a context from
 // the caller that reaches its waits (the request's: it ends with the
 // request).
+//
+// A function literal that takes a request (the handler a constructor
+// returns: func(app *App) http.HandlerFunc { return func(w, r) { … } })
+// runs once per request too, whatever the function around it does.
 func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
-	if !c.runsPerRequest(fd) {
+	if c.runsPerRequest(fd) {
+		c.eachDetachedIn(fd, fd.Body, true, c.reportDetached)
 		return
 	}
-	c.eachDetached(fd, true, func(start ast.Node, d detached, how string, direct bool) {
-		if direct {
-			c.report(start.Pos(), token.NoPos, "",
-				"goroutine per request: this %s starts, on every request, a goroutine that waits on the network (%s) "+
-					"with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, they pile up; "+
-					"take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
-				how, d.via)
-			return
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		lit, ok := n.(*ast.FuncLit)
+		if ok && c.takesRequest(lit.Type) {
+			c.eachDetachedIn(fd, lit, true, c.reportDetached)
+			return false
 		}
-		c.report(start.Pos(), c.posOf(d.file, d.line), "the goroutine is started here",
-			"goroutine per request: this call of %s starts, on every request, a goroutine (the go statement at %s) that waits "+
-				"on the network (%s) with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, "+
-				"they pile up; take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
-			how, d.where, d.via)
+		return true
 	})
+}
+
+// reportDetached reports a goroutine a request starts (eachDetached's found).
+func (c *checker) reportDetached(start ast.Node, d detached, how string, direct bool) {
+	if direct {
+		c.report(start.Pos(), token.NoPos, "",
+			"goroutine per request: this %s starts, on every request, a goroutine that waits on the network (%s) "+
+				"with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, they pile up; "+
+				"take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
+			how, d.via)
+		return
+	}
+	c.report(start.Pos(), c.posOf(d.file, d.line), "the goroutine is started here",
+		"goroutine per request: this call of %s starts, on every request, a goroutine (the go statement at %s) that waits "+
+			"on the network (%s) with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, "+
+			"they pile up; take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
+		how, d.where, d.via)
 }
 
 // eachDetached calls found for each goroutine fd starts on every call,
@@ -150,13 +165,25 @@ func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
 // starter's function literal (how names it), not direct for a call of a
 // function that starts one (how names the function).
 func (c *checker) eachDetached(fd *ast.FuncDecl, perRequest bool, found func(start ast.Node, d detached, how string, direct bool)) {
-	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+	c.eachDetachedIn(fd, fd.Body, perRequest, found)
+}
+
+// eachDetachedIn is eachDetached over root, fd's body or a function literal
+// in it. Not per request, the literals that take a request are left out:
+// they run once per request, not once per call of fd.
+func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest bool, found func(start ast.Node, d detached, how string, direct bool)) {
+	ast.PreorderStack(root, nil, func(n ast.Node, stack []ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			return false // a goroutine per item: checkFanOut's
 		case *ast.FuncLit:
-			if call, ok := stack[len(stack)-1].(*ast.CallExpr); ok && onceOnly.Has(c.callee(call)) {
+			if !perRequest && c.takesRequest(n.Type) {
 				return false
+			}
+			if len(stack) > 0 {
+				if call, ok := stack[len(stack)-1].(*ast.CallExpr); ok && onceOnly.Has(c.callee(call)) {
+					return false
+				}
 			}
 		case *ast.GoStmt:
 			if fn := c.callee(n.Call); fn != nil || isFuncLit(n.Call.Fun) {

@@ -191,7 +191,10 @@ the processes of the Procfile main read).
     gin's *Context, echo's Context, pocketbase's *RequestEvent, a
     project's own context type that embeds one), or an
     exported method shaped as a gRPC method (a context and a pointer to a
-    generated message, one with ProtoReflect; a response and an error) — a
+    generated message, one with ProtoReflect; a response and an error), or
+    a function literal that takes one wherever it is written (the handler
+    a constructor returns: func(app *App) http.HandlerFunc { return
+    func(w, r) { go … } }; the constructor itself is not per request) — a
     goroutine started outside any loop (a go statement, wg.Go, or a call of
     a function that starts one per call with a function literal as its
     work, routine.FireAndForget(func() { … })), also in a function literal
@@ -228,7 +231,13 @@ the processes of the Procfile main read).
     itself, go s.mailer.Send(m)), and function literals handed to a call (a hook's
     Trigger(event, func(e) error { return e.Mailer.Send(m) })), not to one
     that runs them later (time.AfterFunc, a function that starts a
-    goroutine per call). It has no deadline when the work itself neither
+    goroutine per call). A deadline set in a function (an http.Client's
+    Timeout) bounds each attempt of a wait it hands to a retrier of its
+    package — a function that calls its function argument in a loop that
+    pauses (time.Sleep, a receive from time.After): retry(schedule,
+    func() error { return c.Do(req) }) — not the retries: the function
+    waits as long as the schedule lasts (authn-server's webhook sender, a
+    minute and more). It has no deadline when the work itself neither
     sets one nor hands each of its waiting calls a context from the caller
     (a parameter, the request's, a field: the request's ends with the
     request), as an argument or in a value built from one

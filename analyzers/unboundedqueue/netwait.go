@@ -154,18 +154,117 @@ func (c *checker) funcWaits(fn *ssa.Function) string {
 // none when fn sets a deadline. A goroutine fn starts does not make it
 // wait, nor does a function literal it hands to something that runs it
 // later (time.AfterFunc, a function that starts a goroutine per call).
+//
+// A deadline fn sets bounds each attempt of a wait it hands to a retrier (a
+// function that calls its function argument again after a pause:
+// retry(schedule, func() error { return c.Do(req) }) with c's Timeout), not
+// the retries: fn waits for as long as the schedule lasts.
 func (c *checker) waitsIn(fn *ssa.Function) string {
+	bounded, asked := false, false
 	for common := range ssautil.WaitedCalls(fn) {
-		if via := c.callWaits(common); via != "" {
-			// Asked only now: it walks the body, and most functions
-			// wait on nothing.
-			if c.setsDeadline(fn) {
-				return ""
-			}
+		via := c.callWaits(common)
+		if via == "" {
+			continue
+		}
+		// Asked only now: it walks the body, and most functions wait on
+		// nothing.
+		if !asked {
+			bounded, asked = c.setsDeadline(fn), true
+		}
+		if !bounded {
 			return via
+		}
+		if c.retriesFuncArg(common.StaticCallee()) {
+			return via + ", retried by " + c.calleeLabel(common)
 		}
 	}
 	return ""
+}
+
+// calleeLabel names the function a static call calls.
+func (c *checker) calleeLabel(common *ssa.CallCommon) string {
+	if obj, ok := common.StaticCallee().Object().(*types.Func); ok {
+		return netio.Name(obj)
+	}
+	return common.StaticCallee().Name()
+}
+
+// retriesFuncArg reports whether fn, declared in this package, calls one of
+// its function parameters inside a loop that also pauses (time.Sleep, a
+// receive from time.After or a timer): a retrier, which runs the function
+// again and again on a schedule.
+func (c *checker) retriesFuncArg(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	fd := c.declOf(obj)
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	params := map[types.Object]bool{}
+	for _, field := range fd.Type.Params.List {
+		if _, isFunc := c.pass.TypesInfo.TypeOf(field.Type).Underlying().(*types.Signature); !isFunc {
+			continue
+		}
+		for _, name := range field.Names {
+			params[c.pass.TypesInfo.Defs[name]] = true
+		}
+	}
+	if len(params) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var body *ast.BlockStmt
+		switch loop := n.(type) {
+		case *ast.ForStmt:
+			body = loop.Body
+		case *ast.RangeStmt:
+			body = loop.Body
+		}
+		if body != nil && !found {
+			found = c.callsParam(body, params) && c.pauses(body)
+		}
+		return !found
+	})
+	return found
+}
+
+// callsParam reports whether body calls one of params.
+func (c *checker) callsParam(body *ast.BlockStmt, params map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && params[c.pass.TypesInfo.Uses[id]] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// pauses reports whether body sleeps or waits on the clock: time.Sleep, or
+// a receive from time.After, time.Tick or a timer's channel.
+func (c *checker) pauses(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn := c.callee(n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep" {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				if t, ok := c.pass.TypesInfo.TypeOf(n).(*types.Named); ok && isNamed(t, "time", "Time") {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // callWaits is the call by which common waits on the network, or "". A

@@ -79,7 +79,11 @@ handler. chi's throttles — middleware.Throttle, ThrottleBacklog, and
 ThrottleWithOpts with options that leave RetryAfterFn unset — answer 429
 without Retry-After when the limit and the backlog are full, and are
 reported where they are called in the same way; ThrottleWithOpts given a
-RetryAfterFn sets the header. Fiber is not covered: it is not built on net/http, no service of
+RetryAfterFn sets the header. net/http's TimeoutHandler answers 503 to
+every request its handler has not answered in time, and its response
+cannot carry a header: a call of it is reported where it is made (give
+the handler a context deadline and answer the timeout with a 503 that
+sets Retry-After). Fiber is not covered: it is not built on net/http, no service of
 the corpus uses it, and its limiter middleware sets Retry-After on its 429
 by itself (unless configured with DisableHeaders).
 

@@ -38,10 +38,14 @@ func (c *checker) checkShedMiddlewares(fn *ssa.Function) {
 			if !pos.IsValid() {
 				continue
 			}
+			which := "whose default " + mw.DenyField
+			if mw.DenyField == "" {
+				which = "which" // nothing to configure
+			}
 			c.pass.Report(analysis.Diagnostic{
 				Pos: pos,
-				Message: fmt.Sprintf("%s: %s registers %s, whose default %s answers %s without Retry-After; %s, so clients wait before retrying instead of retrying at once",
-					Code, funcName(fn), funcObject(callee).Name(), mw.DenyField, mw.Sends, mw.Fix),
+				Message: fmt.Sprintf("%s: %s registers %s, %s answers %s without Retry-After; %s, so clients wait before retrying instead of retrying at once",
+					Code, funcName(fn), funcObject(callee).Name(), which, mw.Sends, mw.Fix),
 			})
 		}
 	}

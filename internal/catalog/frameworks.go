@@ -129,7 +129,7 @@ type ShedMiddleware struct {
 
 // ShedMiddlewares are the shedding middlewares by key: echo's rate
 // limiter, whose default DenyHandler returns middleware.ErrRateLimitExceeded,
-// a 429 with no Retry-After.
+// a 429 with no Retry-After; chi's throttles; net/http's TimeoutHandler.
 var ShedMiddlewares = map[string]ShedMiddleware{
 	"github.com/labstack/echo/v4/middleware.RateLimiter": {ConfigArg: -1, DenyField: "DenyHandler",
 		Sends: "429 Too Many Requests (middleware.ErrRateLimitExceeded)", Fix: echoDenyFix},
@@ -144,11 +144,19 @@ var ShedMiddlewares = map[string]ShedMiddleware{
 		Sends: "429 Too Many Requests", Fix: chiThrottleFix},
 	"github.com/go-chi/chi/v5/middleware.ThrottleWithOpts": {ConfigArg: 0, DenyField: "RetryAfterFn",
 		Sends: "429 Too Many Requests", Fix: chiThrottleFix},
+	// net/http's TimeoutHandler answers 503 to every request its handler
+	// has not answered in time, with no way to add a header: nothing to
+	// configure (no DenyField).
+	"net/http.TimeoutHandler": {ConfigArg: -1,
+		Sends: "503 Service Unavailable (to each request its handler has not answered in time)", Fix: timeoutHandlerFix},
 }
 
 const (
 	echoDenyFix    = `give its configuration a DenyHandler that sets c.Response().Header().Set("Retry-After", …) before returning the error`
 	chiThrottleFix = `use middleware.ThrottleWithOpts with a RetryAfterFn, which sets Retry-After on each refusal`
+	// TimeoutHandler writes its 503 itself; the handler's deadline has to
+	// come from elsewhere for the answer to say when to come back.
+	timeoutHandlerFix = `give the handler a context deadline instead (http.TimeoutHandler's own 503 cannot carry a header) and answer a timeout with a 503 that sets Retry-After`
 )
 
 // StatusMethods are the methods through which an error type says which

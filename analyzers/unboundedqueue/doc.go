@@ -49,9 +49,11 @@ the processes of the Procfile main read).
     a token); when the loop is counted (for i := 0; i < n; i++, range over
     an int: a worker pool) or ranges over an array, a literal list, a local
     variable only ever assigned literals ({pg, mysql, crdb}), a list of
-    funcs (hooks the code registered) or a slice of a non-empty interface
-    (the stages, notifiers or exporters the code assembled: behaviours, not
-    data; not a map, whose keys may come from input), or a list read from
+    funcs (hooks the code registered) or of a type the code declares as a
+    list of a non-empty interface (type FanoutStage []Stage, run by its own
+    Exec: the stages a pipeline assembles, behaviours, not data; an
+    unnamed slice of an interface may hold entities, one client per
+    connection, and a map's keys may come from input), or a list read from
     configuration (an expression naming cfg, conf, config, settings,
     options, opts or ...Config, or a value of a type that a package named
     config, conf, configuration or settings declares or that is named

@@ -195,7 +195,7 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 				c.fixedAtStartup(fd, s) {
 				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code capped
 			}
-			if isFuncList(t) || isBehaviourList(t) {
+			if isFuncList(t) || isBehaviourList(tv.Type) {
 				return nil // registered hooks or stages, as many as the code registers: not data
 			}
 			if isMemberList(t) {
@@ -227,12 +227,17 @@ func isFuncList(t types.Type) bool {
 	return ok
 }
 
-// isBehaviourList reports whether t is a slice of a non-empty interface: a
-// list of behaviours the code assembled (a pipeline's stages, the
-// configured notifiers or exporters), as a list of funcs is, and not of
-// data. A map is left out: its keys may come from input (a connection per
-// client).
+// isBehaviourList reports whether t is a type the code declares as a list
+// of a non-empty interface (type FanoutStage []Stage, run by its own Exec:
+// the composite of a pipeline's stages): behaviours the code assembles, as
+// a list of funcs is, and not data. An unnamed slice of an interface is
+// not one: the interface may be an entity's (pocketbase's
+// []subscriptions.Client, one per connected client); nor is a map, whose
+// keys may come from input.
 func isBehaviourList(t types.Type) bool {
+	if _, named := types.Unalias(t).(*types.Named); !named {
+		return false
+	}
 	sl, ok := t.Underlying().(*types.Slice)
 	if !ok {
 		return false

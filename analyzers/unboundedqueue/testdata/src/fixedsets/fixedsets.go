@@ -183,6 +183,28 @@ func (fs FanoutStage) Exec(ctx context.Context) error {
 	return nil
 }
 
+// An unnamed slice of an interface may hold entities: here one client per
+// connection, as many as connect.
+type Client interface {
+	Send(ctx context.Context) error // want Send:"waitsOnNetwork"
+}
+
+type conn struct{ url string }
+
+func (c conn) Send(ctx context.Context) error { return post(ctx, c.url) } // want Send:"waitsOnNetwork"
+
+type Broker2 struct{ clients []Client }
+
+func (b *Broker2) Connect(w http.ResponseWriter, r *http.Request) {
+	b.clients = append(b.clients, conn{url: r.FormValue("url")})
+}
+
+func (b *Broker2) Flush(ctx context.Context) {
+	for _, c := range b.clients {
+		go c.Send(ctx) // want `goroutine per item: this go statement starts one goroutine for every element of b.clients`
+	}
+}
+
 // A map of the same interface is keyed by something: here one entry per
 // subscriber a request registered.
 type Hub struct{ subscribers map[string]Stage }

@@ -12,6 +12,7 @@ import (
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -318,7 +319,9 @@ func (c *checker) declOf(fn *types.Func) *ast.FuncDecl {
 // workWaits is the call by which the goroutine's work waits on the
 // network, or "".
 func (c *checker) workWaits(fun ast.Expr) string {
-	if !c.serving {
+	if !c.serving || !pkgscope.Reaches(c.pass.Pkg, catalog.NetworkPackages) {
+		// Nothing this package reaches waits on the network: no need for
+		// the SSA of its goroutines (the runtime's, analysed for facts).
 		return ""
 	}
 	c.learnNetworkWaits(true)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/lazyssa"
 )
 
 // openSite is a call that hands this function a *sql.DB with no maximum:
@@ -57,8 +58,8 @@ func (c *checker) checkSQLPools() {
 			}
 		}
 	}
-	if !c.serving {
-		return // a one-shot command's pool ends with it
+	if !c.serving || lazyssa.FactsOnly() {
+		return // a one-shot command's pool ends with it; or nothing is reported here
 	}
 	for _, fd := range funcs {
 		if c.isTest(c.fileOf(fd)) || c.takesTesting(fd) {

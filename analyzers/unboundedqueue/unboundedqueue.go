@@ -75,6 +75,14 @@ func run(pass *analysis.Pass) (any, error) {
 	c.learnNetworkWaits(false)
 	c.learnNetworkFuncReturners()
 	guard.At(token.NoPos, func() { c.learnDetachers() })
+	if lazyssa.FactsOnly() {
+		// A dependency analysed for its facts: what follows only reports,
+		// but for the pool openers and bounders checkSQLPools exports.
+		if pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
+			guard.At(token.NoPos, func() { c.checkSQLPools() })
+		}
+		return nil, nil
+	}
 	// Goroutines per item and slice queues need no import; the other shapes
 	// need a pool, a group, a semaphore or the runtime.
 	for _, f := range pass.Files {

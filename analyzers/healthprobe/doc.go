@@ -31,7 +31,10 @@ What is a probe:
     function, a method value, a closure, the ServeHTTP of a handler type,
     or the closure a factory of the same package returns
     (r.GET("/ready", readiness(db))) or of another package (by its
-    fact);
+    fact). A project's own route builder counts too: a method handed a
+    net/http handler on a value that a chain of at most four calls made
+    from a call with a constant path (route.Get("/health").SecuredWith(
+    route.Unsecured()).Handle(h), authn-server's lib/route);
   - Check and Watch of a type implementing the gRPC health service (a
     method taking *grpc_health_v1.HealthCheckRequest);
   - a check func registered with a health library that runs it on every
@@ -75,7 +78,10 @@ field are followed at the call; an exported field may be filled by
 another package (main builds serverutil.Main{IsHealthy: as.Check}),
 and there the finding is at the store, the one place that says which
 function the probe runs, with related information at the registration
-and at the probe's call.
+and at the probe's call; or by a package the probe's imports
+(authn-server's NewApp fills App{DbCheck: func() bool { return
+db.Ping() == nil }}, its handlers call app.DbCheck()): that package marks
+the field (fieldReaches) and the probe's call of it is reported.
 Methods that answer from the process (Stats, SetMaxOpenConns, Close,
 gorm's DB() and WithContext, xorm's Engine.Context, go-redis' PoolStats…:
 ProbeInProcessMethods)

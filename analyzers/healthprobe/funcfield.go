@@ -26,6 +26,47 @@ func (f *probeField) String() string {
 	return "probeField(" + string(f.Probe.Kind) + " " + f.Probe.Handler + " " + f.Probe.Route + ")"
 }
 
+// fieldReaches marks an exported func-typed field that this package
+// fills with a function reaching a shared pool or client, named where it is
+// stored (authn-server's NewApp: App{DbCheck: func() bool { return
+// db.Ping() == nil }}): a probe in a package that imports this one and
+// calls the field (app.DbCheck()) reaches it.
+type fieldReaches struct{ Reach reachesShared }
+
+func (*fieldReaches) AFact()           {}
+func (f *fieldReaches) String() string { return "fieldReaches(" + f.Reach.String() + ")" }
+
+// exportFieldReaches exports fieldReaches for the exported func-typed
+// fields of this package a function stored here reaches a shared resource
+// through.
+func (c *checker) exportFieldReaches() {
+	for field, vals := range c.vars.stores {
+		if !field.IsField() || !field.Exported() || field.Pkg() != c.pass.Pkg {
+			continue
+		}
+		if _, ok := field.Type().Underlying().(*types.Signature); !ok {
+			continue
+		}
+		for _, val := range vals {
+			stored := ssautil.FuncOf(val)
+			if stored == nil {
+				continue
+			}
+			r, _ := c.storedReach(stored)
+			if r == nil {
+				continue
+			}
+			u := &use{reachesShared: *r}
+			u.Path = capPath(storedPath(stored, r))
+			if !c.nameStored(u, val, stored) || u.Param >= 0 {
+				continue
+			}
+			c.pass.ExportObjectFact(field, &fieldReaches{u.reachesShared})
+			break
+		}
+	}
+}
+
 // funcField is the func-typed field a call's function value is loaded
 // from (m.IsHealthy(ctx)), or nil.
 func funcField(common *ssa.CallCommon) (*types.Var, types.Type) {
@@ -64,6 +105,12 @@ func (c *checker) fieldCallUse(fn *ssa.Function, common *ssa.CallCommon, field *
 		if !c.nameStored(u, val, stored) {
 			continue
 		}
+		return u
+	}
+	var fact fieldReaches
+	if field.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(field, &fact) {
+		u := &use{reachesShared: fact.Reach, at: common.Pos()}
+		u.Path = capPath(append([]string{hop}, fact.Reach.Path...))
 		return u
 	}
 	return nil

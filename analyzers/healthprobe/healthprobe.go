@@ -35,7 +35,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "healthprobe"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/healthprobe",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(reachesShared), new(returnsHandler), new(callsThrough), new(pendingProbes), new(returnsPool), new(probeField)},
+	FactTypes: []analysis.Fact{new(reachesShared), new(returnsHandler), new(callsThrough), new(pendingProbes), new(returnsPool), new(probeField), new(fieldReaches)},
 	Run:       run,
 }, Code))
 
@@ -159,6 +159,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.exportFactories()
 	c.exportAccessors()
 	c.exportProbeFields(probes)
+	guard.At(token.NoPos, c.exportFieldReaches)
 	guard.At(token.NoPos, c.reportFieldStores)
 	for _, p := range probes {
 		guard.At(p.at, func() { c.check(p) })

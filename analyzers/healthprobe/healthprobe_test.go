@@ -9,5 +9,5 @@ import (
 )
 
 func TestHealthProbe(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "app", "grpcsvc", "libchecks", "router", "healthiface", "gormstore", "service", "wiring", "wiredmain", "wiredtest", "enginecheck", "srvmain", "fieldprobe", "github.com/stretchr/testify/assert")
+	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "app", "grpcsvc", "libchecks", "router", "healthiface", "gormstore", "service", "wiring", "wiredmain", "wiredtest", "enginecheck", "srvmain", "fieldprobe", "fieldapp", "fieldroutes", "github.com/stretchr/testify/assert")
 }

@@ -83,6 +83,9 @@ func probeKind(route string, prefixKnown bool) catalog.ProbeKind {
 func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []probe {
 	route, handlers, ok := entrypoints.Registration(common)
 	if !ok {
+		route, handlers, ok = builderRoute(common)
+	}
+	if !ok {
 		return nil
 	}
 	prefix, known := routePrefix(common)
@@ -103,6 +106,67 @@ func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []pr
 		}
 	}
 	return out
+}
+
+// builderRoute recognises a route builder of the project's own, whose path
+// and handler are given to different calls of one chain (authn-server's
+// route.Get("/health").SecuredWith(route.Unsecured()).Handle(h)): a
+// method call handed a net/http handler, on a value a chain of at most
+// four calls made from a call with a constant path ("/…").
+func builderRoute(common *ssa.CallCommon) (route string, handlers []ssa.Value, ok bool) {
+	if common.IsInvoke() || common.Signature().Recv() == nil || len(common.Args) < 2 {
+		return "", nil, false
+	}
+	for _, a := range common.Args[1:] {
+		if isHTTPHandler(a.Type()) {
+			handlers = append(handlers, a)
+		}
+	}
+	if len(handlers) == 0 {
+		return "", nil, false
+	}
+	v := common.Args[0]
+	for range 4 {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			v = load.X // a value receiver's copy: route.Get(…).SecuredWith on a *Route
+		}
+		call, isCall := v.(*ssa.Call)
+		if !isCall || call.Call.IsInvoke() {
+			return "", nil, false
+		}
+		for _, a := range call.Call.Args {
+			if k, isConst := a.(*ssa.Const); isConst && k.Value != nil && k.Value.Kind() == constant.String &&
+				strings.HasPrefix(constant.StringVal(k.Value), "/") {
+				return constant.StringVal(k.Value), handlers, true
+			}
+		}
+		if call.Call.Signature().Recv() == nil || len(call.Call.Args) == 0 {
+			return "", nil, false
+		}
+		v = call.Call.Args[0]
+	}
+	return "", nil, false
+}
+
+// isHTTPHandler reports whether t is a net/http handler: it has ServeHTTP,
+// or is a func(http.ResponseWriter, *http.Request).
+func isHTTPHandler(t types.Type) bool {
+	if sig, ok := t.Underlying().(*types.Signature); ok {
+		return sig.Params().Len() == 2 && isNetHTTP(sig.Params().At(0).Type(), "ResponseWriter") &&
+			isNetHTTP(sig.Params().At(1).Type(), "Request")
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "ServeHTTP")
+	fn, ok := obj.(*types.Func)
+	return ok && fn.Signature().Params().Len() == 2
+}
+
+// isNetHTTP reports whether t is net/http's type name, or a pointer to it.
+func isNetHTTP(t types.Type, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http" && named.Obj().Name() == name
 }
 
 // routePrefix is the path prefix of the group a registration is made on

@@ -47,22 +47,8 @@ func (c *checker) exportFieldReaches() {
 		if _, ok := field.Type().Underlying().(*types.Signature); !ok {
 			continue
 		}
-		for _, val := range vals {
-			stored := ssautil.FuncOf(val)
-			if stored == nil {
-				continue
-			}
-			r, _ := c.storedReach(stored)
-			if r == nil {
-				continue
-			}
-			u := &use{reachesShared: *r}
-			u.Path = capPath(storedPath(stored, r))
-			if !c.nameStored(u, val, stored) || u.Param >= 0 {
-				continue
-			}
+		if u := c.firstStoredUse(vals, token.NoPos, ""); u != nil {
 			c.pass.ExportObjectFact(field, &fieldReaches{u.reachesShared})
-			break
 		}
 	}
 }
@@ -91,7 +77,23 @@ func funcField(common *ssa.CallCommon) (*types.Var, types.Type) {
 // functions this package stores in that field reach (the first that does).
 func (c *checker) fieldCallUse(fn *ssa.Function, common *ssa.CallCommon, field *types.Var, owner types.Type) *use {
 	hop := varName(field, owner)
-	for _, val := range c.vars.stores[field] {
+	if u := c.firstStoredUse(c.vars.stores[field], common.Pos(), hop); u != nil {
+		return u
+	}
+	var fact fieldReaches
+	if field.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(field, &fact) {
+		u := &use{reachesShared: fact.Reach, at: common.Pos()}
+		u.Path = capPath(append([]string{hop}, fact.Reach.Path...))
+		return u
+	}
+	return nil
+}
+
+// firstStoredUse is the use of the first of the functions stored in a
+// field (vals) that reaches a shared resource, named where it is stored,
+// at the call at, its path starting with hop (the field, "" for none).
+func (c *checker) firstStoredUse(vals []ssa.Value, at token.Pos, hop string) *use {
+	for _, val := range vals {
 		stored := ssautil.FuncOf(val)
 		if stored == nil {
 			continue
@@ -100,18 +102,15 @@ func (c *checker) fieldCallUse(fn *ssa.Function, common *ssa.CallCommon, field *
 		if r == nil {
 			continue
 		}
-		u := &use{reachesShared: *r, at: common.Pos()}
-		u.Path = capPath(append([]string{hop}, storedPath(stored, r)...))
-		if !c.nameStored(u, val, stored) {
-			continue
+		u := &use{reachesShared: *r, at: at}
+		path := storedPath(stored, r)
+		if hop != "" {
+			path = append([]string{hop}, path...)
 		}
-		return u
-	}
-	var fact fieldReaches
-	if field.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(field, &fact) {
-		u := &use{reachesShared: fact.Reach, at: common.Pos()}
-		u.Path = capPath(append([]string{hop}, fact.Reach.Path...))
-		return u
+		u.Path = capPath(path)
+		if c.nameStored(u, val, stored) {
+			return u
+		}
 	}
 	return nil
 }

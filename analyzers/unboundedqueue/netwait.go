@@ -216,14 +216,7 @@ func (c *checker) retriesFuncArg(fn *ssa.Function) bool {
 	}
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		var body *ast.BlockStmt
-		switch loop := n.(type) {
-		case *ast.ForStmt:
-			body = loop.Body
-		case *ast.RangeStmt:
-			body = loop.Body
-		}
-		if body != nil && !found {
+		if body := loopBody(n); body != nil && !found {
 			found = c.callsParam(body, params) && c.pauses(body)
 		}
 		return !found
@@ -245,22 +238,19 @@ func (c *checker) callsParam(body *ast.BlockStmt, params map[types.Object]bool) 
 	return found
 }
 
-// pauses reports whether body sleeps or waits on the clock: time.Sleep, or
-// a receive from time.After, time.Tick or a timer's channel.
+// pauses reports whether body sleeps or waits on the clock: a sleep of the
+// catalogue (time.Sleep), or a receive of a time.Time (time.After,
+// time.Tick, a timer's channel).
 func (c *checker) pauses(body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if fn := c.callee(n); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep" {
-				found = true
+			if fn := c.callee(n); fn != nil {
+				_, found = catalog.Sleeps[catalog.Key(fn)]
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.ARROW {
-				if t, ok := c.pass.TypesInfo.TypeOf(n).(*types.Named); ok && isNamed(t, "time", "Time") {
-					found = true
-				}
-			}
+			found = n.Op == token.ARROW && isTimeValue(c.pass.TypesInfo.TypeOf(n))
 		}
 		return !found
 	})

@@ -320,15 +320,7 @@ func usesObject(info *types.Info, n ast.Node, obj types.Object) bool {
 // (sqlc's Querier), so that a call through the interface is reported too.
 func (c *checker) exportFacts() {
 	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok {
-			continue
-		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok {
-			continue
-		}
+	for _, iface := range pkgscope.Interfaces(c.pass.Pkg) {
 		for m := range iface.Methods() {
 			if fact := c.implementedClaim(scope, iface, m); fact != nil {
 				c.runs[m] = fact

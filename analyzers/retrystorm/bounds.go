@@ -25,7 +25,7 @@ func (c *checker) boundsOf(r *retry) boundKind {
 	var bk boundKind
 	for blk := range r.loop.blocks {
 		ifInstr, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
-		if !ok || (r.loop.blocks[blk.Succs[0]] && r.loop.blocks[blk.Succs[1]]) {
+		if !ok || (r.loop.stays(blk.Succs[0]) && r.loop.stays(blk.Succs[1])) {
 			continue
 		}
 		c.classifyExit(r, ifInstr.Cond, &bk)
@@ -61,7 +61,7 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 			}
 			if isDeadlineCall(v.Common()) {
 				deadline = true
-				clock = clock || isClockCall(v.Common())
+				clock = clock || isClockCall(v.Common()) || c.errOfDeadlineContext(v.Common())
 				return
 			}
 			if inspectsError(v.Common()) {
@@ -74,6 +74,7 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 			return
 		case *ssa.Select:
 			deadline = true
+			clock = clock || c.selectsDeadline(r.loop, v)
 			return
 		case *ssa.Phi:
 			if v.Block() == r.loop.header && isInteger(v.Type()) {
@@ -104,6 +105,13 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 	case other && !fromCall:
 		bk.other = true
 	}
+}
+
+// stays reports whether a branch to b goes on with the loop: b is in it
+// and does not end the program (log.Fatal when a start-up deadline passes
+// leaves the loop as surely as a return).
+func (l *loop) stays(b *ssa.BasicBlock) bool {
+	return l.blocks[b] && !slices.ContainsFunc(b.Instrs, noReturn)
 }
 
 // inspectsError reports calls that only look at an error (errors.Is,

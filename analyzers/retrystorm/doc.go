@@ -99,8 +99,18 @@ information, when
     loop gives up at a deadline it reads from the clock
     (time.Since(start) > 10*time.Second): a readiness poll that dials every
     500ms for at most 10s makes a known, small number of attempts and ends
-    by itself. A context tested in the loop (ctx.Err(), <-ctx.Done()) is no
-    such deadline: it may be cancelled only at shutdown.
+    by itself. So does a loop that leaves when a context with a deadline
+    ends (ctx.Err(), <-ctx.Done() of a context derived with WithTimeout or
+    WithDeadline, or from one; or the context parameter of a function no
+    other package can call, when every call of it in the package passes
+    such a context: waitForReady(waitCtx) after waitCtx, cancel :=
+    context.WithTimeout(ctx, c.Timeout)), or when a timer that fires once
+    does (time.After taken before the loop, a time.NewTimer made before it
+    and not reset in it), also when that branch ends the program
+    (log.Fatal("failed to start after 30 seconds")). Any other context
+    tested in the loop is no such deadline: it may be cancelled only at
+    shutdown; nor is one handed to a function that is also used as a
+    value, whose other callers are not known.
 
 A call that reaches a database counts as a network call for the third
 rule: a connection taken from a pool (sql.DB's Query, Exec, Ping, BeginTx;

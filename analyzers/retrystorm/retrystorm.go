@@ -78,6 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
 	c.fields = fieldFuncs(funcs)
+	c.funcs = funcs
 	if pauses {
 		for _, fn := range funcs {
 			obj, ok := fn.Object().(*types.Func)
@@ -276,6 +277,9 @@ type checker struct {
 	// innermost is, for the function being checked, the smallest loop that
 	// holds each block.
 	innermost map[*ssa.BasicBlock]*loop
+	funcs     []*ssa.Function
+	// valueUses: the package's functions named other than in a call.
+	valueUses map[*types.Func]bool
 }
 
 // ---- small helpers ----

@@ -3,7 +3,10 @@
 // cannot, and a pass that stops there costs almost nothing.
 package pkgscope
 
-import "go/types"
+import (
+	"go/types"
+	"iter"
+)
 
 // Reaches reports whether pkg is, or imports directly or transitively, one of
 // the given import paths.
@@ -30,4 +33,21 @@ func Reaches(pkg *types.Package, paths []string) bool {
 		return false
 	}
 	return visit(pkg)
+}
+
+// Interfaces yields the interface types the package declares, by name.
+func Interfaces(pkg *types.Package) iter.Seq2[*types.TypeName, *types.Interface] {
+	return func(yield func(*types.TypeName, *types.Interface) bool) {
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			iface, ok := tn.Type().Underlying().(*types.Interface)
+			if ok && !yield(tn, iface) {
+				return
+			}
+		}
+	}
 }

@@ -65,7 +65,11 @@ the processes of the Procfile main read).
     local; a method of that name elsewhere, a store's group members, is
     data) or any list of a membership package's type (peers func()
     []*memberlist.Node); or a list fixed at start-up: the
-    loop is in code that runs only at start-up (main, init, and the plain
+    loop is in code that runs only at start-up (main, init, a function
+    that subscribes to the process's signals outside its function literals
+    (signal.Notify, signal.NotifyContext: it runs until the process is
+    told to stop, so once per process, as a command's Run() that starts the
+    modules compiled in, waits for SIGTERM and stops them), and the plain
     functions — unexported, or any of a main package — that only such code
     calls, also from its function literals, except one that takes a
     request: a handler main registers) and not in such a literal; or the
@@ -382,8 +386,8 @@ function marked waitsOnNetwork (its goroutines per request aside). A
 collection ranged over is trusted as fixed when the code wrote it, the
 configuration names it or a membership package returns it (by the package's
 name: a ring of hosts under another name is reported), or when start-up
-code set it — start-up code being main, init, the functions only they
-call, and a command's function literal, one stored in a framework's field
+code set it — start-up code being main, init, a function that waits for
+the process's signals, the functions only they call, and a command's function literal, one stored in a framework's field
 (cobra's RunE, an urfave Action), which runs once when the command line
 names it (coder's server command shutting down the daemons it built from
 its configuration) — (callers are seen in the package only: a variadic parameter

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
 )
 
@@ -30,7 +31,8 @@ import (
 // slice into, is input as before.
 
 // startupFuncs are the package's functions that run only at start-up: main
-// and init, and the plain functions (unexported, or any of a main package,
+// and init, a function that waits for the process's signals (see
+// awaitsProcessSignals), and the plain functions (unexported, or any of a main package,
 // which no other package can call) whose every use in the package is a call
 // from start-up code. A call counts from inside the function literals of
 // start-up code too, unless the literal takes a request (a handler main
@@ -57,8 +59,9 @@ func (c *checker) startupFuncs() map[*types.Func]bool {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			if fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); fn != nil && fd.Recv == nil &&
-				(fd.Name.Name == "init" || isMain && fd.Name.Name == "main") {
+			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn != nil && (fd.Recv == nil && (fd.Name.Name == "init" || isMain && fd.Name.Name == "main") ||
+				c.awaitsProcessSignals(fd)) {
 				c.startup[fn] = true
 			}
 		}
@@ -86,6 +89,25 @@ func (c *checker) startupFuncs() map[*types.Func]bool {
 		}
 	}
 	return c.startup
+}
+
+// awaitsProcessSignals reports whether fd subscribes to the process's
+// signals (signal.Notify, signal.NotifyContext) outside any function
+// literal: it runs until the process is told to stop, so it runs once per
+// process, as main does, whatever its name or package (a command's Run()
+// that starts the modules compiled in, waits for SIGTERM and stops them).
+func (c *checker) awaitsProcessSignals(fd *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = found || catalog.ProcessSignals.Has(c.callee(n))
+		}
+		return !found
+	})
+	return found
 }
 
 // startupSite is the function declaration a use of a function (id, below

@@ -15,5 +15,5 @@ func TestUnboundedQueue(t *testing.T) {
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
-		"example.com/jwks", "example.com/quota", "relayctl", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "testsupport", "testsupport/testdb", "testsupport/asks", "retried")
+		"example.com/jwks", "example.com/quota", "relayctl", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "retried")
 }

@@ -58,6 +58,10 @@ var DeadlineContexts = newTable("context.WithTimeout", "context.WithDeadline",
 // drops its deadline and cancellation, whatever the parent was.
 var RootContexts = newTable("context.Background", "context.TODO", "context.WithoutCancel")
 
+// ProcessSignals subscribe to the signals that stop the process: a function
+// that calls one runs for the life of the process, once.
+var ProcessSignals = newTable("os/signal.Notify", "os/signal.NotifyContext")
+
 // DerivedContexts derive a context from their first argument without adding
 // a deadline: the result waits as long as the parent does.
 var DerivedContexts = newTable("context.WithCancel", "context.WithCancelCause",

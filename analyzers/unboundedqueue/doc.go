@@ -36,7 +36,8 @@ the processes of the Procfile main read).
     clock sets the pace, not input) are not items — or a call in
     such a loop of a function that starts a goroutine on every call (a fact,
     across packages: a go statement among the top-level statements of its
-    body, as in webhook.PostAsync(p) or routine.FireAndForget(f); not one
+    body, as in webhook.PostAsync(p) or routine.FireAndForget(f), reported
+    at the call with that go statement as related information; not one
     under an if, after a return (a guard that starts it once) or in a
     sync.Once's function literal, not one whose function takes a slot first
     or whose goroutine takes one in its first statements, not one the

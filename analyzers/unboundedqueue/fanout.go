@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
@@ -34,7 +35,7 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 				return true // go f(x) where f takes a slot of a limiter itself
 			}
 			if loop := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)); loop != nil {
-				c.checkGoroutine(loop, n, n.Call.Fun, c.workBody(n.Call.Fun), "go statement")
+				c.checkGoroutine(loop, n, n.Call.Fun, c.workBody(n.Call.Fun), "go statement", token.NoPos)
 			}
 		case *ast.CallExpr:
 			fn := c.callee(n)
@@ -42,7 +43,7 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 			if where := c.startsPerCall(fn); !starter && !group && where != "" && !isGoCall(n, stack) {
 				if loop := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)); loop != nil {
 					c.checkGoroutine(loop, n, firstFuncLit(n.Args), c.funcArgBody(n.Args),
-						c.calleeName(n)+" call (it starts a goroutine at "+where+")")
+						c.calleeName(n)+" call (it starts a goroutine at "+where+")", c.goroutineStartOf(fn))
 				}
 				return true
 			}
@@ -54,7 +55,7 @@ func (c *checker) checkFanOut(fd *ast.FuncDecl) {
 				return true
 			}
 			if starter {
-				c.checkGoroutine(loop, n, n.Args[0], c.workBody(n.Args[0]), c.calleeName(n))
+				c.checkGoroutine(loop, n, n.Args[0], c.workBody(n.Args[0]), c.calleeName(n), token.NoPos)
 			} else {
 				c.checkGroupGo(fd, loop, n)
 			}
@@ -727,16 +728,23 @@ func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 	return found
 }
 
-func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string) {
+// checkGoroutine reports a goroutine started once per item of loop, by
+// starter; goroutineAt, when valid, is the go statement in the function
+// starter calls (related information: the other end of the finding).
+func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string, goroutineAt token.Pos) {
 	start := starter.Pos()
 	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) ||
 		c.joinedPartitions(loop, body) || c.readerPerSource(work) || computesOnly(c.ssaFuncOfWork(work)) {
 		return
 	}
-	c.report(start, loop.node.Pos(), "the loop over each "+loop.what+" starts here",
+	d := c.diagnostic(start, loop.node.Pos(), "the loop over each "+loop.what+" starts here",
 		"goroutine per item: this %s starts one goroutine for every %s, with nothing bounding how many run at once; "+
 			"take a slot before the work (a buffered-channel semaphore, semaphore.Acquire, a bulkhead executor) "+
 			"or start a fixed number of workers that read from a channel", how, loop.what)
+	if goroutineAt.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: goroutineAt, Message: "the goroutine each call starts"})
+	}
+	c.emit(d)
 }
 
 // checkGroupGo reports g.Go in a per-item loop when g is a group created in

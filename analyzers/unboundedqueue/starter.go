@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,8 @@ import (
 // transitive: a function that calls one is not marked.
 type startsGoroutine struct {
 	Where string // the go statement, file:line, for messages
+	File  string // the go statement's file and line, for related information
+	Line  int
 }
 
 func (*startsGoroutine) AFact()           {}
@@ -23,7 +26,7 @@ func (f *startsGoroutine) String() string { return "startsGoroutine" }
 
 // learnStarters exports startsGoroutine for this package's functions.
 func (c *checker) learnStarters() {
-	c.starters = map[*types.Func]string{}
+	c.starters = map[*types.Func]*startsGoroutine{}
 	for _, f := range c.pass.Files {
 		if c.isTest(f) {
 			continue
@@ -42,9 +45,9 @@ func (c *checker) learnStarters() {
 			}
 			if g := c.goroutinePerCall(fd.Body); g != nil {
 				p := c.pass.Fset.Position(g.Pos())
-				where := filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
-				c.starters[obj] = where
-				c.pass.ExportObjectFact(obj, &startsGoroutine{Where: where})
+				fact := &startsGoroutine{Where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), File: p.Filename, Line: p.Line}
+				c.starters[obj] = fact
+				c.pass.ExportObjectFact(obj, fact)
 			}
 		}
 	}
@@ -72,18 +75,35 @@ func (c *checker) goroutinePerCall(body *ast.BlockStmt) *ast.GoStmt {
 
 // startsPerCall is where fn starts its goroutine (a fact), or "".
 func (c *checker) startsPerCall(fn *types.Func) string {
+	if f := c.starterFact(fn); f != nil {
+		return f.Where
+	}
+	return ""
+}
+
+// goroutineStartOf is the position of the go statement fn runs on every
+// call, for related information: the line that starts what the loop
+// multiplies, in this package or another.
+func (c *checker) goroutineStartOf(fn *types.Func) token.Pos {
+	if f := c.starterFact(fn); f != nil {
+		return c.posOf(f.File, f.Line)
+	}
+	return token.NoPos
+}
+
+func (c *checker) starterFact(fn *types.Func) *startsGoroutine {
 	if fn == nil {
-		return ""
+		return nil
 	}
 	fn = fn.Origin()
-	if where, ok := c.starters[fn]; ok {
-		return where
+	if f, ok := c.starters[fn]; ok {
+		return f
 	}
 	var fact startsGoroutine
 	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
-		return fact.Where
+		return &fact
 	}
-	return ""
+	return nil
 }
 
 // funcArgBody is the body of the first function literal among args (the

@@ -210,13 +210,13 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 }
 
 type checker struct {
-	slotTakers    map[*types.Func]bool         // this package's functions that take a slot
-	parkers       map[*types.Func]*parksOnSend // this package's functions and interface methods parked on a send
-	starters      map[*types.Func]string       // this package's functions that start a goroutine per call (startsGoroutine)
-	detachers     map[*types.Func]detached     // this package's functions that start an unbounded one at some depth (detachesPerCall)
-	ignorers      map[*types.Func]bool         // this package's functions whose waits ignore the context they are handed (ignoresContext)
-	net           *netWaits                    // this package's network waits (waitsOnNetwork), once learned
-	funcReturners map[*types.Func]string       // this package's returnsNetworkFunc
+	slotTakers    map[*types.Func]bool             // this package's functions that take a slot
+	parkers       map[*types.Func]*parksOnSend     // this package's functions and interface methods parked on a send
+	starters      map[*types.Func]*startsGoroutine // this package's functions that start a goroutine per call (startsGoroutine)
+	detachers     map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
+	ignorers      map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
+	net           *netWaits                        // this package's network waits (waitsOnNetwork), once learned
+	funcReturners map[*types.Func]string           // this package's returnsNetworkFunc
 	netio         *netio.Result
 	pass          *analysis.Pass
 	reported      map[token.Pos]bool
@@ -250,14 +250,25 @@ func (c *checker) isTest(f *ast.File) bool {
 }
 
 func (c *checker) report(pos token.Pos, related token.Pos, relatedMsg, format string, args ...any) {
-	if !pos.IsValid() || c.reported[pos] {
-		return
-	}
-	c.reported[pos] = true
+	c.emit(c.diagnostic(pos, related, relatedMsg, format, args...))
+}
+
+// diagnostic is the finding report makes, for a caller that adds related
+// information first.
+func (c *checker) diagnostic(pos token.Pos, related token.Pos, relatedMsg, format string, args ...any) analysis.Diagnostic {
 	d := analysis.Diagnostic{Pos: pos, Message: Code + ": " + fmt.Sprintf(format, args...)}
 	if related.IsValid() && related != pos {
 		d.Related = []analysis.RelatedInformation{{Pos: related, Message: relatedMsg}}
 	}
+	return d
+}
+
+// emit reports d once per position.
+func (c *checker) emit(d analysis.Diagnostic) {
+	if !d.Pos.IsValid() || c.reported[d.Pos] {
+		return
+	}
+	c.reported[d.Pos] = true
 	c.pass.Report(d)
 }
 

@@ -1,6 +1,9 @@
 package unboundedqueue_test
 
 import (
+	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -16,4 +19,29 @@ func TestUnboundedQueue(t *testing.T) {
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
 		"example.com/jwks", "example.com/quota", "relayctl", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "retried")
+}
+
+// TestStarterRelated: a loop that calls a function starting a goroutine on
+// every call (in another package: the startsGoroutine fact) points at that
+// go statement, the other end of the finding, as well as at the loop.
+func TestStarterRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "fanout")
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.Contains(d.Message, "asyncpost.PostAsync call") {
+				continue
+			}
+			var related []string
+			for _, rel := range d.Related {
+				p := r.Pass.Fset.Position(rel.Pos)
+				related = append(related, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
+			}
+			want := []string{"fanout.go:565 the loop over each element of hooks starts here", "asyncpost.go:%d the goroutine each call starts"}
+			if len(related) != 2 || related[0] != want[0] || !strings.HasPrefix(related[1], "asyncpost.go:") || !strings.HasSuffix(related[1], " the goroutine each call starts") {
+				t.Errorf("related = %q\nwant %q", related, want)
+			}
+			return
+		}
+	}
+	t.Error("no finding for the asyncpost.PostAsync call")
 }

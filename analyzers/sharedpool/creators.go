@@ -135,6 +135,13 @@ func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
 		case *ssa.ChangeType:
 			v = x.X
 			continue
+		case *ssa.UnOp:
+			// A local variable that closures capture lives in memory:
+			// dbConn, err := openDB(cfg) is stored, and loaded at the use.
+			if stored := onlyStore(x); stored != nil {
+				v = stored
+				continue
+			}
 		}
 		break
 	}
@@ -151,6 +158,27 @@ func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
 	}
 	p := c.pass.Fset.Position(pos)
 	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(call.Common()), Global: r.Global}, true
+}
+
+// onlyStore is the value a load reads when it loads a local variable (an
+// Alloc) that one store writes, or nil.
+func onlyStore(load *ssa.UnOp) ssa.Value {
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	var stored ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != alloc {
+			continue
+		}
+		if stored != nil {
+			return nil
+		}
+		stored = st.Val
+	}
+	return stored
 }
 
 // creatorCall finds the first call of this package (outside tests) of a

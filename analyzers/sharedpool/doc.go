@@ -134,7 +134,9 @@ is not treated as shared, since each lane may fill its own instance; a
 laned field is that lane's wherever it is read. A function creates a
 pool when it stores into a variable or field with no lane the result of a
 call of a function (not of a method: db.Unsafe() or a getter opens
-nothing; a copy of another variable neither), directly, in a closure it
+nothing; a copy of another variable neither, unless that variable is a
+local written once, with that result: conn, err := openDB(cfg), captured
+by the migration closures, then Database{DB: conn}), directly, in a closure it
 makes (sync.Once.Do) or through its static callees. A variable is one pool
 whoever calls its creator; a field is filled anew by each call, so a
 package that calls a field's creator twice (one pool for the handlers, one

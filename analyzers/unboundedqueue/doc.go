@@ -65,7 +65,9 @@ the processes of the Procfile main read).
     discovery or serf: resolver.AvailableMembers(), directly or through a
     local; a method of that name elsewhere, a store's group members, is
     data) or any list of a membership package's type (peers func()
-    []*memberlist.Node); or a list fixed at start-up: the
+    []*memberlist.Node); or a list of listeners (net.Listener, or a type
+    with its Accept and Addr: the sockets the process opened to serve on,
+    one server each); or a list fixed at start-up: the
     loop is in code that runs only at start-up (main, init, a function
     that subscribes to the process's signals outside its function literals
     (signal.Notify, signal.NotifyContext: it runs until the process is
@@ -185,7 +187,14 @@ the processes of the Procfile main read).
     entry found by a search (append(f[:i], f[i+1:]...), a swap-remove) keeps
     a registry or a set, not a queue. A slice one goroutine fills and resets
     (a builder, a reused buffer) and an empty literal that only replaces nil
-    are not queues. Fix: check the length against a bound and
+    are not queues; nor is a slice whose every producer, after its append,
+    calls the function that drains it (not in a goroutine): each empties
+    what it added before it returns (a hand-off that serialises
+    notifications), so the slice holds one entry per producer running at
+    that moment; nor one the appending function first replaces with a
+    fresh empty slice (m.pending = make([]T, 0, len(in)), then appends from
+    in): it holds one call's list, not what earlier calls left. Fix: check
+    the length against a bound and
     reject or drop when full, or use a buffered channel.
  6. runtime configuration: a bulkhead.LaneSpec literal (the runtime's
     github.com/bhlint/bhlint/bulkhead, known by import path) with a

@@ -202,6 +202,9 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 			if isMemberList(t) {
 				return nil // the cluster's members, however the list was obtained
 			}
+			if isListenerList(t) {
+				return nil // the sockets the process listens on: one server each
+			}
 			return &perItemLoop{node: s, body: s.Body, what: "element of " + name, elem: elemOf(t)}
 		case *types.Chan:
 			return &perItemLoop{node: s, body: s.Body, what: "value received from " + name, elem: t.Elem()}
@@ -254,6 +257,26 @@ func isBehaviourList(t types.Type) bool {
 func isMemberList(t types.Type) bool {
 	named := namedOf(elemOf(t))
 	return named != nil && named.Obj().Pkg() != nil && catalog.IsMembershipPackage(named.Obj().Pkg().Path())
+}
+
+// isListenerList reports whether t's elements are listeners (net.Listener
+// or a type that implements it): the sockets the process opened to serve
+// on, as many as its configuration names ports and addresses; a goroutine
+// that serves each is one server per port, not one per request.
+func isListenerList(t types.Type) bool {
+	elem := elemOf(t)
+	if elem == types.Typ[types.Invalid] {
+		return false
+	}
+	accept, _, _ := types.LookupFieldOrMethod(elem, true, nil, "Accept")
+	addr, _, _ := types.LookupFieldOrMethod(elem, true, nil, "Addr")
+	acceptFn, ok1 := accept.(*types.Func)
+	addrFn, ok2 := addr.(*types.Func)
+	if !ok1 || !ok2 || addrFn.Signature().Results().Len() != 1 || acceptFn.Signature().Results().Len() != 2 {
+		return false
+	}
+	return catalog.TypeKey(addrFn.Signature().Results().At(0).Type()) == "net.Addr" &&
+		catalog.TypeKey(acceptFn.Signature().Results().At(0).Type()) == "net.Conn"
 }
 
 // namedOf is the named type t is or points to, or nil.

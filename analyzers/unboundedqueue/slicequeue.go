@@ -255,9 +255,12 @@ func isTeardown(name string) bool {
 // length, or trims it itself (a window, a ring).
 func (c *checker) boundedIn(app fieldUse, drains []fieldUse) bool {
 	for _, d := range drains {
-		if d.fn == app.fn {
+		if d.fn == app.fn || c.callsAfter(app, d.fn) {
 			return true
 		}
+	}
+	if c.rebuildsBefore(app) {
+		return true
 	}
 	want := types.ExprString(app.stmt.Lhs[0])
 	lens := c.lenCopies(app.fn.Body, want)
@@ -272,6 +275,48 @@ func (c *checker) boundedIn(app fieldUse, drains []fieldUse) bool {
 					return v != nil && contains(lens, v)
 				})
 			}
+		}
+		return !found
+	})
+	return found
+}
+
+// rebuildsBefore reports whether the appending function first replaces the
+// slice with a fresh empty one (nil, [:0], make(T, 0, n)) and then appends:
+// it rebuilds the slice from its own input on every call, so what it holds
+// is one call's list, not what calls left behind.
+func (c *checker) rebuildsBefore(app fieldUse) bool {
+	target := types.ExprString(app.stmt.Lhs[0])
+	found := false
+	ast.Inspect(app.fn.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		found = ok && as.End() <= app.stmt.Pos() && len(as.Lhs) == 1 && len(as.Rhs) == 1 &&
+			types.ExprString(as.Lhs[0]) == target && c.isDrainOf(as.Rhs[0], target)
+		return true
+	})
+	return found
+}
+
+// callsAfter reports whether the appending function, after its append,
+// calls drain itself (p.processActiveStateQueue()), not in a goroutine or a
+// function literal: every producer empties what it added before it
+// returns, so the slice holds at most one batch per producer running at
+// that moment, not a backlog.
+func (c *checker) callsAfter(app fieldUse, drain *ast.FuncDecl) bool {
+	want, _ := c.pass.TypesInfo.Defs[drain.Name].(*types.Func)
+	if want == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(app.fn.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt:
+			return false
+		case *ast.CallExpr:
+			found = found || n.Pos() > app.stmt.End() && c.callee(n) == want
 		}
 		return !found
 	})

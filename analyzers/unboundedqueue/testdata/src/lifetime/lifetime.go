@@ -4,10 +4,13 @@ package lifetime
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"golang.org/x/sync/errgroup"
 )
 
 type Module interface {
@@ -80,5 +83,39 @@ func WatchAndBroadcast(ctx context.Context, urls []string) {
 	}()
 	for _, u := range urls {
 		go post(ctx, u) // want `goroutine per item: this go statement starts one goroutine for every element of urls`
+	}
+}
+
+// ---- one server per listening socket ----
+
+// ServeAll serves every address the configuration names, one goroutine
+// per listener the process opened: its own ports, not requests. Silent.
+func ServeAll(srv *http.Server, addrs []string) error {
+	var listeners []net.Listener
+	for _, a := range addrs {
+		ln, err := net.Listen("tcp", a)
+		if err != nil {
+			return err
+		}
+		listeners = append(listeners, ln)
+	}
+	for _, ln := range listeners {
+		go srv.Serve(ln)
+	}
+	g := &errgroup.Group{}
+	for _, ln := range listeners {
+		g.Go(func() error { return srv.Serve(ln) })
+	}
+	return g.Wait()
+}
+
+// HandleAll starts a goroutine per accepted connection handed in: clients,
+// not the process's own sockets.
+func HandleAll(ctx context.Context, conns []net.Conn, url string) {
+	for _, c := range conns {
+		go func(c net.Conn) { // want `goroutine per item: this go statement starts one goroutine for every element of conns`
+			defer c.Close()
+			_ = post(ctx, url)
+		}(c)
 	}
 }

@@ -1,6 +1,9 @@
 package slicequeue
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 type Event struct{ ID string }
 
@@ -316,4 +319,89 @@ func (t *Tracked) cleanup() {
 		_ = e
 	}
 	t.open = nil
+}
+
+// Trap: every producer drains what it appended before it returns (a
+// hand-off that serialises notifications, as livekit's prober does): the
+// slice holds one entry per producer running at that moment, no backlog.
+type StateQueue struct {
+	mu     sync.Mutex
+	states []bool
+	busy   atomic.Bool
+	notify func(bool)
+}
+
+func (q *StateQueue) Activate() {
+	q.mu.Lock()
+	q.states = append(q.states, true)
+	q.mu.Unlock()
+	q.process()
+}
+
+func (q *StateQueue) process() {
+	if q.busy.Swap(true) {
+		return // the producer already processing empties it
+	}
+	for {
+		q.mu.Lock()
+		if len(q.states) == 0 {
+			q.mu.Unlock()
+			break
+		}
+		s := q.states[0]
+		q.states = q.states[1:]
+		q.mu.Unlock()
+		q.notify(s)
+	}
+	q.busy.Store(false)
+}
+
+// DeferredQueue hands the drain to a goroutine: producers return before it
+// runs, and the slice grows while it lags.
+type DeferredQueue struct {
+	mu    sync.Mutex
+	items []Event
+}
+
+func (q *DeferredQueue) Push(e Event) { // want Push:"startsGoroutine"
+	q.mu.Lock()
+	q.items = append(q.items, e) // want `slice used as a queue: \(DeferredQueue\).Push appends to q.items`
+	q.mu.Unlock()
+	go q.flush()
+}
+
+func (q *DeferredQueue) flush() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.items) > 0 {
+		e := q.items[0]
+		q.items = q.items[1:]
+		_ = e
+	}
+}
+
+// Trap: the method rebuilds the slice from its argument on every call,
+// and the consumer takes the whole of it: one call's list, never a backlog.
+type Migration struct {
+	mu      sync.Mutex
+	pending []Event
+}
+
+func (m *Migration) SetPending(events []Event) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending = make([]Event, 0, len(events))
+	for _, e := range events {
+		if e.ID != "" {
+			m.pending = append(m.pending, e)
+		}
+	}
+}
+
+func (m *Migration) takePending() []Event {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := m.pending
+	m.pending = nil
+	return out
 }

@@ -129,7 +129,11 @@ the processes of the Procfile main read).
     setDBConns(db *gorm.DB) helper) exports boundsDBParam, and passing the
     pool to it bounds it, also when the pool was stored in a package
     variable or a field first (DB, err = open(dsn); setDBConns(DB)).
-    SetMaxOpenConns(0) is no maximum. Not reported: a pool in a function
+    SetMaxOpenConns(0) is no maximum, and so is one under an if that tests
+    its own argument (if cfg.MaxConns > 0 { db.SetMaxOpenConns(cfg.MaxConns)
+    }): the pool has a maximum only when the operator sets one, and none by
+    default (a fallback in the else, or a condition on something else, such
+    as the driver, is taken as a maximum). Not reported: a pool in a function
     that takes a *testing.T, *testing.B or testing.TB (a test fixture,
     even outside a _test.go file), and a pool the function closes with
     defer when it neither stores it, starts a goroutine nor serves (a

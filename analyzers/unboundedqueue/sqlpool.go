@@ -1,6 +1,7 @@
 package unboundedqueue
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -18,6 +19,7 @@ type openSite struct {
 	origin   token.Pos    // the sql.Open this package can point at, if any
 	bounded  bool         // SetMaxOpenConns(n > 0) on it, here or in a callee
 	zeroed   bool         // SetMaxOpenConns(n <= 0) on it
+	onlyIf   string       // the condition a SetMaxOpenConns(n) on it is under, testing n
 	result   int          // the index of the pool among the call's results
 	returned int          // the result index it is returned as, or -1
 	escape   string       // how it escapes first: "stored", "passed on", "used by a closure"
@@ -126,10 +128,16 @@ func (c *checker) fileOf(n ast.Node) *ast.File {
 }
 
 func (c *checker) reportOpen(site openSite) {
+	if site.escape == "" && site.returned >= 0 && site.onlyIf != "" {
+		site.escape = "returned"
+	}
 	if site.bounded || site.escape == "" && !site.zeroed {
 		return
 	}
 	how := site.escape + " without SetMaxOpenConns"
+	if site.onlyIf != "" {
+		how = site.escape + " with a maximum only when " + site.onlyIf + " (its SetMaxOpenConns is under that if; unset, there is none)"
+	}
 	if site.zeroed {
 		how = "given SetMaxOpenConns(0), which means no maximum"
 	}
@@ -217,18 +225,22 @@ func holdsSQLPool(t types.Type) bool {
 // boundsIn reports whether body calls X.SetMaxOpenConns(n > 0) where X is
 // v or one of the expressions in names.
 func (c *checker) boundsIn(body ast.Node, names map[string]bool, v *types.Var) bool {
-	bounded, _ := c.maxOpenCalls(body, names, v)
+	bounded, _, _ := c.maxOpenCalls(body, names, v)
 	return bounded
 }
 
 // maxOpenCalls reports whether body bounds the pool named by v or names,
-// and whether it explicitly unbounds it with SetMaxOpenConns(n <= 0).
-func (c *checker) maxOpenCalls(body ast.Node, names map[string]bool, v *types.Var) (bounded, zeroed bool) {
+// and whether it explicitly unbounds it with SetMaxOpenConns(n <= 0). A
+// maximum set only under an if that tests its own argument (if
+// cfg.MaxConns > 0 { db.SetMaxOpenConns(cfg.MaxConns) }) bounds the pool
+// only when the operator sets it; unset, the pool has none: onlyIf is that
+// condition, and it is no bound.
+func (c *checker) maxOpenCalls(body ast.Node, names map[string]bool, v *types.Var) (bounded, zeroed bool, onlyIf string) {
 	isPool := func(e ast.Expr) bool {
 		return v != nil && c.localVarOrParam(e) == v || names[types.ExprString(e)]
 	}
 	inner := c.innerPools(body, isPool)
-	ast.Inspect(body, func(n ast.Node) bool {
+	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(call.Args) != 1 {
 			return true
@@ -243,12 +255,38 @@ func (c *checker) maxOpenCalls(body ast.Node, names map[string]bool, v *types.Va
 		}
 		if k, ok := c.constInt(call.Args[0]); ok && k <= 0 {
 			zeroed = true
+		} else if cond := testedArgument(call, stack); cond != nil {
+			onlyIf = types.ExprString(cond)
 		} else {
 			bounded = true
 		}
 		return true
 	})
-	return bounded, zeroed
+	return bounded, zeroed, onlyIf
+}
+
+// testedArgument is the condition of an if around call, with call in its
+// body, that mentions call's argument (if n > 0 { db.SetMaxOpenConns(n) }),
+// or nil.
+func testedArgument(call *ast.CallExpr, stack []ast.Node) ast.Expr {
+	arg := types.ExprString(ast.Unparen(call.Args[0]))
+	for i := len(stack) - 1; i > 0; i-- {
+		ifs, ok := stack[i-1].(*ast.IfStmt)
+		if !ok || stack[i] != ifs.Body {
+			continue
+		}
+		mentions := false
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			if e, ok := n.(ast.Expr); ok && types.ExprString(e) == arg {
+				mentions = true
+			}
+			return !mentions
+		})
+		if mentions {
+			return ifs.Cond
+		}
+	}
+	return nil
 }
 
 // isInnerPool reports whether e is the *sql.DB inside a wrapper the pool
@@ -406,13 +444,13 @@ func (c *checker) follow(fd *ast.FuncDecl, site *openSite, result int, parent as
 	vs = append(vs, vars...)
 	site.vars = vs
 	for _, v := range vs {
-		b, z := c.maxOpenCalls(fd.Body, names, v)
+		b, z, only := c.maxOpenCalls(fd.Body, names, v)
 		site.bounded = site.bounded || b
 		site.zeroed = site.zeroed || z
+		site.onlyIf = cmp.Or(site.onlyIf, only)
 	}
 	if len(vs) == 0 {
-		b, z := c.maxOpenCalls(fd.Body, names, nil)
-		site.bounded, site.zeroed = b, z
+		site.bounded, site.zeroed, site.onlyIf = c.maxOpenCalls(fd.Body, names, nil)
 	}
 	if !site.bounded && c.passedToBounder(fd.Body, names) {
 		site.bounded = true
@@ -501,7 +539,10 @@ func (c *checker) followVar(fd *ast.FuncDecl, site *openSite, v *types.Var, name
 // function is an opener). A pool stored, captured or handed to a goroutine
 // first is shared already.
 func (s *openSite) handsBack() bool {
-	if s.returned < 0 || s.bounded || s.zeroed {
+	// An opener that sets a maximum, if only when one is configured, has
+	// taken the bounding on itself: its own SetMaxOpenConns is the line to
+	// change, not its callers.
+	if s.returned < 0 || s.bounded || s.zeroed || s.onlyIf != "" {
 		return false
 	}
 	return !s.shared

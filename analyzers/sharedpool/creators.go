@@ -30,6 +30,17 @@ type poolCreation struct {
 	Line      int
 	Call      string // the opening call, as "gorm.Open"
 	Global    bool   // a package-level variable, not a field
+	// Inner are the calls that make the pool inside the opening call when
+	// it is a function of the same package that returns what they open
+	// (openDB returning gorm.Open's result): the lines a reader changes.
+	Inner []openAt
+}
+
+// openAt is one call that opens a pool, by file, line and name.
+type openAt struct {
+	File string
+	Line int
+	Call string
 }
 
 func (*createsPool) AFact() {}
@@ -157,7 +168,52 @@ func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
 		return poolCreation{}, false
 	}
 	p := c.pass.Fset.Position(pos)
-	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(call.Common()), Global: r.Global}, true
+	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(call.Common()), Global: r.Global,
+		Inner: c.returnedOpens(call.Common().StaticCallee())}, true
+}
+
+// maxInnerOpens caps the inner opening calls a finding points at.
+const maxInnerOpens = 4
+
+// returnedOpens are the calls of functions whose results fn, a function of
+// this package, returns as its first result (db, err := gorm.Open(…);
+// return db, err), through the branches that choose between them.
+func (c *checker) returnedOpens(fn *ssa.Function) []openAt {
+	if fn == nil || !c.local[origin(fn)] {
+		return nil
+	}
+	var out []openAt
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if v == nil || seen[v] || len(out) == maxInnerOpens {
+			return
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Extract:
+			walk(x.Tuple)
+		case *ssa.ChangeType:
+			walk(x.X)
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				walk(e)
+			}
+		case *ssa.Call:
+			if common := x.Common(); !common.IsInvoke() && common.Signature().Recv() == nil {
+				if pos := c.callStart(x.Pos()); pos.IsValid() {
+					p := c.pass.Fset.Position(pos)
+					out = append(out, openAt{File: p.Filename, Line: p.Line, Call: callName(common)})
+				}
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 {
+			walk(ret.Results[0])
+		}
+	}
+	return out
 }
 
 // onlyStore is the value a load reads when it loads a local variable (an

@@ -85,7 +85,9 @@ Reported:
     background loop and the handler (where they start, the line in each
     that leads to the pool, and each function on the way), at every other background loop that reaches the pool, and
     at the pool's declaration, and, for a pool opened by a setup
-    function, at the line that opens it. A package that sees both classes but
+    function, at the line that opens it, and, when that line calls a
+    function of its package that returns what it opened (openDB returning
+    gorm.Open's result, in each branch), at those calls too. A package that sees both classes but
     neither creates such a pool nor is a main package leaves the finding
     to the one that does (the handlers' package that also imports the
     workers is not where the program is wired).

@@ -712,6 +712,11 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 				if cp := c.posOf(p.File, p.Line); cp.IsValid() {
 					d.Related = append(d.Related, analysis.RelatedInformation{Pos: cp, Message: conf.Resource.Name + " is opened here, by " + p.Call})
 				}
+				for _, in := range p.Inner {
+					if ip := c.posOf(in.File, in.Line); ip.IsValid() {
+						d.Related = append(d.Related, analysis.RelatedInformation{Pos: ip, Message: p.Call + " opens it here, by " + in.Call})
+					}
+				}
 			}
 			if obj := c.lookup(conf.Resource.Pkg, conf.Resource.Obj); obj != nil && obj.Pos().IsValid() {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: obj.Pos(), Message: conf.Resource.Name + " is declared here"})

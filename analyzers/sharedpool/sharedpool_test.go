@@ -107,3 +107,27 @@ func TestInferUseSite(t *testing.T) {
 		}
 	}
 }
+
+// TestInferInnerOpen: a pool opened by a function of its package that
+// returns what gorm.Open made (openDB) points at that gorm.Open too, the
+// line a reader changes, besides the call of the function.
+func TestInferInnerOpen(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infercapturedwire")
+	var related []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, rel := range d.Related {
+				p := r.Pass.Fset.Position(rel.Pos)
+				related = append(related, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
+			}
+		}
+	}
+	for _, want := range []string{
+		"store.go:19 infercaptured.Database.DB is opened here, by infercaptured.open",
+		"store.go:15 infercaptured.open opens it here, by gorm.Open",
+	} {
+		if !slices.Contains(related, want) {
+			t.Errorf("related = %q\nwant it to hold %q", related, want)
+		}
+	}
+}

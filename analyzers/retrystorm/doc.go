@@ -23,7 +23,11 @@ one retried). The
 error is tested by err != nil, a comparison with a sentinel
 (err == ErrConflict), a type assertion or a case of a type switch
 (case *ConditionFailedError: continue), errors.Is and errors.As, or
-gRPC's status.Code(err) compared with a code. Every
+gRPC's status.Code(err) compared with a code; or, when the call folds its
+error into its one result (a project's own response type, as
+resp := httpclient.PostJson(…), with no error beside it), a field of that
+result compared with an HTTP success status (resp.StatusCode == 200: any
+2xx constant). Every
 way round passes the check of that error, on the error branch the loop can
 come back to its head, and on the success branch it always leaves — unless
 it comes back on the response's StatusCode (a retry on 503 or 429). Loops

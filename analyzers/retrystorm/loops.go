@@ -1,6 +1,7 @@
 package retrystorm
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -166,6 +167,9 @@ func (c *checker) retryIn(l *loop) *retry {
 		}
 		errVal, failIdx := errCondition(ifInstr.Cond)
 		if errVal == nil {
+			errVal, failIdx = successStatus(ifInstr.Cond)
+		}
+		if errVal == nil {
 			continue
 		}
 		fail, ok2 := b.Succs[failIdx], b.Succs[1-failIdx]
@@ -284,6 +288,66 @@ func nilCheck(cond ssa.Value) (ssa.Value, int) {
 		return v, 0
 	}
 	return v, 1
+}
+
+// successStatus returns the call whose result's field cond compares with
+// an HTTP success status (resp.StatusCode == 200 on a project's own
+// response type: httpclient.PostJson returns a struct with the error folded
+// in), and the index of the successor taken on failure: the outcome
+// decides, as an error does. Other constants (a 404 tested to stop) are
+// not an outcome check.
+func successStatus(cond ssa.Value) (ssa.Value, int) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+		return nil, 0
+	}
+	field, k := bin.X, bin.Y
+	if _, isConst := field.(*ssa.Const); isConst {
+		field, k = k, field
+	}
+	kc, ok := k.(*ssa.Const)
+	if !ok || kc.Value == nil || kc.Value.Kind() != constant.Int {
+		return nil, 0
+	}
+	if n, exact := constant.Int64Val(kc.Value); !exact || n < 200 || n > 299 {
+		return nil, 0
+	}
+	call := fieldOfResult(field)
+	if call == nil {
+		return nil, 0
+	}
+	if bin.Op == token.EQL {
+		return call, 1 // == 200: the false branch is the failure
+	}
+	return call, 0
+}
+
+// fieldOfResult is the call whose one result v is a field of: r.StatusCode
+// of r := f(…), or nil.
+func fieldOfResult(v ssa.Value) *ssa.Call {
+	var x ssa.Value
+	switch f := v.(type) {
+	case *ssa.Field:
+		x = f.X
+	case *ssa.UnOp:
+		fa, ok := f.X.(*ssa.FieldAddr)
+		if !ok || f.Op != token.MUL {
+			return nil
+		}
+		x = fa.X
+	default:
+		return nil
+	}
+	if alloc, ok := x.(*ssa.Alloc); ok {
+		x = ssautil.StoredOnce(alloc) // resp := f(…), kept in memory: the value stored
+	}
+	// Only a call whose one result carries its outcome: one that also
+	// returns an error (resp, err := client.Do(req)) is judged on that
+	// error, and its status then is the server's answer, not a failure.
+	if call, ok := x.(*ssa.Call); ok {
+		return call
+	}
+	return nil
 }
 
 // errorCalls returns the calls whose error result v may be.

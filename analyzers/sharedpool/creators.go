@@ -223,18 +223,7 @@ func onlyStore(load *ssa.UnOp) ssa.Value {
 	if !ok || load.Op != token.MUL {
 		return nil
 	}
-	var stored ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		st, ok := ref.(*ssa.Store)
-		if !ok || st.Addr != alloc {
-			continue
-		}
-		if stored != nil {
-			return nil
-		}
-		stored = st.Val
-	}
-	return stored
+	return ssautil.StoredOnce(alloc)
 }
 
 // creatorCall finds the first call of this package (outside tests) of a

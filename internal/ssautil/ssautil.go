@@ -194,3 +194,22 @@ func Unconverted(v ssa.Value) ssa.Value {
 		v = ct.X
 	}
 }
+
+// StoredOnce is the value the only store into alloc writes (a local
+// variable kept in memory because a closure captures it or its address is
+// taken: x := f(…) is stored there and loaded at each use), or nil when
+// more than one store writes it.
+func StoredOnce(alloc *ssa.Alloc) ssa.Value {
+	var stored ssa.Value
+	for _, ref := range Referrers(alloc) {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != alloc {
+			continue
+		}
+		if stored != nil {
+			return nil
+		}
+		stored = st.Val
+	}
+	return stored
+}

@@ -49,21 +49,26 @@ func (c *checker) deadlineChannel(l *loop, ch ssa.Value) bool {
 		if common.IsInvoke() && common.Method.Name() == "Done" && isContext(common.Value.Type()) {
 			return c.carriesDeadline(common.Value, 0)
 		}
-		fn := calleeFunc(common)
-		return fn != nil && catalog.Key(fn) == "time.After" && !l.inLoop(ch)
-	case *ssa.UnOp:
+		return calls(ch, "time.After") && !l.inLoop(ch)
+	case *ssa.UnOp: // timer.C
 		field, ok := ch.X.(*ssa.FieldAddr)
 		if !ok || ch.Op != token.MUL {
 			return false
 		}
-		timer, ok := field.X.(*ssa.Call)
-		fn := (*types.Func)(nil)
-		if ok {
-			fn = calleeFunc(timer.Common())
-		}
-		return fn != nil && catalog.Key(fn) == "time.NewTimer" && !l.inLoop(timer) && !resetIn(l, timer)
+		return calls(field.X, "time.NewTimer") && !l.inLoop(field.X) && !resetIn(l, field.X)
 	}
 	return false
+}
+
+// calls reports whether v is the result of a call of the function key
+// names.
+func calls(v ssa.Value, key string) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(call.Common())
+	return fn != nil && catalog.Key(fn) == key
 }
 
 // resetIn reports whether the loop re-arms timer: a timer reset each round
@@ -71,10 +76,11 @@ func (c *checker) deadlineChannel(l *loop, ch ssa.Value) bool {
 func resetIn(l *loop, timer ssa.Value) bool {
 	for _, ref := range ssautil.Referrers(timer) {
 		call, ok := ref.(*ssa.Call)
-		if ok && l.blocks[call.Block()] && call.Common().Value != timer {
-			if fn := calleeFunc(call.Common()); fn != nil && fn.Name() == "Reset" {
-				return true
-			}
+		if !ok || !l.blocks[call.Block()] {
+			continue
+		}
+		if fn := calleeFunc(call.Common()); fn != nil && fn.Name() == "Reset" {
+			return true // timer.Reset(d): the timer is its receiver
 		}
 	}
 	return false

@@ -1,8 +1,6 @@
 package sharedpool_test
 
 import (
-	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/bhlint/bhlint/analyzers/sharedpool"
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 func TestSharedPool(t *testing.T) {
@@ -27,11 +26,7 @@ func TestRelated(t *testing.T) {
 			if !strings.Contains(d.Message, "by QuoteHandler → ") {
 				continue
 			}
-			var related []string
-			for _, rel := range d.Related {
-				p := r.Pass.Fset.Position(rel.Pos)
-				related = append(related, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
-			}
+			related := testpkgs.Related(r, d)
 			want := []string{
 				"handlers.go:10 lane tax enters at QuoteHandler",
 				"ledger.go:23 through ledger.MerchantOf",
@@ -70,11 +65,8 @@ func TestInferSetupRelated(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infersetup")
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			for _, rel := range d.Related {
-				p := r.Pass.Fset.Position(rel.Pos)
-				if got := fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message); got == "models.go:24 infersetupmodels.db is opened here, by gorm.Open" {
-					return
-				}
+			if slices.Contains(testpkgs.Related(r, d), "models.go:24 infersetupmodels.db is opened here, by gorm.Open") {
+				return
 			}
 		}
 	}
@@ -92,9 +84,7 @@ func TestInferUseSite(t *testing.T) {
 	}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			for _, rel := range d.Related {
-				p := r.Pass.Fset.Position(rel.Pos)
-				got := fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message)
+			for _, got := range testpkgs.Related(r, d) {
 				if _, ok := want[got]; ok {
 					want[got] = true
 				}
@@ -116,10 +106,7 @@ func TestInferInnerOpen(t *testing.T) {
 	var related []string
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
-			for _, rel := range d.Related {
-				p := r.Pass.Fset.Position(rel.Pos)
-				related = append(related, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
-			}
+			related = append(related, testpkgs.Related(r, d)...)
 		}
 	}
 	for _, want := range []string{

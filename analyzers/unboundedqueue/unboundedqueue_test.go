@@ -1,14 +1,13 @@
 package unboundedqueue_test
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/bhlint/bhlint/analyzers/unboundedqueue"
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 func TestUnboundedQueue(t *testing.T) {
@@ -31,11 +30,7 @@ func TestStarterRelated(t *testing.T) {
 			if !strings.Contains(d.Message, "asyncpost.PostAsync call") {
 				continue
 			}
-			var related []string
-			for _, rel := range d.Related {
-				p := r.Pass.Fset.Position(rel.Pos)
-				related = append(related, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
-			}
+			related := testpkgs.Related(r, d)
 			want := []string{"fanout.go:565 the loop over each element of hooks starts here", "asyncpost.go:%d the goroutine each call starts"}
 			if len(related) != 2 || related[0] != want[0] || !strings.HasPrefix(related[1], "asyncpost.go:") || !strings.HasSuffix(related[1], " the goroutine each call starts") {
 				t.Errorf("related = %q\nwant %q", related, want)

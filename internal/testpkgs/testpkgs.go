@@ -11,6 +11,7 @@ import (
 	"slices"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/packages"
 )
@@ -64,6 +65,18 @@ func Facts(results []*analysistest.Result) map[string][]string {
 			}
 		}
 		slices.Sort(out[path])
+	}
+	return out
+}
+
+// Related lists the related information of d, a diagnostic of r, as
+// "file.go:line message" (the file's base name): what a test compares a
+// finding's other ends with.
+func Related(r *analysistest.Result, d analysis.Diagnostic) []string {
+	var out []string
+	for _, rel := range d.Related {
+		p := r.Pass.Fset.Position(rel.Pos)
+		out = append(out, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
 	}
 	return out
 }

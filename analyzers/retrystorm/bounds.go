@@ -48,7 +48,14 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 		}
 		seen[v] = true
 		if !r.loop.inLoop(v) {
-			if _, ok := v.(*ssa.Const); !ok {
+			_, isConst := v.(*ssa.Const)
+			_, isParam := v.(*ssa.Parameter)
+			switch {
+			case isConst || r.loop.invariant[v]:
+				// the same every round: a recursion's parameter passed on unchanged
+			case r.loop.recursion != nil && isParam && isInteger(v.Type()):
+				counter = true // passed on changed: n-1, attempt+1
+			default:
 				other = true // a flag or limit set before the loop
 			}
 			return

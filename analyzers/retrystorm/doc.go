@@ -14,7 +14,14 @@ with no bound, no backoff and no jitter, and turned 150 req/s into
 1,800 req/s.
 
 What counts as a retry loop: a loop (for, or goto; a range over an integer
-counts, a range over a slice, map, string, channel or iterator does not)
+counts, a range over a slice, map, string, channel or iterator does not;
+and a function calling itself, which loops as surely: statping's Connect
+sleeping 5s and returning Connect(cfg, retry) when the database is down,
+gotenberg's Pdf converting again at once on a core dump — its round is
+every block from which the self-call can be reached, it leaves by
+returning without calling itself, a parameter passed on unchanged is the
+same every round and bounds nothing when tested, one passed on changed,
+attempts-1, is its counter; reported at the self-call)
 around a call whose error decides whether the loop goes round again (when
 the error comes from an accessor on a call's result — go-redis's
 rdb.Get(ctx, k).Result(), .Err(), also when the accessor is promoted
@@ -128,7 +135,14 @@ a call reaching only a database at once is a conflict retry (a
 serialization failure, a bad pooled connection), not a wait for a server,
 and is not reported; neither is a bounded loop that retries a local
 operation at once (a compare-and-swap conflict): they add no load to a
-dependency.
+dependency. Nor is a bounded loop, paced or not, that goes round only when
+the datastore answered that another writer won: every way from the failed
+check back to the loop's head passes a test that the error is one of the
+catalogue's ConflictErrors (go-redis's TxFailedErr, returned when a WATCHed
+key changed before EXEC: err == redis.TxFailedErr, a case of a switch on
+err, errors.Is), and every other error leaves the loop. The server is up
+and has answered; the loop retries a lost race on the data, as go-redis's
+own optimistic-locking example does. Unbounded, it is reported.
 
 A wait counts wherever it happens in the loop: time.Sleep, a receive from
 time.After, a timer or a ticker (also in a select; creating a timer is not

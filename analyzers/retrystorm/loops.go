@@ -20,6 +20,11 @@ type loop struct {
 	fn     *ssa.Function
 	header *ssa.BasicBlock
 	blocks map[*ssa.BasicBlock]bool
+	// recursion, for the pseudo-loop of a function calling itself
+	// (recursion.go): the self-call, and the parameters it passes on
+	// unchanged.
+	recursion *ssa.Call
+	invariant map[ssa.Value]bool
 }
 
 func loopsOf(fn *ssa.Function) []*loop {
@@ -100,7 +105,7 @@ func (l *loop) stores(addr ssa.Value) bool {
 	for b := range l.blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
-			if !ok {
+			if !ok || l.spills(st) {
 				continue
 			}
 			if st.Addr == addr {
@@ -121,6 +126,7 @@ type retry struct {
 	call     *ssa.Call // the operation retried
 	errCall  *ssa.Call // the call whose error is checked: call, or an accessor on its result (Cmd.Result)
 	errCheck *ssa.If
+	fail     *ssa.BasicBlock // errCheck's successor on failure
 	// spin: a reader loop, which also goes round after a success, that
 	// goes round again at once on the call's error.
 	spin bool
@@ -134,13 +140,13 @@ func (c *checker) checkLoops(fn *ssa.Function) {
 	if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
 		return // a test's loop against its own server is not a production retry
 	}
-	if !lazyssa.HasLoop(fn) || !lazyssa.Fits(c.pass, Code, fn) {
+	if !lazyssa.HasLoop(fn) && !hasSelfCall(fn) || !lazyssa.Fits(c.pass, Code, fn) {
 		return
 	}
 	reported := map[*ssa.Call]bool{}
 	loops := loopsOf(fn)
 	c.innermost = innermostLoops(loops)
-	for _, l := range loops {
+	for _, l := range append(loops, recursions(fn)...) {
 		if l.isIteration() {
 			continue
 		}
@@ -182,10 +188,10 @@ func (c *checker) retryIn(l *loop) *retry {
 				continue
 			}
 			if l.alwaysLeaves(ok2, call) {
-				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr}
+				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, fail: fail}
 			}
 			if c.spinsOnFailure(l, call, b, fail) {
-				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, spin: true}
+				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, fail: fail, spin: true}
 			}
 		}
 	}
@@ -536,6 +542,9 @@ func (l *loop) writtenEachRound(v ssa.Value) bool {
 // string, map, channel or iterator: it visits items, it does not repeat an
 // attempt. A range over an integer (for range 3) is an attempt count.
 func (l *loop) isIteration() bool {
+	if l.recursion != nil {
+		return false
+	}
 	c := l.header.Comment
 	return strings.HasPrefix(c, "rangeindex") || strings.HasPrefix(c, "rangeiter") || strings.HasPrefix(c, "rangechan")
 }

@@ -36,6 +36,12 @@ func (c *checker) judge(r *retry) {
 	if bound.clock && p == constantPause {
 		return
 	}
+	// A bounded loop that goes round only when the datastore answered that
+	// another writer won (an optimistic transaction's conflict) retries a
+	// lost race on the data, however it pauses: the server is up.
+	if bound.any() && c.retriesOnlyConflicts(r) {
+		return
+	}
 	// A bounded loop that retries a local operation at once (a conflict, a
 	// bad pooled connection) multiplies no remote load: only a bounded retry
 	// of a network call needs a growing pause.
@@ -59,9 +65,13 @@ func (c *checker) judge(r *retry) {
 	case constantPause:
 		problems = append(problems, "waiting "+c.constantWait(where)+" between attempts with no backoff or jitter")
 	}
+	subject := "this loop"
+	if r.loop.recursion != nil {
+		subject = "this call of " + r.loop.fn.Name() + " by itself"
+	}
 	d := analysis.Diagnostic{
 		Pos: c.loopStart(r),
-		Message: fmt.Sprintf("%s: this loop retries %s when it fails %s; %s", Code,
+		Message: fmt.Sprintf("%s: %s retries %s when it fails %s; %s", Code, subject,
 			c.operationNameAs(r.call, network, reaches), strings.Join(problems, ", "), fixFor(bound, p)),
 		Related: c.retriedCall(r),
 	}
@@ -76,8 +86,12 @@ func (c *checker) judge(r *retry) {
 // loopStart is where a retry is reported: the for statement of the loop,
 // the line a fix changes (its bound, its pause), which is also where a
 // reader of the code sees the retry; the call retried is related
-// information. A loop made with goto has no statement: its call stands in.
+// information. A loop made with goto has no statement: its call stands in;
+// a recursion's is the call of itself.
 func (c *checker) loopStart(r *retry) token.Pos {
+	if r.loop.recursion != nil {
+		return c.callStart(r.loop.recursion.Pos()) // a recursion's round starts where it calls itself
+	}
 	lo, hi := token.NoPos, token.NoPos
 	for b := range r.loop.blocks {
 		for _, in := range b.Instrs {

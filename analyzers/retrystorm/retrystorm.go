@@ -115,7 +115,7 @@ func mayRetry(pass *analysis.Pass) bool {
 		}
 		for _, decl := range f.Decls {
 			if fd, ok := decl.(*ast.FuncDecl); ok {
-				if fd.Body != nil && funcMayRetry(pass.TypesInfo, fd.Body, budget) {
+				if fd.Body != nil && (funcMayRetry(pass.TypesInfo, fd.Body, budget) || callsItself(pass.TypesInfo, fd)) {
 					return true
 				}
 				continue

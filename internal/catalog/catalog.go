@@ -47,6 +47,9 @@ var NetworkCalls = newTable(
 	"(*github.com/redis/go-redis/v9.Client).Do", "(*github.com/redis/go-redis/v9.Client).Process",
 	"(*github.com/redis/go-redis/v9.ClusterClient).Do", "(*github.com/redis/go-redis/v9.ClusterClient).Process",
 	"(*github.com/redis/go-redis/v9.Ring).Do", "(*github.com/redis/go-redis/v9.Ring).Process",
+	// go-redis v9's optimistic transaction: WATCH, the caller's function, UNWATCH.
+	"(*github.com/redis/go-redis/v9.Client).Watch", "(*github.com/redis/go-redis/v9.ClusterClient).Watch",
+	"(*github.com/redis/go-redis/v9.Ring).Watch",
 )
 
 // NetworkPackages are import paths through which a package can reach a

@@ -100,3 +100,16 @@ const GRPCStatusCode = "google.golang.org/grpc/status.Code"
 // and grpc.ServerStream both): a Recv on a type that has them receives a
 // message from the peer.
 var GRPCStreamMethods = []string{"RecvMsg", "SendMsg", "Context"}
+
+// ConflictErrors are the errors with which a datastore answers that another
+// writer won an optimistic transaction: go-redis's TxFailedErr, returned
+// when a key WATCHed by the transaction changed before its EXEC. The server
+// is up and has answered; a bounded loop that goes round only on one of
+// them retries a lost race on the data, as a database's serialization
+// failure is retried, not a call on a failing dependency.
+var ConflictErrors = []string{
+	"github.com/redis/go-redis/v9.TxFailedErr",
+	"github.com/go-redis/redis/v8.TxFailedErr",
+	"github.com/go-redis/redis/v7.TxFailedErr",
+	"github.com/go-redis/redis.TxFailedErr",
+}

@@ -3,6 +3,7 @@ package redisretry
 
 import (
 	"context"
+	"errors"
 	"log"
 	"time"
 
@@ -50,7 +51,79 @@ func setNXForever(ctx context.Context, rdb *redis.Client) {
 	}
 }
 
+// watchOnAnyError: bounded, but it goes round at once on every error, a
+// connection refused as much as a lost race.
+func watchOnAnyError(ctx context.Context, rdb *redis.Client, txf func(*redis.Tx) error) error {
+	var err error
+	for i := 0; i < 5; i++ { // want `this loop retries \(\*redis.Client\).Watch when it fails with no pause between attempts`
+		if err = rdb.Watch(ctx, txf, "key"); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// watchUntilNoConflict goes round only on the conflict, but for ever.
+func watchUntilNoConflict(ctx context.Context, rdb *redis.Client, txf func(*redis.Tx) error) error {
+	for { // want `this loop retries \(\*redis.Client\).Watch when it fails with no bound on attempts`
+		err := rdb.Watch(ctx, txf, "key")
+		if err == redis.TxFailedErr {
+			continue
+		}
+		return err
+	}
+}
+
+// watchOnConflictOrNil: a key not found (redis.Nil) is no conflict, and
+// goes round at once too.
+func watchOnConflictOrNil(ctx context.Context, rdb *redis.Client, txf func(*redis.Tx) error) error {
+	var err error
+	for i := 0; i < 5; i++ { // want `this loop retries \(\*redis.Client\).Watch when it fails with no pause between attempts`
+		err = rdb.Watch(ctx, txf, "key")
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, redis.TxFailedErr) || err == redis.Nil {
+			continue
+		}
+		return err
+	}
+	return err
+}
+
 // ---- traps ----
+
+// watchSwitch is go-redis's optimistic lock: bounded, and it goes round
+// only when another writer changed the key (TxFailedErr); any other error
+// returns. A lost race on the data, with the server up: silent.
+func watchSwitch(ctx context.Context, rdb *redis.Client, txf func(*redis.Tx) error) error {
+	const maxRetries = 5
+	for i := 0; i < maxRetries; i++ {
+		err := rdb.Watch(ctx, txf, "key")
+		switch err {
+		case redis.TxFailedErr:
+			continue
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
+// watchLikeTheDocs: the same, written as go-redis's example does.
+func watchLikeTheDocs(ctx context.Context, rdb *redis.Client, txf func(*redis.Tx) error) error {
+	for i := 0; i < 3; i++ {
+		err := rdb.Watch(ctx, txf, "key")
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, redis.TxFailedErr) {
+			continue
+		}
+		return err
+	}
+	return errors.New("increment reached maximum number of retries")
+}
 
 // receiveUntilDone leaves when its context ends.
 func receiveUntilDone(ctx context.Context, sub *redis.PubSub, handle func(*redis.Message)) {

@@ -132,6 +132,21 @@ and a sentinel cannot carry a delay that fits each refusal. A function that
 returns ErrBusy among other results is judged there, not where ErrBusy is
 declared.
 
+Response values. A framework that has handlers return their response
+rather than write it (matrix-org/util's JSONResponse{Code, JSON, Headers},
+which dendrite's rate limiter returns with Code 429) writes the status and
+the headers the value carries. A response type is a struct declared in a
+package that reaches net/http with an integer status field (Status,
+StatusCode, Code) and a headers field (a field named Header… of a map
+keyed by the header's name: map[string]string, http.Header). Such a value
+built with a 429 or 503 and returned is judged as an error value carrying
+one: reported where it is built, unless its headers hold Retry-After (a
+map literal with that key, in any spelling) or come from somewhere the
+analysis does not follow (a parameter, a call), which may. A constructor
+taking the code (util.MessageResponse(code, msg)) makes each call passing
+a 429 or 503 a finding. A struct with a status and no headers (an audit
+record) is not a response.
+
 A middleware that admits each call through a method of the user's and
 sends any error it returns as ResourceExhausted (catalogue
 GRPCLimiterMethods: go-grpc-middleware v2's ratelimit interceptors call

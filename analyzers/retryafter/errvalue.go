@@ -167,7 +167,9 @@ func (g *grpcChecker) carriesShed(t types.Type) *CarriesShed {
 // 429 or 503, or fn's parameter, stored in its status field, or the shed
 // its type's status method returns.
 func (g *grpcChecker) statusFieldSheds(fn *ssa.Function, alloc *ssa.Alloc) []shed {
-	if !types.Implements(alloc.Type(), errorType) || !g.httpErrorType(alloc.Type()) {
+	response := !types.Implements(alloc.Type(), errorType) && isResponseType(alloc.Type())
+	if !types.Implements(alloc.Type(), errorType) && !response || !g.httpErrorType(alloc.Type()) ||
+		response && setsRetryAfterHeader(alloc) {
 		return nil
 	}
 	carries := g.carriesShed(alloc.Type())
@@ -182,6 +184,9 @@ func (g *grpcChecker) statusFieldSheds(fn *ssa.Function, alloc *ssa.Alloc) []she
 		for _, r := range ssautil.Referrers(fa) {
 			if st, ok := r.(*ssa.Store); ok && st.Addr == fa {
 				if sheds := g.codeSheds(fn, st.Val, alloc.Pos()); len(sheds) > 0 {
+					for i := range sheds {
+						sheds[i].response = response
+					}
 					return sheds
 				}
 			}

@@ -24,6 +24,7 @@ import (
 type ShedError struct {
 	Code      string
 	CodeParam int
+	Response  bool // a response value (response.go), not an error
 }
 
 // AFact marks ShedError as an analysis fact.
@@ -47,6 +48,7 @@ type shed struct {
 	sentinel string
 	decl     token.Pos // where the sentinel is declared
 	refusal  string    // for a refusal code: the admission check that failed
+	response bool      // a response value (response.go), not an error
 }
 
 // builtIn records the block that builds each shed that has none yet.
@@ -96,7 +98,7 @@ func (c *checker) runShedErrors(pkg *ssa.Package, funcs []*ssa.Function) {
 		return // what follows only reports
 	}
 	for _, fn := range funcs {
-		if returnsError(fn) && lazyssa.Fits(c.pass, Code, fn) {
+		if (returnsError(fn) || returnsResponse(fn)) && lazyssa.Fits(c.pass, Code, fn) {
 			guard.At(fn.Pos(), func() { g.check(fn) })
 		}
 	}
@@ -215,10 +217,14 @@ func (g *grpcChecker) callSheds(fn *ssa.Function, call *ssa.Call, seen map[ssa.V
 	}
 	if f := g.ctor(callee); f != nil {
 		if f.Code != "" {
-			return []shed{{site: site, code: f.Code, param: -1}}
+			return []shed{{site: site, code: f.Code, param: -1, response: f.Response}}
 		}
 		if f.CodeParam < len(args) {
-			return g.codeSheds(fn, args[f.CodeParam], site)
+			sheds := g.codeSheds(fn, args[f.CodeParam], site)
+			for i := range sheds {
+				sheds[i].response = f.Response
+			}
+			return sheds
 		}
 	}
 	return nil
@@ -355,7 +361,7 @@ func (g *grpcChecker) ctor(fn *ssa.Function) *ShedError {
 	if f, ok := g.ctors[fn]; ok {
 		return f
 	}
-	if g.visiting[fn] || !returnsError(fn) || takesContext(fn) || len(fn.Blocks) == 0 {
+	if g.visiting[fn] || !returnsError(fn) && !returnsResponse(fn) || takesContext(fn) || len(fn.Blocks) == 0 {
 		return nil
 	}
 	g.visiting[fn] = true
@@ -371,7 +377,7 @@ func (g *grpcChecker) ctor(fn *ssa.Function) *ShedError {
 			fact = nil
 			break
 		}
-		f := &ShedError{Code: sheds[0].code, CodeParam: sheds[0].param}
+		f := &ShedError{Code: sheds[0].code, CodeParam: sheds[0].param, Response: sheds[0].response}
 		if fact != nil && *fact != *f {
 			fact = nil
 			break
@@ -515,10 +521,14 @@ func (g *grpcChecker) report(fn *ssa.Function, ret *ssa.Return, s shed) {
 	if strings.HasPrefix(s.code, "HTTP ") {
 		fix = "set the Retry-After header on the response before returning it"
 	}
+	value := "an error"
+	if s.response {
+		value = "a response"
+	}
 	g.pass.Report(analysis.Diagnostic{
 		Pos: pos,
-		Message: fmt.Sprintf("%s: %s %s an error carrying %s%s, returned without retry guidance; %s, so clients wait before retrying instead of retrying at once",
-			Code, funcName(fn), what, s.code, refusalNote(s.refusal), fix),
+		Message: fmt.Sprintf("%s: %s %s %s carrying %s%s, returned without retry guidance; %s, so clients wait before retrying instead of retrying at once",
+			Code, funcName(fn), what, value, s.code, refusalNote(s.refusal), fix),
 		Related: related,
 	})
 }

@@ -118,7 +118,10 @@ the processes of the Procfile main read).
     sqlDB.SetMaxOpenConns(n)), or the wrapper's own (xorm's
     engine.SetMaxOpenConns(n)). A function that returns the pool unbounded
     exports a fact (opensUnboundedDB), and its callers, in any package, are
-    checked in its place: also when it returns the pool inside a value that
+    checked in its place (the finding there points at the calls that open
+    the pool, across packages: every branch of an opener that chooses the
+    driver, authn-server's data.NewDB over its mysql, postgres and sqlite3
+    packages, where a maximum would be set): also when it returns the pool inside a value that
     carries it (a wrapper's handle with the pool in a field or a DB()
     method: database = Wrap(gormdb); return database, and its caller's
     dbSession.DB().SetMaxOpenConns(n) bounds it), and when it passed the
@@ -174,7 +177,17 @@ the processes of the Procfile main read).
     its caller's context and is trusted; a field or a package variable is
     the shared handle and carries none. Not in main or init, nor in a
     function handed no context (start-up, a migration step). Fix: the
-    Context variant, or attach the context to the handle first.
+    Context variant, or attach the context to the handle first. Neither
+    kind of wait is reported in a function that sets up the database's
+    schema, which runs before the service can serve (its requests need the
+    tables), so that nothing queues behind it: one that calls a migration
+    library (catalog.SchemaMigrations: golang-migrate, goose, sql-migrate,
+    gorm's AutoMigrate, xorm's Sync), runs a constant DDL statement on a
+    pool (CREATE, ALTER or DROP; not CREATE TEMPORARY TABLE, a query's
+    scratch), or reads SQL scripts out of the program's embedded files (an
+    embed.FS read in a function naming .sql files): dendrite's table
+    constructors, coder's migrations, memos's Migrate. A service that makes
+    a schema per tenant on a request's path is missed.
  5. slice used as a queue: a struct field of slice type that a method
     appends to on its receiver (r.f = append(r.f, …)) while holding a
     sync.Mutex or RWMutex (so producers and a consumer share it), with no

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/netio"
 )
 
@@ -395,7 +396,7 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 	}
 	params := fn.Signature().Params()
 	for i := range params.Len() {
-		if carriesRequest(params.At(i).Type()) {
+		if entrypoints.CarriesRequest(params.At(i).Type()) {
 			return true
 		}
 	}

@@ -5,10 +5,14 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // openSite is a call that hands this function a *sql.DB with no maximum:
@@ -25,6 +29,7 @@ type openSite struct {
 	escape   string       // how it escapes first: "stored", "passed on", "used by a closure"
 	shared   bool         // it escapes otherwise than as an argument of a call
 	vars     []*types.Var // the local variables that hold it
+	opens    []openAt     // the calls that open it, at the bottom of the chain
 }
 
 // checkSQLPools finds *sql.DB pools that escape without SetMaxOpenConns
@@ -53,13 +58,13 @@ func (c *checker) checkSQLPools() {
 			for _, site := range c.openSites(fd) {
 				if site.handsBack() {
 					c.openers[fn] = &opensUnboundedDB{Result: site.returned, Opener: site.opener}
-					c.pass.ExportObjectFact(fn, c.openers[fn])
 					changed = true
 					break
 				}
 			}
 		}
 	}
+	c.learnOpens(funcs)
 	if !c.serving || lazyssa.FactsOnly() {
 		return // a one-shot command's pool ends with it; or nothing is reported here
 	}
@@ -73,6 +78,40 @@ func (c *checker) checkSQLPools() {
 			}
 		}
 	}
+}
+
+// learnOpens records, for each opener of the package, the calls that open
+// its pool at the bottom of the chain, over every branch that hands one
+// back (an opener choosing among drivers has one per driver), and exports
+// the facts. A few rounds settle openers that call each other.
+func (c *checker) learnOpens(funcs []*ast.FuncDecl) {
+	for range 3 {
+		for _, fd := range funcs {
+			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			f := c.openers[fn]
+			if f == nil {
+				continue
+			}
+			f.Opens = nil
+			for _, site := range c.openSites(fd) {
+				if site.handsBack() {
+					f.Opens = appendOpens(f.Opens, site.opens...)
+				}
+			}
+		}
+	}
+	for fn, f := range c.openers {
+		c.pass.ExportObjectFact(fn, f)
+	}
+}
+
+func appendOpens(to []openAt, opens ...openAt) []openAt {
+	for _, o := range opens {
+		if len(to) < maxOpens && !slices.Contains(to, o) {
+			to = append(to, o)
+		}
+	}
+	return to
 }
 
 // takesTesting reports whether fd has a *testing.T, *testing.B or
@@ -146,10 +185,17 @@ func (c *checker) reportOpen(site openSite) {
 	if site.origin.IsValid() {
 		subject = "the " + noun + " that " + site.opener + " returns"
 	}
-	c.report(site.call.Pos(), site.origin, "opened here by "+c.originName(site.origin),
+	d := c.diagnostic(site.call.Pos(), site.origin, "opened here by "+c.originName(site.origin),
 		"pool without a maximum: %s is %s, so when the database slows every waiting request opens one more "+
 			"connection until the database refuses them all; call SetMaxOpenConns(n) with n > 0 (the lane's share "+
 			"of connections) before it is used", subject, how)
+	for _, o := range site.opens {
+		at := ssautil.LinePos(c.pass.Fset, o.File, o.Line)
+		if at.IsValid() && !ssautil.SameLine(c.pass.Fset, at, site.call.Pos()) && !ssautil.SameLine(c.pass.Fset, at, site.origin) {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "opened here by " + o.Name})
+		}
+	}
+	c.emit(d)
 }
 
 // poolNoun names what the site's call returns: "*sql.DB", or the wrapper's
@@ -335,13 +381,14 @@ func (c *checker) localVarOrParam(e ast.Expr) *types.Var {
 
 // openerOf says whether call opens an unbounded *sql.DB, and which result
 // it is.
-func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin token.Pos, ok bool) {
+func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin token.Pos, opens []openAt, ok bool) {
 	fn := c.callee(call)
 	if fn == nil || catalog.PoolBackedOpeners.Has(fn) {
-		return 0, "", token.NoPos, false
+		return 0, "", token.NoPos, nil, false
 	}
 	if opensPool(fn) {
-		return 0, c.calleeName(call), token.NoPos, true
+		at := c.pass.Fset.Position(call.Pos())
+		return 0, c.calleeName(call), token.NoPos, []openAt{{File: at.Filename, Line: at.Line, Name: c.calleeName(call)}}, true
 	}
 	fact := c.openers[fn]
 	if fact == nil && fn.Pkg() != c.pass.Pkg {
@@ -351,12 +398,12 @@ func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin 
 		}
 	}
 	if fact == nil {
-		return 0, "", token.NoPos, false
+		return 0, "", token.NoPos, nil, false
 	}
 	if fn.Pkg() == c.pass.Pkg {
 		origin = c.originOf(fn)
 	}
-	return fact.Result, c.calleeName(call), origin, true
+	return fact.Result, c.calleeName(call), origin, fact.Opens, true
 }
 
 // originOf is the sql.Open call inside an opener of this package.
@@ -391,11 +438,11 @@ func (c *checker) openSites(fd *ast.FuncDecl) []openSite {
 		if !ok {
 			return true
 		}
-		result, name, origin, ok := c.openerOf(call)
+		result, name, origin, opens, ok := c.openerOf(call)
 		if !ok {
 			return true
 		}
-		site := openSite{call: call, opener: name, origin: origin, result: result, returned: -1}
+		site := openSite{call: call, opener: name, origin: origin, result: result, returned: -1, opens: opens}
 		c.follow(fd, &site, result, stack[len(stack)-1])
 		sites = append(sites, site)
 		return true

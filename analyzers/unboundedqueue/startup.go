@@ -142,7 +142,7 @@ func (c *checker) takesRequest(ft *ast.FuncType) bool {
 		return false
 	}
 	for _, p := range ft.Params.List {
-		if t := c.pass.TypesInfo.TypeOf(p.Type); t != nil && carriesRequest(t) {
+		if t := c.pass.TypesInfo.TypeOf(p.Type); t != nil && entrypoints.CarriesRequest(t) {
 			return true
 		}
 	}

@@ -41,7 +41,22 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 type opensUnboundedDB struct {
 	Result int    // index of the *sql.DB result
 	Opener string // what opened it, for messages: "sql.Open"
+	// Opens are the calls that open the pool at the bottom of the chain
+	// (sql.Open, sqlx.Connect), in whichever package: one per branch of an
+	// opener that chooses a driver. A finding where the pool escapes points
+	// at them, the lines where a maximum is usually set.
+	Opens []openAt
 }
+
+// openAt is a call that opens a pool, recorded for another package.
+type openAt struct {
+	File string
+	Line int
+	Name string // "sqlx.Connect"
+}
+
+// maxOpens bounds the opens a fact carries.
+const maxOpens = 4
 
 func (*opensUnboundedDB) AFact() {}
 func (f *opensUnboundedDB) String() string {

@@ -1,6 +1,7 @@
 package unboundedqueue_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestUnboundedQueue(t *testing.T) {
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
-		"example.com/jwks", "example.com/quota", "relayctl", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "retried")
+		"example.com/jwks", "example.com/quota", "relayctl", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "retried", "schemasetup")
 }
 
 // TestStarterRelated: a loop that calls a function starting a goroutine on
@@ -39,4 +40,32 @@ func TestStarterRelated(t *testing.T) {
 		}
 	}
 	t.Error("no finding for the asyncpost.PostAsync call")
+}
+
+// TestOpenRelated: a pool without a maximum reported where it escapes, in
+// the caller of an opener of another package, points at the calls that
+// open it (every branch of an opener that chooses a driver, and through an
+// opener that hands back another's pool): the lines a maximum is set at.
+func TestOpenRelated(t *testing.T) {
+	want := map[string][]string{
+		"dbopen.OpenFor": {"bydriver.go:13 opened here by sql.Open", "bydriver.go:15 opened here by sql.Open"},
+		"dbopen.Wrap":    {"dbopen.go:8 opened here by sql.Open"},
+	}
+	results := analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "dbcallers")
+	seen := map[string]bool{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for opener, w := range want {
+				if strings.Contains(d.Message, "from "+opener+" is") {
+					seen[opener] = true
+					if got := testpkgs.Related(r, d); !slices.Equal(got, w) {
+						t.Errorf("%s: related = %q\nwant %q", opener, got, w)
+					}
+				}
+			}
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("reported for %v, want all of %d openers", seen, len(want))
+	}
 }

@@ -14,6 +14,9 @@ import (
 // main and init run once at start-up and are not checked; the function
 // literals they start (handlers, workers) are.
 func (c *checker) checkWaits(fd *ast.FuncDecl) {
+	if c.setsUpSchema(fd) {
+		return // runs before the service serves: nothing queues behind it (schema.go)
+	}
 	oneShot := fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init")
 	handed := c.contextParam(fd)
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {

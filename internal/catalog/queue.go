@@ -232,3 +232,23 @@ var ORMContextSetters = newTable(
 // ORMContextHandles are the ORM handle types whose round trips run on the
 // context a setter attached (ORMContextSetters), or on none.
 var ORMContextHandles = []string{"*gorm.io/gorm.DB", "*xorm.io/xorm.Engine", "*xorm.io/xorm.Session", "*xorm.io/xorm.EngineGroup"}
+
+// SchemaMigrations are the calls of the schema migration libraries: a
+// function that makes one sets up the schema, which runs before the
+// service can serve (its requests need the tables), so nothing queues
+// behind its waits.
+var SchemaMigrations = newTable(
+	// golang-migrate: building a migrator and running it.
+	"github.com/golang-migrate/migrate/v4.New", "github.com/golang-migrate/migrate/v4.NewWithInstance",
+	"github.com/golang-migrate/migrate/v4.NewWithDatabaseInstance", "github.com/golang-migrate/migrate/v4.NewWithSourceInstance",
+	"(*github.com/golang-migrate/migrate/v4.Migrate).Up", "(*github.com/golang-migrate/migrate/v4.Migrate).Down",
+	"(*github.com/golang-migrate/migrate/v4.Migrate).Steps", "(*github.com/golang-migrate/migrate/v4.Migrate).Migrate",
+	// pressly/goose.
+	"github.com/pressly/goose/v3.Up", "github.com/pressly/goose/v3.UpContext", "github.com/pressly/goose/v3.Run",
+	"github.com/pressly/goose/v3.RunContext", "github.com/pressly/goose/v3.UpTo", "github.com/pressly/goose/v3.UpToContext",
+	// rubenv/sql-migrate.
+	"github.com/rubenv/sql-migrate.Exec", "github.com/rubenv/sql-migrate.ExecMax", "github.com/rubenv/sql-migrate.ExecContext",
+	// ORMs' schema sync: gorm's AutoMigrate, xorm's Sync.
+	"(*gorm.io/gorm.DB).AutoMigrate", "(*github.com/jinzhu/gorm.DB).AutoMigrate",
+	"(*xorm.io/xorm.Engine).Sync", "(*xorm.io/xorm.Engine).Sync2", "(*github.com/go-xorm/xorm.Engine).Sync2",
+)

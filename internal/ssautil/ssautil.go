@@ -154,6 +154,16 @@ func Implementation(named *types.Named, iface *types.Interface, m *types.Func) *
 	return nil
 }
 
+// SameLine reports whether a and b are valid positions on one line of one
+// file: two ends of a finding that one line of related information shows.
+func SameLine(fset *token.FileSet, a, b token.Pos) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return false
+	}
+	pa, pb := fset.Position(a), fset.Position(b)
+	return pa.Filename == pb.Filename && pa.Line == pb.Line
+}
+
 // LinePos turns a file name and line recorded in another package's fact
 // into a position: in the file set if the file is there (export data
 // records the files of its declarations), else in a file added for it, so

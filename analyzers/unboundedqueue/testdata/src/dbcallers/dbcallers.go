@@ -22,6 +22,11 @@ func storesWrapped(dsn string) *Lane {
 	return &Lane{db: db}
 }
 
+func storesEitherDriver(dsn string) *Lane {
+	db, _ := dbopen.OpenFor(dsn) // want `pool without a maximum: the \*sql.DB from dbopen.OpenFor is stored in a struct without SetMaxOpenConns`
+	return &Lane{db: db}
+}
+
 // Traps: the caller bounds what dbopen.Open returned.
 
 func boundsItself(dsn string) *Lane {

@@ -1,0 +1,104 @@
+// Package schemasetup: waits in functions that set up the schema run
+// before the service serves, and queue behind nothing (shape 4 is silent);
+// the same waits elsewhere are reported.
+package schemasetup
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+
+	"github.com/golang-migrate/migrate/v4"
+)
+
+const eventsSchema = `
+-- the events of every room
+CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, body TEXT);
+`
+
+// createEventsTable makes the table and checks a column for a migration,
+// as dendrite's table constructors do: schema set-up, silent.
+func createEventsTable(db *sql.DB) error { // want createEventsTable:"waitsOnNetwork"
+	if _, err := db.Exec(eventsSchema); err != nil {
+		return err
+	}
+	var name string
+	return db.QueryRowContext(context.Background(), "SELECT name FROM pragma_table_info('events')").Scan(&name)
+}
+
+// migrateUp runs golang-migrate, as coder's migrations do: silent.
+func migrateUp(db *sql.DB, dsn string) error { // want migrateUp:"waitsOnNetwork"
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	m, err := migrate.New("file://migrations", dsn)
+	if err != nil {
+		return err
+	}
+	return m.Up()
+}
+
+var migrationFS embed.FS
+
+type Store struct{ db *sql.DB }
+
+// Migrate applies the SQL scripts embedded in the binary, as memos does:
+// silent, though it begins its transaction without the context it has.
+func (s *Store) Migrate(ctx context.Context) error { // want Migrate:"ignoresContext" Migrate:"waitsOnNetwork"
+	files, err := fs.Glob(migrationFS, fmt.Sprintf("%s/*.sql", "migrations"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, f := range files {
+		script, err := migrationFS.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(script)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// ---- still reported ----
+
+// report builds a temporary table for one request's report: a query's
+// scratch, not the schema.
+func (s *Store) report(ctx context.Context) error { // want report:"ignoresContext" report:"waitsOnNetwork"
+	if _, err := s.db.ExecContext(ctx, "CREATE TEMPORARY TABLE totals AS SELECT 1"); err != nil {
+		return err
+	}
+	_, err := s.db.Exec("SELECT * FROM totals") // want `wait with no deadline: \(\*sql.DB\).Exec waits for a pool slot with no context, though report was handed one`
+	return err
+}
+
+var templatesFS embed.FS
+
+// page reads a template from the embedded files, and no SQL from them.
+func (s *Store) page(ctx context.Context) ([]byte, error) { // want page:"ignoresContext" page:"waitsOnNetwork"
+	tmpl, err := templatesFS.ReadFile("page.html")
+	if err != nil {
+		return nil, err
+	}
+	row := s.db.QueryRow("SELECT title FROM pages") // want `wait with no deadline: \(\*sql.DB\).QueryRow waits for a pool slot with no context`
+	var title string
+	return append(tmpl, title...), row.Scan(&title)
+}
+
+// refresh selects with a context that has no deadline.
+func (s *Store) refresh() error { // want refresh:"waitsOnNetwork"
+	_, err := s.db.ExecContext(context.Background(), "UPDATE counters SET n = n + 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext waits for a slot with a context from context.Background\(\)`
+	return err
+}

@@ -27,14 +27,25 @@ What is a probe:
     health_check, _health, hc (a health probe); livez, live, liveness,
     alive (liveness); readyz, ready, readiness (readiness) — or whose
     whole path is /ping. The route must be a constant in the registration
-    (a method in front, "GET /healthz", is allowed). The handler may be a
+    (a method in front, "GET /healthz", is allowed), or a concatenation
+    that ends in one: "GET "+cfg.Webroot+"readyz", under a prefix the
+    operator configures, is the readiness probe (the message shows it as
+    "GET …readyz"); where such a path starts is not known, so /ping there
+    is not the top-level probe. The handler may be a
     function, a method value, a closure, the ServeHTTP of a handler type,
     or the closure a factory of the same package returns
     (r.GET("/ready", readiness(db))) or of another package (by its
     fact). A project's own route builder counts too: a method handed a
     net/http handler on a value that a chain of at most four calls made
     from a call with a constant path (route.Get("/health").SecuredWith(
-    route.Unsecured()).Handle(h), authn-server's lib/route);
+    route.Unsecured()).Handle(h), authn-server's lib/route), and so does
+    a project's own router: a method named for what it routes (Get, Post,
+    Head, Any, Methods, Handle, HandleFunc…) on a type that is itself a
+    net/http handler (it serves the routes it is given), handed a path and
+    then the handlers, whatever their static type (gitea's
+    routes.Get("/api/healthz", healthcheck.Check) on its web.Router, whose
+    handlers are ...any); a Get on a type that serves nothing (a cache's
+    Get("/healthz", fill)) is not a route;
   - Check and Watch of a type implementing the gRPC health service (a
     method taking *grpc_health_v1.HealthCheckRequest);
   - a check func registered with a health library that runs it on every
@@ -104,12 +115,14 @@ names the probe, its route or registration, the resource as the code
 names it (a package variable "pools.Main", a field "Store.db", the pool
 returned by a call or passed to a function) and the chain of calls to the
 use. Related information points at the registration and at the use of the
-resource (or, when that is in another package, at the first function of
-the chain). A handler whose body is in another package than its
+resource, in this package or another (the facts record where; else at the
+first function of the chain). A handler whose body is in another package than its
 registration (a method of a handler type declared there, the closure a
 factory there returns) is reported at the registration: a package's
 findings are in its own files, and what the handler reaches comes from
-its package's facts. So is a handler registered as an interface's method
+its package's facts, with related information at the line in the
+handler's body that leads to the resource (the fact carries it): the line
+a fix changes. So is a handler registered as an interface's method
 value (api.Ready), which has no body of its own.
 
 The fix: keep the probe shallow — write a constant, or read a status

@@ -49,7 +49,7 @@ func (c *checker) factoryOf(fn *ssa.Function) *returnsHandler {
 		if closure == nil || u == nil {
 			continue
 		}
-		f := &returnsHandler{Handler: funcName(closure), Use: u.reachesShared}
+		f := &returnsHandler{Handler: funcName(closure), Use: c.withSite(u)}
 		f.Use.Path = capPath(f.Use.Path)
 		if u.Param >= freeVarBase && u.Param-freeVarBase < len(mc.Bindings) {
 			v, _ := c.closureBinder(fn, mc, noBind)(u.Param)

@@ -49,6 +49,16 @@ type reachesShared struct {
 	// Param, when ≥ 0, says the resource is the function's parameter
 	// Param (the receiver counting as 0): its caller names it.
 	Param int
+	// SiteFile and SiteLine: the call in the function that leads to the
+	// use, where a package that registers the function (or the closure a
+	// factory returns) as a probe points its related information: the
+	// line in the handler to change.
+	SiteFile string
+	SiteLine int
+	// UseFile and UseLine: the resource's use at the end of the chain,
+	// for related information in another package.
+	UseFile string
+	UseLine int
 }
 
 func (*reachesShared) AFact() {}
@@ -197,10 +207,25 @@ func (c *checker) computeReach() {
 func (c *checker) exportFacts() {
 	for fn, u := range c.uses {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
-			f := u.reachesShared
+			f := c.withSite(u)
 			c.pass.ExportObjectFact(obj, &f)
 		}
 	}
+}
+
+// withSite is u's fact with the position of its call in the function, for
+// another package's related information.
+func (c *checker) withSite(u *use) reachesShared {
+	f := u.reachesShared
+	if u.site.IsValid() {
+		at := c.pass.Fset.Position(u.site)
+		f.SiteFile, f.SiteLine = at.Filename, at.Line
+	}
+	if u.at.IsValid() {
+		at := c.pass.Fset.Position(u.at)
+		f.UseFile, f.UseLine = at.Filename, at.Line
+	}
+	return f
 }
 
 // firstUse is the first call, by position, in fn's body that reaches a

@@ -1,13 +1,44 @@
 package healthprobe_test
 
 import (
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/bhlint/bhlint/analyzers/healthprobe"
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 func TestHealthProbe(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "app", "grpcsvc", "libchecks", "router", "healthiface", "gormstore", "service", "wiring", "wiredmain", "wiredtest", "enginecheck", "srvmain", "fieldprobe", "fieldapp", "fieldroutes", "github.com/stretchr/testify/assert")
+	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "app", "grpcsvc", "libchecks", "router", "healthiface", "gormstore", "service", "wiring", "wiredmain", "wiredtest", "enginecheck", "srvmain", "fieldprobe", "fieldapp", "fieldroutes", "ownrouter", "github.com/stretchr/testify/assert")
+}
+
+// TestElsewhereRelated: a probe whose handler's body is in another package
+// (a method of a handler type there, the closure a factory there returns)
+// is reported at its registration, and points at the handler's line that
+// leads to the pool (the line a fix changes) and at the pool's use, which
+// another package's facts record; one line when they are the same.
+func TestElsewhereRelated(t *testing.T) {
+	want := map[int][]string{
+		15: {"router.go:15 the probe is registered here", "handlers.go:17 the database pool Health.db is used here: (*sql.DB).PingContext"},
+		16: {"router.go:16 the probe is registered here", "handlers.go:27 the database pool passed to router.Setup is used here: (*sql.DB).PingContext"},
+		19: {"router.go:19 the probe is registered here", "handlers.go:42 the probe's code that leads to it", "handlers.go:49 the database pool passed to router.Setup is used here: (*sql.DB).PingContext"},
+	}
+	results := analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "router")
+	seen := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			line := r.Pass.Fset.Position(d.Pos).Line
+			if w, ok := want[line]; ok {
+				seen++
+				if got := testpkgs.Related(r, d); !slices.Equal(got, w) {
+					t.Errorf("router.go:%d related = %q\nwant %q", line, got, w)
+				}
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d registrations reported", seen, len(want))
+	}
 }

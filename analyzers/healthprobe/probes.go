@@ -71,6 +71,11 @@ func probeKind(route string, prefixKnown bool) catalog.ProbeKind {
 	route = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(route), "{$}"), "/")
 	segments := strings.Split(strings.TrimPrefix(route, "/"), "/")
 	last := segments[len(segments)-1]
+	if i := strings.LastIndex(last, entrypoints.Elided); i >= 0 {
+		// "GET "+cfg.Webroot+"readyz": a configured prefix, then the
+		// probe's name; where the path starts is not known.
+		last, prefixKnown = last[i+len(entrypoints.Elided):], false
+	}
 	if k, ok := catalog.ProbePaths[last]; ok {
 		return k
 	}
@@ -84,6 +89,9 @@ func (c *checker) routeProbes(parent *ssa.Function, common *ssa.CallCommon) []pr
 	route, handlers, ok := entrypoints.Registration(common)
 	if !ok {
 		route, handlers, ok = builderRoute(common)
+	}
+	if !ok {
+		route, handlers, ok = ownRouterRoute(common)
 	}
 	if !ok {
 		return nil
@@ -144,6 +152,33 @@ func builderRoute(common *ssa.CallCommon) (route string, handlers []ssa.Value, o
 			return "", nil, false
 		}
 		v = call.Call.Args[0]
+	}
+	return "", nil, false
+}
+
+// routerVerbs name the methods of a router that register a route.
+var routerVerbs = map[string]bool{
+	"Get": true, "Head": true, "Post": true, "Put": true, "Patch": true, "Delete": true, "Options": true,
+	"Any": true, "Method": true, "Methods": true, "Handle": true, "HandleFunc": true,
+}
+
+// ownRouterRoute recognises a project's own router (gitea's
+// modules/web.Router: routes.Get("/api/healthz", healthcheck.Check)): a
+// method named for what it routes (routerVerbs) on a type that is itself a
+// net/http handler (it serves the routes it is given), handed a path (a
+// constant "/…", or a concatenation ending in one) and, after it, the
+// handlers, whatever their static type (gitea's are ...any).
+func ownRouterRoute(common *ssa.CallCommon) (route string, handlers []ssa.Value, ok bool) {
+	callee := common.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || !routerVerbs[callee.Name()] || len(common.Args) < 3 ||
+		!isHTTPHandler(callee.Signature.Recv().Type()) {
+		return "", nil, false
+	}
+	params := common.Args[1:]
+	for i, p := range params[:len(params)-1] {
+		if route, ok := entrypoints.Path(p); ok && (strings.HasPrefix(route, "/") || strings.HasPrefix(route, entrypoints.Elided)) {
+			return route, params[i+1:], true
+		}
 	}
 	return "", nil, false
 }

@@ -316,6 +316,7 @@ func (c *checker) endAt(u *use, callee types.Object) *use {
 // resource the callee knew as a parameter named by the caller's argument.
 func (c *checker) through(fn *ssa.Function, r *reachesShared, common *ssa.CallCommon, hop string) *use {
 	u := &use{reachesShared: *r}
+	u.SiteFile, u.SiteLine = "", 0 // the callee's call, not this function's
 	u.Path = capPath(append([]string{hop}, r.Path...))
 	u.Param = -1
 	if r.Param < 0 {

@@ -96,6 +96,9 @@ func (c *checker) checkElsewhere(p probe) {
 	if u == nil {
 		return
 	}
+	if !u.probeCall.IsValid() && r != nil {
+		u.probeCall = c.posOf(r.SiteFile, r.SiteLine) // the handler's line that leads on, in its own package
+	}
 	if c.bindResource(p, u, handler) {
 		c.report(p, u, handler)
 	}
@@ -150,10 +153,13 @@ func (c *checker) report(p probe, u *use, head string) {
 	if p.at.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: p.at, Message: "the probe is registered here"})
 	}
-	if u.probeCall.IsValid() {
+	end := c.endOf(u)
+	// When the probe's own call is the use (db.PingContext in the handler),
+	// one line of related information says both.
+	if u.probeCall.IsValid() && !ssautil.SameLine(c.pass.Fset, u.probeCall, end) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: u.probeCall, Message: "the probe's code that leads to it"})
 	}
-	if at := c.endOf(u); at.IsValid() {
+	if at := end; at.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: resourcePhrase(u) + " is used here: " + u.Call})
 	}
 	c.pass.Report(d)
@@ -168,11 +174,15 @@ func resourcePhrase(u *use) string {
 	return "the " + u.Noun + " " + u.Resource
 }
 
-// endOf is where the chain ends when that is in this package; otherwise
-// where the first function of the chain is declared.
+// endOf is where the chain ends: the resource's use, in this package or,
+// by the facts, in another; else where the first function of the chain is
+// declared.
 func (c *checker) endOf(u *use) token.Pos {
 	if u.at.IsValid() {
 		return u.at
+	}
+	if at := c.posOf(u.UseFile, u.UseLine); at.IsValid() {
+		return at // the use itself, recorded by the package that has it
 	}
 	return u.decl
 }

@@ -396,3 +396,37 @@ func frameworks(s *Server) {
 		})
 	})
 }
+
+// ---- a route under a prefix the operator configures ----
+
+// webrootRoutes registers under a configured prefix, as mailpit does with
+// "GET "+config.Webroot+"readyz": the route's last segment is still the
+// probe's name.
+func webrootRoutes(s *Server, webroot string) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+webroot+"readyz", s.readyzUnderRoot)
+	mux.HandleFunc("GET "+webroot+"api/messages", s.messagesUnderRoot) // not a probe's name
+	mux.HandleFunc(webroot+"ping", s.pingUnderRoot)                    // /ping only as a root path, and where this one starts is not known
+	mux.HandleFunc(webroot+"healthz/"+s.version(), s.versionUnderRoot) // the last segment is not a constant
+	http.ListenAndServe(":8081", mux)
+}
+
+func (s *Server) readyzUnderRoot(w http.ResponseWriter, r *http.Request) { // want readyzUnderRoot:"reachesShared\\(database pool Server.db"
+	if err := s.db.PingContext(r.Context()); err != nil { // want `readiness probe \(\*app.Server\).readyzUnderRoot \(route "GET …readyz"\) reaches the database pool Server.db`
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+}
+
+func (s *Server) messagesUnderRoot(w http.ResponseWriter, r *http.Request) { // want messagesUnderRoot:"reachesShared\\(database pool Server.db"
+	s.db.QueryRowContext(r.Context(), "SELECT 1")
+}
+
+func (s *Server) pingUnderRoot(w http.ResponseWriter, r *http.Request) { // want pingUnderRoot:"reachesShared\\(database pool Server.db"
+	s.db.PingContext(r.Context())
+}
+
+func (s *Server) versionUnderRoot(w http.ResponseWriter, r *http.Request) { // want versionUnderRoot:"reachesShared\\(database pool Server.db"
+	s.db.PingContext(r.Context())
+}
+
+func (s *Server) version() string { return "v1" }

@@ -16,4 +16,5 @@ func Setup(db *sql.DB) {
 	g.GET("/readyz", handlers.Readiness(db)) // want `readiness probe the func literal in handlers.Readiness \(route "/readyz"\) reaches the database pool passed to router.Setup .*\(the func literal in handlers.Readiness → \(\*sql.DB\).PingContext\)`
 	g.GET("/livez", h.Live)
 	g.GET("/healthz", handlers.Liveness())
+	g.GET("/health", handlers.Deep(db)) // want `health probe the func literal in handlers.Deep \(route "/health"\) reaches the database pool passed to router.Setup .*\(the func literal in handlers.Deep → handlers.pingOK → \(\*sql.DB\).PingContext\)`
 }

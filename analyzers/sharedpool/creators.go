@@ -1,6 +1,7 @@
 package sharedpool
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/lanes"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -34,6 +36,9 @@ type poolCreation struct {
 	// it is a function of the same package that returns what they open
 	// (openDB returning gorm.Open's result): the lines a reader changes.
 	Inner []openAt
+	// Also are the other branches that open it (redis, err =
+	// NewSentinel(…) in one, redis, err = New(…) in the other).
+	Also []openAt
 }
 
 // openAt is one call that opens a pool, by file, line and name.
@@ -81,13 +86,17 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 	}
 	visiting[fn] = true
 	defer delete(visiting, fn)
-	seen := map[string]bool{}
+	seen := map[string]poolCreation{}
+	twice := map[string]bool{}
 	var out []poolCreation
 	add := func(ps ...poolCreation) {
 		for _, p := range ps {
-			if !seen[p.Key] {
-				seen[p.Key] = true
+			prev, ok := seen[p.Key]
+			if !ok {
+				seen[p.Key] = p
 				out = append(out, p)
+			} else if p.File != prev.File || p.Line != prev.Line {
+				twice[p.Key] = true
 			}
 		}
 	}
@@ -107,6 +116,7 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 				if callee == nil {
 					continue
 				}
+				add(c.handedCreations(fn, instr.Common(), visiting)...)
 				if c.local[origin(callee)] {
 					add(c.creationsOf(callee, visiting)...)
 				} else if obj, ok := origin(callee).Object().(*types.Func); ok && obj.Pkg() != c.pass.Pkg {
@@ -118,7 +128,12 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 			}
 		}
 	}
+	// A field this function fills from two openings (NewStore(a) for the
+	// handlers, NewStore(b) for the jobs) holds two pools: neither opening
+	// is the one that creates it.
+	out = slices.DeleteFunc(out, func(p poolCreation) bool { return twice[p.Key] && !p.Global })
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	c.linkOpenings(out)
 	c.creators[fn] = out
 	return out
 }
@@ -359,4 +374,27 @@ func initClosures(init *ssa.Function) []*ssa.Function {
 	}
 	visit(init)
 	return out
+}
+
+// linkOpenings links the variables and fields one opening fills (redis
+// handed to the token store, the blob store and the actives counter): one
+// pool under several names, so that handlers reaching one and background
+// work reaching another share it. The created are sorted by key: each
+// name is linked from the first, whichever package links them.
+func (c *checker) linkOpenings(created []poolCreation) {
+	first := map[string]string{}
+	for _, p := range created {
+		if p.File == "" {
+			continue
+		}
+		at := fmt.Sprint(p.File, ":", p.Line)
+		from, ok := first[at]
+		if !ok {
+			first[at] = p.Key
+			continue
+		}
+		if l := (lanes.Link{From: from, To: p.Key}); !slices.Contains(c.links, l) {
+			c.links = append(c.links, l)
+		}
+	}
 }

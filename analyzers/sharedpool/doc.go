@@ -41,7 +41,14 @@ inferred:
     echo, gin, httprouter or pocketbase's router (GET/POST/.../Route/Any,
     BindFunc on a route group), and the methods of a gRPC service
     implementation handed to a generated RegisterXxxServer (or to
-    RegisterService);
+    RegisterService); and, whoever registers it, a function that takes a
+    request and the means to answer it (a response writer and an
+    *http.Request, or a framework's context carrying both) that nothing in
+    its package calls directly: the closure a handler factory returns to a
+    project's own route builder (authn-server's
+    route.Get("/health").Handle(handlers.GetHealth(app))). One handed only
+    the request (an error reporter) is not a handler, nor one a handler
+    calls;
   - background: functions started with go (or errgroup.Go,
     sync.WaitGroup.Go, run.Group.Add) that loop for the life of the
     process: a loop that waits on a ticker, a timer, a channel (a queue
@@ -139,7 +146,19 @@ call of a function (not of a method: db.Unsafe() or a getter opens
 nothing; a copy of another variable neither, unless that variable is a
 local written once, with that result: conn, err := openDB(cfg), captured
 by the migration closures, then Database{DB: conn}), directly, in a closure it
-makes (sync.Once.Do) or through its static callees. A variable is one pool
+makes (sync.Once.Do) or through its static callees. A pool is created where it is opened,
+whatever carries it: a function that opens a pool and hands it to a
+function that stores its parameter in a variable or field (redis, err =
+dataRedis.New(url) in one branch, NewSentinel in the other;
+data.NewBlobStore(…, redis, …) filling redis.BlobStore{Client: redis}, a
+storesParam fact across packages) creates that field's pool at the opening
+call, and the finding points at every branch that opens it; the
+variables and fields one opening fills (the token store's and the job
+queue's, from the db app.New opened once) are one pool under several
+names, so handlers reaching one and background work the other share it
+(the path ends at the name reached, then the pool's); a function
+that fills one field from two openings (NewStore(a) for the handlers,
+NewStore(b) for the jobs) creates neither. A variable is one pool
 whoever calls its creator; a field is filled anew by each call, so a
 package that calls a field's creator twice (one pool for the handlers, one
 for the jobs) has no single call to report, and the finding stays where it
@@ -155,10 +174,15 @@ through function values stored elsewhere are not followed, so a resource
 reached only that way is missed rather than guessed at. Calls through an interface declared outside
 the standard library are carried in facts unresolved and resolved in the
 package that sees the implementations (every named type of the packages it
-imports, directly or not): the call reaches the pools of every visible
-implementation if each reaches one; if one reaches none (a cache in front
-of the database, an in-memory store), which one runs decides, and the call
-counts for nothing, and is no longer carried from there on. A pool that
+imports, directly or not, and the implementations the package declaring
+the interface saw in the packages it imports: a store package that imports
+its backends to choose one): the call reaches the pools of every visible
+implementation that reaches one, each named on the path. One that reaches
+none (an in-memory store, the backend of a test or a small deployment)
+does not make the others safe: which one runs is the deployment's choice,
+and where the database's runs, its pool is shared. Such a call is no
+longer carried from the package that sees an implementation reaching no
+pool: it is resolved there, with what is visible there. A pool that
 is only compared with nil (if s.db == nil, an IsReady check) is not used:
 asking whether a pool is open takes no connection. Calls through
 an interface literal (v.(interface{ Save(string) error })), whose

@@ -77,7 +77,7 @@ func (c *checker) inferEntries(funcs []*ssa.Function) {
 		return
 	}
 	var found []entrypoints.Entry
-	guard.At(c.packagePos(), func() { found = finder.Find(c.pass.Pkg, funcs) })
+	guard.At(c.packagePos(), func() { found = withHandlers(finder.Find(c.pass.Pkg, funcs), funcs) })
 	fromRequests := c.reachedFrom(found)
 	for _, e := range found {
 		if c.isTestFile(e.Pos) {
@@ -365,12 +365,15 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 		return sums
 	}
 	root := sameName(sums)
+	// Each root's resource names the pool: the root's own where an entry
+	// reaches it, else the first of its other names an entry reaches.
 	canonical := map[string]lanes.Resource{}
 	for _, s := range sums {
 		for _, e := range s.Entries {
 			for _, u := range e.Uses {
-				if root(u.Resource.Key) == u.Resource.Key {
-					canonical[u.Resource.Key] = u.Resource
+				r := root(u.Resource.Key)
+				if _, ok := canonical[r]; !ok || r == u.Resource.Key {
+					canonical[r] = u.Resource
 				}
 			}
 		}
@@ -386,6 +389,8 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 			uses := append(slices.Clone(e.Uses), c.resolveAll(e.Dispatch, dispatchDepth)...)
 			for k, u := range uses {
 				if r, ok := canonical[root(u.Resource.Key)]; ok && r.Key != u.Resource.Key {
+					// The path ends at the name it reached, then the pool's.
+					uses[k].Path = capPath(append(slices.Clone(u.Path), lanes.Hop{Name: u.Resource.Name}))
 					uses[k].Resource = r
 				}
 			}
@@ -441,16 +446,7 @@ func (c *checker) findImpls() []lanes.Impl {
 	}
 	visit(c.pass.Pkg)
 	var out []lanes.Impl
-	scope := c.pass.Pkg.Scope()
-	for _, n := range scope.Names() {
-		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok || tn.IsAlias() || c.isTestFile(tn.Pos()) {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-			continue
-		}
+	for _, named := range c.ownTypes(false) {
 		ptr := types.NewPointer(named)
 		for _, iface := range ifaces {
 			it := iface.Underlying().(*types.Interface)
@@ -464,22 +460,47 @@ func (c *checker) findImpls() []lanes.Impl {
 				if !ok || f.Pkg() == nil {
 					continue
 				}
-				uses, dispatch := c.methodReach(f)
-				var pools []lanes.Use
-				for _, u := range uses {
-					if u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun] {
-						pools = append(pools, u)
-					}
-				}
-				hop := lanes.Hop{Name: netio.Name(f), Pkg: f.Pkg().Path()}
-				if p, err := c.paths.For(f); err == nil {
-					hop.Obj = string(p)
-				}
+				im := c.implOf(lanes.DispatchPrefix+catalog.Key(m), f)
 				if p := c.pass.Fset.Position(f.Pos()); p.IsValid() {
-					hop.File, hop.Line = p.Filename, p.Line
+					im.Impl.File, im.Impl.Line = p.Filename, p.Line
 				}
-				out = append(out, lanes.Impl{Method: lanes.DispatchPrefix + catalog.Key(m), Impl: hop, Uses: pools, Dispatch: dispatch})
+				out = append(out, im)
 				if len(out) >= maxImpls {
+					return out
+				}
+			}
+		}
+	}
+	return append(out, c.importedImpls(len(out))...)
+}
+
+// importedImpls records, for the interfaces this package declares, the
+// methods of types in the packages it imports that implement them: a store
+// package that declares its interface and imports its backends to choose
+// one (data.NewBlobStore returning a redis or a sqlite3 store) is the one
+// place that sees both, since the backends do not import it. Its summary
+// carries them to the packages that call through the interface and no
+// longer see the backends' packages.
+func (c *checker) importedImpls(have int) []lanes.Impl {
+	var out []lanes.Impl
+	for _, named := range c.ownTypes(true) {
+		it := named.Underlying().(*types.Interface)
+		for i := 0; i < it.NumMethods(); i++ {
+			m := it.Method(i)
+			d, ok := c.dispatchOf(m)
+			if !ok {
+				continue
+			}
+			for _, f := range c.implementations(d) {
+				if f.Pkg() == c.pass.Pkg {
+					continue // this package's own types are above
+				}
+				im := c.implOf(d.Key, f)
+				if len(im.Uses) == 0 && len(im.Dispatch) == 0 {
+					continue
+				}
+				out = append(out, im)
+				if have+len(out) >= maxImpls {
 					return out
 				}
 			}
@@ -489,11 +510,13 @@ func (c *checker) findImpls() []lanes.Impl {
 }
 
 // resolveDispatch returns the pools a call through an interface reaches:
-// those of every visible implementation, if every one reaches a pool;
-// none if the implementations disagree (one reaches no pool: which one
-// runs decides, and bhlint does not guess).
+// those of every visible implementation that reaches one, each named on
+// the path. An implementation that reaches none (an in-memory store, the
+// backend a test or a small deployment picks) does not make the others'
+// pools safe: which one runs is the deployment's choice, and where a
+// pool's implementation runs, the pool is shared.
 func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
-	if depth == 0 || c.dead.Has(d.Resource.Key) {
+	if depth == 0 {
 		return nil
 	}
 	impls := map[string]lanes.Impl{}
@@ -506,11 +529,7 @@ func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
 	}
 	for _, impl := range c.implementations(d.Resource) {
 		uses, dispatch := c.methodReach(impl)
-		hop := lanes.Hop{Name: netio.Name(impl), Pkg: impl.Pkg().Path()}
-		if p, err := c.paths.For(impl); err == nil {
-			hop.Obj = string(p)
-		}
-		addImpl(lanes.Impl{Method: d.Resource.Key, Impl: hop, Uses: uses, Dispatch: dispatch})
+		addImpl(lanes.Impl{Method: d.Resource.Key, Impl: c.hopOfFunc(impl), Uses: uses, Dispatch: dispatch})
 	}
 	for _, im := range c.carriedImpls[d.Resource.Key] {
 		addImpl(im)
@@ -523,16 +542,11 @@ func (c *checker) resolveDispatch(d lanes.Use, depth int) []lanes.Use {
 		im := impls[name]
 		uses := append(slices.Clone(im.Uses), c.resolveAll(im.Dispatch, depth-1)...)
 		hop := im.Impl
-		pools := 0
 		for _, u := range uses {
 			if u.Resource.Lane == "" && lanes.InferredNouns[u.Resource.Noun] {
-				pools++
 				path := append(slices.Clone(d.Path), lanes.Hop{Name: d.Resource.Name, Pkg: d.Resource.Pkg, Obj: d.Resource.Obj}, hop)
 				out = append(out, lanes.Use{Resource: u.Resource, Path: capPath(append(path, u.Path...)), File: d.File, Line: d.Line})
 			}
-		}
-		if pools == 0 {
-			return nil
 		}
 	}
 	return out
@@ -715,6 +729,11 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 				for _, in := range p.Inner {
 					if ip := c.posOf(in.File, in.Line); ip.IsValid() {
 						d.Related = append(d.Related, analysis.RelatedInformation{Pos: ip, Message: p.Call + " opens it here, by " + in.Call})
+					}
+				}
+				for _, also := range p.Also {
+					if ap := c.posOf(also.File, also.Line); ap.IsValid() {
+						d.Related = append(d.Related, analysis.RelatedInformation{Pos: ap, Message: "or opened here, by " + also.Call})
 					}
 				}
 			}
@@ -1064,4 +1083,80 @@ func sortedSet(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// withHandlers adds to the entry points found by registration the request
+// handlers no known router registers (entrypoints.Handlers: a function that
+// takes a request and that nothing here calls directly, as the closures a
+// project's own route builder is handed): per request is what takes a
+// request, whoever registers it.
+func withHandlers(found []entrypoints.Entry, funcs []*ssa.Function) []entrypoints.Entry {
+	registered := map[*ssa.Function]bool{}
+	for _, e := range found {
+		if e.Class == entrypoints.Interactive {
+			registered[origin(e.Func)] = true
+		}
+	}
+	for _, e := range entrypoints.Handlers(funcs) {
+		if !registered[origin(e.Func)] {
+			found = append(found, e)
+		}
+	}
+	return found
+}
+
+// resolveDead resolves, here, the calls of an entry through interface
+// methods that some implementation shows reach no pool (the dead set): no
+// fact carries such a call on, so the implementations visible here (the
+// store's backends its package imports) are the only ones that will ever
+// resolve it, and those that reach a pool are reached.
+func (c *checker) resolveDead(dispatch []lanes.Use) []lanes.Use {
+	var out []lanes.Use
+	for _, d := range dispatch {
+		if c.dead.Has(d.Resource.Key) {
+			out = append(out, c.resolveDispatch(d, dispatchDepth)...)
+		}
+	}
+	return out
+}
+
+// ownTypes are this package's named, non-generic types outside test
+// files: its interfaces, or the others.
+func (c *checker) ownTypes(interfaces bool) []*types.Named {
+	var out []*types.Named
+	scope := c.pass.Pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() || c.isTestFile(tn.Pos()) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if ok && named.TypeParams().Len() == 0 && types.IsInterface(named) == interfaces {
+			out = append(out, named)
+		}
+	}
+	return out
+}
+
+// implOf is what the method f, implementing the interface method of the
+// dispatch key, reaches: its pools and its own interface calls.
+func (c *checker) implOf(key string, f *types.Func) lanes.Impl {
+	uses, dispatch := c.methodReach(f)
+	var pools []lanes.Use
+	for _, u := range uses {
+		if isInferredPool(u) {
+			pools = append(pools, u)
+		}
+	}
+	return lanes.Impl{Method: key, Impl: c.hopOfFunc(f), Uses: pools, Dispatch: dispatch}
+}
+
+// hopOfFunc names a method of any package on a path, by its object path
+// where it has one, for another package to look it up.
+func (c *checker) hopOfFunc(f *types.Func) lanes.Hop {
+	hop := lanes.Hop{Name: netio.Name(f), Pkg: f.Pkg().Path()}
+	if p, err := c.paths.For(f); err == nil {
+		hop.Obj = string(p)
+	}
+	return hop
 }

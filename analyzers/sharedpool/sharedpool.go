@@ -40,7 +40,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "sharedpool"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/sharedpool",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane), new(loopsForever), new(createsPool)},
+	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane), new(loopsForever), new(createsPool), new(storesParam)},
 	Run:       run,
 }, Code)
 
@@ -81,9 +81,10 @@ type checker struct {
 	impls        map[string][]*types.Func
 	methodIndex  map[string][]types.Type
 	creations    map[string]token.Pos
-	creators     map[*ssa.Function][]poolCreation // the package-level pools each function creates (creators.go)
-	storedFuncs  map[*types.Var][]*ssa.Function   // the functions stored in this package's func fields (fieldFuncs)
-	initFn       *ssa.Function                    // the package initialiser, for the stores of its var initialisers
+	creators     map[*ssa.Function][]poolCreation         // the package-level pools each function creates (creators.go)
+	paramStores  map[*ssa.Function]map[int][]poolCreation // where each function stores the pools it is handed (params.go)
+	storedFuncs  map[*types.Var][]*ssa.Function           // the functions stored in this package's func fields (fieldFuncs)
+	initFn       *ssa.Function                            // the package initialiser, for the stores of its var initialisers
 	stdlib       map[string]bool
 	links        []lanes.Link
 
@@ -147,6 +148,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// stored in (fieldFuncs): their reach is needed, though they are
 		// no declared function's.
 		c.computeReach(append(slices.Clip(funcs), initClosures(c.initFn)...))
+		c.findParamStores(funcs)
 		c.findCreators(funcs)
 		for _, fn := range funcs {
 			guard.At(fn.Pos(), func() { c.findEntries(fn); c.findWraps(fn) })
@@ -946,6 +948,9 @@ func (c *checker) checkShared() {
 	}
 	own.Impls, own.Dead = c.allImpls, c.dead
 	for _, e := range c.entries {
+		if e.entry.Inferred {
+			e.entry.Uses = append(e.entry.Uses, c.resolveDead(e.entry.Dispatch)...)
+		}
 		e.entry.Dispatch = c.liveUses(e.entry.Dispatch)
 		own.Entries = append(own.Entries, e.entry)
 	}

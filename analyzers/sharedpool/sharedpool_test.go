@@ -48,7 +48,7 @@ func TestRelated(t *testing.T) {
 // stay silent.
 func TestInfer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
-		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck", "infersetup", "inferfieldwire", "inferfieldtwice", "infercaptured", "infercapturedwire")
+		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck", "infersetup", "inferfieldwire", "inferfieldtwice", "infercaptured", "infercapturedwire", "inferbackends", "inferbackends/server", "inferbackends/splitserver", "inferlinked")
 }
 
 // TestInferORM: an ORM or query-builder handle (jinzhu/gorm, gorm.io,
@@ -112,6 +112,28 @@ func TestInferInnerOpen(t *testing.T) {
 	for _, want := range []string{
 		"store.go:19 infercaptured.Database.DB is opened here, by infercaptured.open",
 		"store.go:15 infercaptured.open opens it here, by gorm.Open",
+	} {
+		if !slices.Contains(related, want) {
+			t.Errorf("related = %q\nwant it to hold %q", related, want)
+		}
+	}
+}
+
+// TestInferHandedRelated: a pool opened in one package and handed to a
+// constructor of another that keeps it in a field is created where it is
+// opened: the finding, reported where the program calls the function that
+// opens it, points at that opening call, and at the other branch's.
+func TestInferHandedRelated(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "inferbackends/server")
+	var related []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			related = append(related, testpkgs.Related(r, d)...)
+		}
+	}
+	for _, want := range []string{
+		"app.go:27 sqlstore.Blobs.DB is opened here, by app.open",
+		"app.go:29 or opened here, by sql.Open",
 	} {
 		if !slices.Contains(related, want) {
 			t.Errorf("related = %q\nwant it to hold %q", related, want)

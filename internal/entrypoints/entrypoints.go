@@ -184,13 +184,58 @@ func Registration(common *ssa.CallCommon) (route string, handlers []ssa.Value, o
 // routeOf is the last constant string among a registration's parameters
 // before its first handler: the path of mux.HandleFunc("/healthz", h),
 // r.GET("/health", h), r.Method("GET", "/ready", h).
+// A path built by concatenation ("GET "+cfg.Webroot+"readyz") is given
+// with its constant parts and an ellipsis for each other one
+// ("GET …readyz"): a prefix the operator configures does not change which
+// route it is.
 func routeOf(params []ssa.Value, handler int) string {
 	for i := min(handler, len(params)) - 1; i >= 0; i-- {
-		if c, ok := params[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
-			return constant.StringVal(c.Value)
+		if route, ok := Path(params[i]); ok {
+			return route
 		}
 	}
 	return ""
+}
+
+// Path reads a registration's argument as a route: a constant string, or a
+// concatenation that ends in one.
+func Path(v ssa.Value) (string, bool) {
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+		return constant.StringVal(c.Value), true
+	}
+	return concatenated(v)
+}
+
+// Elided stands, in a route, for a part of a concatenated path that is not
+// a constant.
+const Elided = "…"
+
+// concatenated renders a string concatenation whose last operand is a
+// constant (the route's last segment is known), with Elided for the parts
+// that are not constants.
+func concatenated(v ssa.Value) (string, bool) {
+	sum, ok := v.(*ssa.BinOp)
+	if !ok || sum.Op != token.ADD {
+		return "", false
+	}
+	if tail, ok := sum.Y.(*ssa.Const); !ok || tail.Value == nil || tail.Value.Kind() != constant.String {
+		return "", false
+	}
+	return strings.ReplaceAll(rendered(sum), Elided+Elided, Elided), true
+}
+
+func rendered(v ssa.Value) string {
+	switch x := v.(type) {
+	case *ssa.Const:
+		if x.Value != nil && x.Value.Kind() == constant.String {
+			return constant.StringVal(x.Value)
+		}
+	case *ssa.BinOp:
+		if x.Op == token.ADD {
+			return rendered(x.X) + rendered(x.Y)
+		}
+	}
+	return Elided
 }
 
 // serverHandler finds http.Server{Handler: h} and srv.Handler = h.

@@ -43,3 +43,25 @@ func TestFind(t *testing.T) {
 	// net/http: a framework's, not an entry point (no want there).
 	analysistest.Run(t, analysistest.TestData(), reporter, "app", "github.com/pocketbase/pocketbase/tools/router")
 }
+
+// handlers reports the request handlers Handlers finds, at the function.
+var handlers = &analysis.Analyzer{
+	Name:     "handlers",
+	Doc:      "reports unregistered request handlers, for tests",
+	Requires: []*analysis.Analyzer{buildssa.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		funcs := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs
+		for _, e := range entrypoints.Handlers(funcs) {
+			pass.Reportf(e.Pos, "%s: %s", e.Class, e.How)
+		}
+		return nil, nil
+	},
+}
+
+// TestHandlers: a function that takes a request and its response and that
+// nothing calls directly is a handler wherever it is written (a factory's
+// closure, a method of the project's own router type); one called by
+// another handler, and one handed only the request, are not.
+func TestHandlers(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), handlers, "ownroutes")
+}

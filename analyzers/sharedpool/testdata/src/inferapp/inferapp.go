@@ -16,7 +16,7 @@ type handlers struct{ st *inferstore.Store }
 
 func (h *handlers) feeds(w http.ResponseWriter, r *http.Request) { h.st.Feeds() }
 
-func Main() { // want Main:`reaches\(inferstore\.Store\.db\(no lane\)\)`
+func Main() { // want Main:`creates\(inferstore\.Store\.db\)` Main:`reaches\(inferstore\.Store\.db\(no lane\)\)`
 	db, _ := sql.Open("postgres", "app") // want `inferstore.Store.db, a database pool created once, serves both interactive and background work`
 	st := inferstore.New(db)
 	mux := http.NewServeMux()

@@ -1,9 +1,13 @@
-// Package inferdisagree reaches a pool through an interface whose // want package:`lanes\(\(\*inferdisagree\.API\)\.ServeHTTP@interactive, \(\*inferdisagree\.Warmer\)\.Run@background\)`
+// Package inferdisagree reaches a pool through an interface whose // want package:`lanes\(\(\*inferdisagree\.API\)\.ServeHTTP@interactive, \(\*inferdisagree\.Warmer\)\.Run@background, \(\*inferdisagree\.Sampler\)\.Run@background\)`
 // implementations disagree: one uses the pool, the other a map. Which one
-// runs decides whether the pool is shared, so bhlint stays silent. The
-// calls of Cache.Get are not carried in facts either (ServeHTTP, Run and
-// Start have no reaches fact): one implementation reaching no pool is known
-// here, so no importer can resolve them to a pool.
+// runs is the deployment's choice, and where the database one runs, the
+// pool serves both the handler and the warmer: reported, naming the
+// implementation on the path. The calls of Cache.Get are not carried in
+// facts (ServeHTTP, Run and Start have no reaches fact): one implementation
+// reaching no pool is known here, so they are resolved here.
+//
+// Trap: the sampler's Sink has two implementations and neither reaches a
+// pool; the handler's pool is not the sampler's.
 package inferdisagree
 
 import (
@@ -41,12 +45,34 @@ func (w *Warmer) Run() { // want Run:`loops\(sleep loop\)`
 	}
 }
 
+type Sink interface{ Put(v int) }
+
+type memSink struct{ vals []int }
+
+func (s *memSink) Put(v int) { s.vals = append(s.vals, v) }
+
+type logSink struct{}
+
+func (logSink) Put(v int) { println(v) }
+
+var _ Sink = logSink{}
+
+type Sampler struct{ sink Sink }
+
+func (s *Sampler) Run() { // want Run:`loops\(sleep loop\)`
+	for {
+		time.Sleep(time.Second)
+		s.sink.Put(1)
+	}
+}
+
 func Start(useDB bool) { // want Start:`creates\(inferdisagree\.dbCache\.db\)`
-	db, _ := sql.Open("postgres", "app")
+	db, _ := sql.Open("postgres", "app") // want `inferdisagree.dbCache.db, a database pool created once, serves both interactive and background work.*\(\*inferdisagree\.dbCache\)\.Get`
 	var c Cache = &memCache{m: map[string]string{}}
 	if useDB {
 		c = &dbCache{db: db}
 	}
 	http.Handle("/", &API{cache: c})
 	go (&Warmer{cache: c}).Run()
+	go (&Sampler{sink: &memSink{}}).Run()
 }

@@ -13,7 +13,7 @@ type Server struct {
 	metrics *sql.DB // the background work's own pool
 }
 
-func NewServer(db, metrics *sql.DB) *Server { return &Server{db: db, metrics: metrics} }
+func NewServer(db, metrics *sql.DB) *Server { return &Server{db: db, metrics: metrics} } // want NewServer:`storesParam\(inferfields\.Server\.db, inferfields\.Server\.metrics\)`
 
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
 	s.lookup(r.URL.Query().Get("id"))
@@ -35,7 +35,7 @@ func (s *Server) metricsLoop() {
 	}
 }
 
-func Run() { // want Run:`reaches\(inferfields\.Server\.db\(no lane\), inferfields\.Server\.metrics\(no lane\)\)`
+func Run() { // want Run:`creates\(inferfields\.Server\.db, inferfields\.Server\.metrics\)` Run:`reaches\(inferfields\.Server\.db\(no lane\), inferfields\.Server\.metrics\(no lane\)\)`
 	db, _ := sql.Open("postgres", "app") // want `inferfields.Server.db, a database pool created once, serves both interactive and background work`
 	metrics, _ := sql.Open("postgres", "metrics")
 	s := NewServer(db, metrics)

@@ -309,18 +309,19 @@ func TestChaos(t *testing.T) {
 	seen, polls := tr.Stop()
 	// A session that database/sql discards while handing it out can outlive
 	// its slot by the milliseconds the server takes to end it (the README's
-	// one known window), so a single poll over budget is logged; a count
-	// over budget in two polls in a row is a leak of the bound.
+	// one known window; tens of them on a loaded machine), so a count over
+	// budget for less than testsvc.HeldFor is logged; one over budget in
+	// every poll for that long is a leak of the bound.
 	held := tr.Held()
 	for ln, budget := range budgets {
 		if held[ln] > budget {
-			t.Errorf("%s: %d sessions in pg_stat_activity in consecutive polls, over its budget of %d", ln, held[ln], budget)
+			t.Errorf("%s: %d sessions in pg_stat_activity in every poll for %s, over its budget of %d", ln, held[ln], testsvc.HeldFor, budget)
 		}
 		if seen[ln] > budget {
-			t.Logf("  %s: %d sessions in one poll, over its budget of %d for less than a poll interval", ln, seen[ln], budget)
+			t.Logf("  %s: %d sessions in one poll, over its budget of %d for less than that", ln, seen[ln], budget)
 		}
 	}
-	t.Logf("  most sessions seen in %d polls of pg_stat_activity: %v, in two polls in a row: %v (budgets %v)", polls, seen, held, budgets)
+	t.Logf("  most sessions seen in %d polls of pg_stat_activity: %v, for %s: %v (budgets %v)", polls, seen, testsvc.HeldFor, held, budgets)
 	// Closing the pools (t.Cleanup), the monitor then checks that no session
 	// and no goroutine is left.
 }

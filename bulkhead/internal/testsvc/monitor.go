@@ -90,20 +90,33 @@ func (m *Monitor) WaitSessions(t testing.TB, max int) {
 
 // Tracker polls pg_stat_activity and keeps the most sessions seen per app.
 type Tracker struct {
-	m     *Monitor
-	stop  chan struct{}
-	done  chan struct{}
-	mu    sync.Mutex
-	max   map[string]int
-	last  map[string]int
-	held  map[string]int // most sessions seen in two polls in a row
-	polls int
+	m      *Monitor
+	stop   chan struct{}
+	done   chan struct{}
+	mu     sync.Mutex
+	max    map[string]int
+	recent []sample       // the polls of the last HeldFor
+	held   map[string]int // most sessions seen in every poll for at least HeldFor
+	polls  int
 }
+
+// sample is one poll: when, and the sessions per app.
+type sample struct {
+	at time.Time
+	n  map[string]int
+}
+
+// HeldFor is how long a count of sessions must last to be held rather than
+// a session outliving its slot while the server ends it: a discarded
+// session's backend exits in milliseconds on an idle machine, in tens of
+// them on a loaded one (a CI machine running other builds); a leak of the
+// bound lasts as long as the work that holds it.
+const HeldFor = 100 * time.Millisecond
 
 // Track starts polling every few milliseconds until Stop.
 func (m *Monitor) Track() *Tracker {
 	tr := &Tracker{m: m, stop: make(chan struct{}), done: make(chan struct{}),
-		max: map[string]int{}, last: map[string]int{}, held: map[string]int{}}
+		max: map[string]int{}, held: map[string]int{}}
 	go func() {
 		defer close(tr.done)
 		for {
@@ -112,9 +125,8 @@ func (m *Monitor) Track() *Tracker {
 				tr.polls++
 				for app, c := range n {
 					tr.max[app] = max(tr.max[app], c)
-					tr.held[app] = max(tr.held[app], min(c, tr.last[app]))
 				}
-				tr.last = n
+				tr.record(sample{at: time.Now(), n: n})
 				tr.mu.Unlock()
 			}
 			select {
@@ -146,10 +158,30 @@ func (tr *Tracker) Stop() (map[string]int, int) {
 	return tr.max, tr.polls
 }
 
-// Held returns, after Stop, the most sessions per app that were seen in two
-// polls in a row: a count that lasted at least one poll interval, as
-// opposed to a session that outlived its slot for the milliseconds the
-// server takes to end it.
+// record adds a poll and raises each app's held count to the fewest
+// sessions it had in every poll of the last HeldFor, once the polls kept
+// span that long.
+func (tr *Tracker) record(s sample) {
+	tr.recent = append(tr.recent, s)
+	// Keep the newest poll at least HeldFor old and every one after it.
+	for len(tr.recent) > 1 && s.at.Sub(tr.recent[1].at) >= HeldFor {
+		tr.recent = tr.recent[1:]
+	}
+	if s.at.Sub(tr.recent[0].at) < HeldFor {
+		return
+	}
+	for app := range s.n {
+		least := s.n[app]
+		for _, r := range tr.recent {
+			least = min(least, r.n[app])
+		}
+		tr.held[app] = max(tr.held[app], least)
+	}
+}
+
+// Held returns, after Stop, the most sessions per app that were seen in
+// every poll for at least HeldFor: a count that lasted, as opposed to a
+// session that outlived its slot for the time the server takes to end it.
 func (tr *Tracker) Held() map[string]int {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()

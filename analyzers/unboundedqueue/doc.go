@@ -187,7 +187,17 @@ the processes of the Procfile main read).
     scratch), or reads SQL scripts out of the program's embedded files (an
     embed.FS read in a function naming .sql files): dendrite's table
     constructors, coder's migrations, memos's Migrate. A service that makes
-    a schema per tenant on a request's path is missed.
+    a schema per tenant on a request's path is missed. Nor is a pool's wait
+    reported in an embedded database's backend (a package named for one of
+    catalog.EmbeddedDrivers: sqlite3, sqlite, duckdb) that gives no pool a
+    maximum: a wait for a slot needs a maximum, and a pool without one opens
+    another connection (a file in the process, not a server's) instead of
+    queueing the caller; what it lacks is its maximum, reported where it is
+    opened (dendrite's per-call Prepare in its sqlite3 tables). A backend
+    that sets one (SetMaxOpenConns(1), serialising SQLite's writers) queues
+    its callers, and its waits are reported; a semaphore's wait is reported
+    in such a package as anywhere. A SQLite backend in a package named
+    otherwise is judged as a server's pool.
  5. slice used as a queue: a struct field of slice type that a method
     appends to on its receiver (r.f = append(r.f, …)) while holding a
     sync.Mutex or RWMutex (so producers and a consumer share it), with no

@@ -239,6 +239,7 @@ type checker struct {
 	openers       map[*types.Func]*opensUnboundedDB // this package's, learned
 	bounders      map[*types.Func][]int             // this package's boundsDBParam
 	startup       map[*types.Func]bool              // this package's functions that run only at start-up, once learned
+	limitsAPool   *bool                             // some function here gives a pool a maximum, once learned (embedded.go)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

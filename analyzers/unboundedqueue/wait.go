@@ -25,7 +25,7 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 			return true
 		}
 		if handed != nil && !oneShot {
-			if how := c.contextlessWait(fd, call); how != "" && !c.onUnsharedPool(fd, call, stack) {
+			if how := c.contextlessWait(fd, call); how != "" && !c.onUnsharedPool(fd, call, stack) && !c.onUnlimitedEmbeddedPool(call) {
 				c.report(call.Pos(), handed.Pos(), "the context it was handed",
 					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s): "+
 						"when every connection is taken, the caller waits for as long as the pool stays full and cannot be cancelled; %s",
@@ -36,7 +36,7 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 			return true
 		}
 		if oneShot && !inLit(stack) || c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) ||
-			c.onUnsharedPool(fd, call, stack) {
+			c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
 			return true
 		}
 		ctx := c.contextArg(call)

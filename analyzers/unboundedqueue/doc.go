@@ -373,6 +373,27 @@ the processes of the Procfile main read).
     information. Fix: make the network call outside the lock (lock only to
     read or store the result), let the waiters share one call
     (singleflight), or TryLock and fail fast.
+ 10. send with no deadline per request: on a request's path (the functions
+    shape 9 follows from the package's per-request functions), a plain
+    send (ch <- v, not in a select) on a channel every request shares — a
+    package variable, or a field of a value that outlives the request (the
+    handler's receiver, what a handler literal captures, their fields) —
+    of anything but struct{}. The request waits until a consumer takes
+    the value, with no deadline: while the consumers are busy (a mail or
+    an upstream call per value) or gone, every request waits there, and
+    the queue has no bound but the number of requests (crowdsec's decision
+    deletes, sent to the unbuffered channel the CAPI sync loop reads every
+    ten seconds). Silent: a send in a select (on the request's context, a
+    timer, or with a default that drops the value); a send of struct{} (a
+    signal, or a semaphore's slot: a bound of its own); a channel the
+    request made (a reply channel); a send in a goroutine the request
+    starts (the request does not wait for it; shape 7 judges the
+    goroutine). Reported at the send, with the per-request function as
+    related information. Only the package's own request path is followed:
+    a handler that calls another package's function that sends (a
+    notification queue's Send behind a service) is missed. Fix: select on
+    the request's context (or a timeout) and answer 503, or drop the value
+    when the queue is full.
 
 What counts as a limiter (shapes 1 and 2): a channel send (a buffered
 channel used as a semaphore), a channel receive (a token), and the
@@ -390,7 +411,7 @@ every library package, and a main package that listens (http.ListenAndServe,
 net.Listen, grpc Serve…). A main package that never listens is a one-shot
 command, and main and init themselves run once; neither is checked for
 shape 4, nor a one-shot command for shape 3. Test files are not checked for
-shapes 3, 4, 6, 7, 8 and 9.
+shapes 3, 4, 6, 7, 8, 9 and 10.
 
 Escape policy: a group, a pool or a context that comes from elsewhere (a
 parameter, a field, a package variable, a request) is the creator's to

@@ -59,23 +59,7 @@ func (c *checker) checkMutexesPerRequest() {
 	if !c.serving || !c.usesMutexLock() || !pkgscope.Reaches(c.pass.Pkg, catalog.NetworkPackages) {
 		return
 	}
-	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
-	funcs := builder.SrcFuncs()
-	c.learnNetworkWaits(true)
-	frames := c.requestFrames(c.requestRoots(funcs))
-	var locks []*ssa.Call
-	lockFrames := map[*ssa.Call]*requestFrame{}
-	for fn, fr := range frames {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if call, ok := instr.(*ssa.Call); ok && c.sharedLock(call, fr) && !c.inTestFile(call.Pos()) {
-					locks = append(locks, call)
-					lockFrames[call] = fr
-				}
-			}
-		}
-	}
-	sort.Slice(locks, func(i, j int) bool { return locks[i].Pos() < locks[j].Pos() })
+	locks, lockFrames := onRequestPath(c, func(call *ssa.Call, fr *requestFrame) bool { return c.sharedLock(call, fr) })
 	var starts ssautil.CallStarts
 	for _, lock := range locks {
 		if wait, via := c.heldAcrossNetwork(lock, lockFrames[lock]); wait != nil {
@@ -84,8 +68,43 @@ func (c *checker) checkMutexesPerRequest() {
 	}
 }
 
+// onRequestPath returns the instructions of type I on a request's path,
+// outside test files, that keep accepts, in source order, with the frame
+// of the function each is in.
+func onRequestPath[I interface {
+	ssa.Instruction
+	comparable
+}](c *checker, keep func(I, *requestFrame) bool) ([]I, map[I]*requestFrame) {
+	var found []I
+	frameOf := map[I]*requestFrame{}
+	for fn, fr := range c.requestPathFrames() {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if x, ok := instr.(I); ok && keep(x, fr) && !c.inTestFile(x.Pos()) {
+					found = append(found, x)
+					frameOf[x] = fr
+				}
+			}
+		}
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].Pos() < found[j].Pos() })
+	return found, frameOf
+}
+
+// requestPathFrames are the package's functions on a request's path, with
+// what each knows (requestFrames from requestRoots), computed once for the
+// shapes that read them.
+func (c *checker) requestPathFrames() map[*ssa.Function]*requestFrame {
+	if c.frames == nil {
+		builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+		c.learnNetworkWaits(true)
+		c.frames = c.requestFrames(c.requestRoots(builder.SrcFuncs()))
+	}
+	return c.frames
+}
+
 func (c *checker) inTestFile(pos token.Pos) bool {
-	return strings.HasSuffix(c.pass.Fset.File(pos).Name(), "_test.go")
+	return pos.IsValid() && strings.HasSuffix(c.pass.Fset.File(pos).Name(), "_test.go")
 }
 
 // usesMutexLock reports whether the package calls a mutex's Lock at all:
@@ -451,9 +470,18 @@ func mutexOf(common *ssa.CallCommon) (mutexKey, types.Object, bool) {
 	if len(common.Args) == 0 {
 		return mutexKey{}, nil, false
 	}
+	key, named, ok := throughFields(common.Args[0])
+	return key, named, ok && (named != nil || isMutexPointer(key.root.Type()))
+}
+
+// throughFields walks v back through field addresses and loads to the
+// value it is reached from (a package variable, a parameter, a free
+// variable, a local), with the path as a key and the object that names it
+// (the first field or the package variable); not a value from a map, a
+// slice, a call or an interface.
+func throughFields(v ssa.Value) (mutexKey, types.Object, bool) {
 	var path []string
 	var named types.Object
-	v := common.Args[0]
 	for range 16 {
 		switch x := v.(type) {
 		case *ssa.Global:
@@ -462,7 +490,7 @@ func mutexOf(common *ssa.CallCommon) (mutexKey, types.Object, bool) {
 			}
 			return mutexKey{x, strings.Join(path, ".")}, named, true
 		case *ssa.Parameter, *ssa.FreeVar, *ssa.Alloc:
-			return mutexKey{x, strings.Join(path, ".")}, named, named != nil || isMutexPointer(x.Type())
+			return mutexKey{x, strings.Join(path, ".")}, named, true
 		case *ssa.FieldAddr:
 			if named == nil {
 				named = fieldOf(x.X.Type(), x.Field)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/bhlint/bhlint/internal/catalog"
@@ -115,6 +116,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	guard.At(token.NoPos, func() { c.checkSliceQueues() })
 	guard.At(token.NoPos, func() { c.checkMutexesPerRequest() })
+	guard.At(token.NoPos, func() { c.checkSendsPerRequest() })
 	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
 		return nil, nil
 	}
@@ -240,6 +242,7 @@ type checker struct {
 	bounders      map[*types.Func][]int             // this package's boundsDBParam
 	startup       map[*types.Func]bool              // this package's functions that run only at start-up, once learned
 	limitsAPool   *bool                             // some function here gives a pool a maximum, once learned (embedded.go)
+	frames        map[*ssa.Function]*requestFrame   // the functions on a request's path, once learned (requestPathFrames)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

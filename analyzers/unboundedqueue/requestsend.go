@@ -1,0 +1,90 @@
+package unboundedqueue
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// checkSendsPerRequest finds, on a request's path, a plain send on a
+// channel every request shares (shape 10): the request waits until a
+// consumer takes the value, with no deadline, so while the consumers are
+// busy or gone every request waits there, and the queue's only bound is
+// the number of requests. A send in a select (with the request's context,
+// a timer or a default) is not one; nor a send of struct{} (a signal or a
+// semaphore's slot, a bound of its own).
+func (c *checker) checkSendsPerRequest() {
+	if !c.serving || !c.sendsOnChannel() {
+		return
+	}
+	sends, sendFrames := onRequestPath(c, func(send *ssa.Send, fr *requestFrame) bool { return c.sharedQueue(send, fr) })
+	for _, send := range sends {
+		c.reportRequestSend(send, sendFrames[send].entry)
+	}
+}
+
+// sendsOnChannel reports whether the package has a send statement at all:
+// most do not, and need no SSA for this shape.
+func (c *checker) sendsOnChannel() bool {
+	for _, f := range c.pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			_, isSend := n.(*ast.SendStmt)
+			found = found || isSend
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedQueue reports whether send puts a value on a channel that outlives
+// the request: a package variable, or a field of a value the request did
+// not make (the handler's receiver, what it captures, their fields).
+func (c *checker) sharedQueue(send *ssa.Send, fr *requestFrame) bool {
+	if isEmptyStruct(send.X.Type()) {
+		return false
+	}
+	key, named, ok := throughFields(send.Chan)
+	if !ok {
+		return false
+	}
+	switch root := key.root.(type) {
+	case *ssa.Global:
+		return true
+	case *ssa.Alloc:
+		return named != nil && c.spilledShared(root, fr)
+	default:
+		return named != nil && fr.shared[root]
+	}
+}
+
+func isEmptyStruct(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
+}
+
+func (c *checker) reportRequestSend(send *ssa.Send, entry *ssa.Function) {
+	pos := send.Pos()
+	if !pos.IsValid() || c.reported[pos] {
+		return
+	}
+	c.reported[pos] = true
+	_, named, _ := throughFields(send.Chan)
+	d := analysis.Diagnostic{Pos: pos, Message: Code + ": " +
+		"send with no deadline on every request: " + entryName(entry) + " waits here until a consumer takes its value from " +
+		named.Name() + ", a channel every request shares, with no select on the request's context or a timer; " +
+		"while the consumers are busy or gone every request waits here, and the queue has no bound but the number of requests; " +
+		"select on the request's context (or a timeout) and answer 503, or drop the value when the queue is full (select with default)"}
+	if at := entry.Pos(); at.IsValid() && at != pos {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the per-request function (" + entryName(entry) + ")"})
+	}
+	c.pass.Report(d)
+}

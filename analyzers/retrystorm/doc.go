@@ -21,7 +21,10 @@ gotenberg's Pdf converting again at once on a core dump — its round is
 every block from which the self-call can be reached, it leaves by
 returning without calling itself, a parameter passed on unchanged is the
 same every round and bounds nothing when tested, one passed on changed,
-attempts-1, is its counter; reported at the self-call)
+attempts-1, is its counter, and one the self-call hands the failed call's
+own error in, when that call reads it, makes each round's call a different
+one: kratos's WriteFlowError writing the failure of the flow it tried to
+replace handles an error, it does not retry; reported at the self-call)
 around a call whose error decides whether the loop goes round again (when
 the error comes from an accessor on a call's result — go-redis's
 rdb.Get(ctx, k).Result(), .Err(), also when the accessor is promoted

@@ -467,6 +467,9 @@ func isStatusCheck(cond ssa.Value, call *ssa.Call) bool {
 // round (the next element of a range, the next endpoint, the next message),
 // which is failover or consumption, not a retry of the same operation.
 func (l *loop) iterates(common *ssa.CallCommon) bool {
+	if l.feedsBack(common) {
+		return true // the recursion hands the call its own failure next round
+	}
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value) bool
 	walk = func(v ssa.Value) bool {

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -19,7 +20,13 @@ import (
 // function's entry, and leaving it is returning without calling itself. A
 // parameter the self-call passes on unchanged is the same in every round:
 // testing it (if retry { … }) bounds nothing. One it passes changed (n-1,
-// attempt+1) is the recursion's counter.
+// attempt+1) is the recursion's counter. One it passes the failed call's
+// own error in, when the call reads that parameter, feeds each round's
+// failure to the next round's call: kratos's WriteFlowError(…, err) calls
+// PrepareReplacementForExpiredFlow(…, err) and, when that fails, writes its
+// error with WriteFlowError(…, inner), whose call is handed inner and does
+// something else with it. That is the error being handled, a different
+// call each round, as a cursor carried round a loop makes one.
 
 // recursions are the pseudo-loops of fn's calls of itself.
 func recursions(fn *ssa.Function) []*loop {
@@ -49,6 +56,27 @@ func recursions(fn *ssa.Function) []*loop {
 		}
 	}
 	return out
+}
+
+// feedsBack reports whether the recursion hands the call of common its own
+// result in the next round: an argument of the call is a parameter that the
+// self-call is given the call's result (its error) for.
+func (l *loop) feedsBack(common *ssa.CallCommon) bool {
+	if l.recursion == nil {
+		return false
+	}
+	self := l.recursion.Common().Args
+	for i, p := range l.fn.Params {
+		if i >= len(self) || l.invariant[p] || !slices.Contains(common.Args, ssa.Value(p)) {
+			continue
+		}
+		if ex, ok := self[i].(*ssa.Extract); ok {
+			if call, ok := ex.Tuple.(*ssa.Call); ok && &call.Call == common {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // passedOn reports whether arg is the parameter p itself: p, or a load of

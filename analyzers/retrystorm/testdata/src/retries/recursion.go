@@ -111,3 +111,52 @@ func (c *converter) pdf(ctx context.Context, url string) error {
 	}
 	return err
 }
+
+type flowError struct{ expired bool }
+
+func (e *flowError) Error() string { return "flow expired" }
+
+type flows struct{ client *http.Client }
+
+// replace makes a new flow when err says the old one expired, and fails
+// when that fails; any other err it leaves alone.
+func (f *flows) replace(ctx context.Context, err error) (bool, error) {
+	var fe *flowError
+	if !errors.As(err, &fe) {
+		return false, nil
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://flows/new", nil)
+	if _, err := f.client.Do(req); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// writeError (kratos's WriteFlowError) writes err, first trying to replace
+// an expired flow; when the replacement fails, it writes that failure by
+// calling itself with it. The call is handed the error it returned, which
+// is no expired flow: handling an error, not retrying the call. Silent.
+func (f *flows) writeError(ctx context.Context, w http.ResponseWriter, err error) {
+	if replaced, inner := f.replace(ctx, err); inner != nil {
+		f.writeError(ctx, w, inner)
+		return
+	} else if replaced {
+		return
+	}
+	http.Error(w, err.Error(), http.StatusBadRequest)
+}
+
+// notify calls itself with the error it got, for its log line, and sends
+// the same message again: the call does not read the error it is passed
+// on with, so every round makes the same call.
+func notify(ctx context.Context, client *http.Client, url string, last error) error {
+	if last != nil {
+		println("retrying after", last.Error())
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	_, err := client.Do(req)
+	if err != nil {
+		return notify(ctx, client, url, err) // want `this call of notify by itself retries \(\*http.Client\).Do when it fails with no bound on attempts, with no pause between attempts`
+	}
+	return nil
+}

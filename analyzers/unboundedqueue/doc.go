@@ -58,9 +58,14 @@ the processes of the Procfile main read).
     configuration (an expression naming cfg, conf, config, settings,
     options, opts or ...Config, or a value of a type that a package named
     config, conf, configuration or settings declares or that is named
-    ...Config, directly or through the assignments of locals and the range
-    statements that define them: NewInhibitor(rs []config.InhibitRule)
-    appending one rule per cr of rs) or the list a function of a
+    ...Config, or of a struct type of the package that such a type holds,
+    at any depth, as a value or in a slice or map (MonitorConfig{Instances
+    []Instance}: an Instance's HeartbeatURLs are the operator's; not
+    through a field that is one pointer, ServerConfig{Hub *Hub}: a
+    dependency the program built and handed in), directly or through the
+    assignments of locals and the range statements that define them:
+    NewInhibitor(rs []config.InhibitRule) appending one rule per cr of rs)
+    or the list a function of a
     membership package returns (a package named membership, memberlist,
     discovery or serf: resolver.AvailableMembers(), directly or through a
     local; a method of that name elsewhere, a store's group members, is
@@ -81,7 +86,9 @@ the processes of the Procfile main read).
     is a field only the package can write (unexported, or of a main
     package) that is written only in start-up code or with a value read
     from configuration (NewBroker(config) copying config.Shards), and whose
-    address is never taken; when the
+    address is never taken (a generic type's field is one field, whichever
+    instantiation writes or reads it: newManager[T] filling consumers from
+    []ExporterConfig, Start ranging over m.consumers); when the
     code caps len(collection) before the loop (compares it with something
     other than 0 or 1), or, for a parameter of an unexported function,
     every caller in the package caps the argument before the call; when the

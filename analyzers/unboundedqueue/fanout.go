@@ -483,7 +483,7 @@ func (c *checker) fromConfig(body *ast.BlockStmt, x ast.Expr, depth int) bool {
 		if !ok || found {
 			return !found
 		}
-		found = isConfigName(id.Name) || isConfigType(c.pass.TypesInfo.TypeOf(id)) ||
+		found = isConfigName(id.Name) || c.isConfiguration(c.pass.TypesInfo.TypeOf(id)) ||
 			depth < 3 && c.localVar(id) != nil && c.fromConfig(body, id, depth+1)
 		return !found
 	})
@@ -535,6 +535,75 @@ func isConfigType(t types.Type) bool {
 		return true
 	}
 	return strings.HasSuffix(named.Obj().Name(), "Config")
+}
+
+// isConfiguration reports whether t is a configuration type (isConfigType)
+// or one a configuration type of this package holds (heldByConfig).
+func (c *checker) isConfiguration(t types.Type) bool {
+	return isConfigType(t) || c.heldByConfig(t)
+}
+
+// heldByConfig reports whether t, or the element of a slice or map it is,
+// is a struct type of this package that a configuration type declared here
+// holds in a field, at any depth (MonitorConfig{Instances []Instance}): what
+// the configuration's loader fills into it is configuration too.
+func (c *checker) heldByConfig(t types.Type) bool {
+	named := namedOf(elemOrSelf(t))
+	if named == nil {
+		return false
+	}
+	if c.configHeld == nil {
+		c.configHeld = map[*types.TypeName]bool{}
+		scope := c.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			if tn, ok := scope.Lookup(name).(*types.TypeName); ok && isConfigType(tn.Type()) {
+				c.holdFields(tn.Type())
+			}
+		}
+	}
+	return c.configHeld[named.Origin().Obj()]
+}
+
+// holdFields marks the struct types of this package that t's fields hold,
+// as values or as elements of slices, arrays and maps, and theirs in turn.
+// A field that is one pointer is not followed: a configuration that carries
+// a dependency (ServerConfig{Hub: hub}) holds what the program built, and
+// the Hub's lists are the Hub's, not the operator's.
+func (c *checker) holdFields(t types.Type) {
+	st, ok := structOf(t)
+	if !ok {
+		return
+	}
+	for i := range st.NumFields() {
+		ft := st.Field(i).Type()
+		if _, ptr := types.Unalias(ft).(*types.Pointer); ptr {
+			continue // one shared object handed in (Hub *Hub): a dependency, not a value the loader fills
+		}
+		named := namedOf(elemOrSelf(ft))
+		if named == nil || named.Obj().Pkg() != c.pass.Pkg || c.configHeld[named.Origin().Obj()] {
+			continue
+		}
+		if _, ok := structOf(named); ok {
+			c.configHeld[named.Origin().Obj()] = true
+			c.holdFields(named)
+		}
+	}
+}
+
+// elemOrSelf is the element type of a slice, array or map t, else t.
+func elemOrSelf(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	switch u := types.Unalias(t).Underlying().(type) {
+	case *types.Slice:
+		return u.Elem()
+	case *types.Array:
+		return u.Elem()
+	case *types.Map:
+		return u.Elem()
+	}
+	return t
 }
 
 // assignedOnce is x, or, when x is a local variable, the expression of its

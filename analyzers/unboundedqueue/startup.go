@@ -173,7 +173,7 @@ func (c *checker) fixedAtStartup(fd *ast.FuncDecl, loop *ast.RangeStmt) bool {
 		return false
 	}
 	field, _ := s.Obj().(*types.Var)
-	return field != nil && c.fieldSetAtStartup(field)
+	return field != nil && c.fieldSetAtStartup(field.Origin())
 }
 
 // writtenOutArgument reports whether id is fn's variadic parameter and no
@@ -236,10 +236,10 @@ func (c *checker) fieldSetAtStartup(field *types.Var) bool {
 				}
 				for i, elt := range n.Elts {
 					if kv, ok := elt.(*ast.KeyValueExpr); ok {
-						if key, ok := kv.Key.(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(key) == field {
+						if key, ok := kv.Key.(*ast.Ident); ok && sameField(c.pass.TypesInfo.ObjectOf(key), field) {
 							written(c.enclosingDecl(stack), kv.Value)
 						}
-					} else if i < st.NumFields() && st.Field(i) == field {
+					} else if i < st.NumFields() && sameField(st.Field(i), field) {
 						written(c.enclosingDecl(stack), elt)
 					}
 				}
@@ -270,7 +270,15 @@ func (c *checker) selectsField(e ast.Expr, field *types.Var) bool {
 		return false
 	}
 	s := c.pass.TypesInfo.Selections[sel]
-	return s != nil && s.Kind() == types.FieldVal && s.Obj() == field
+	return s != nil && s.Kind() == types.FieldVal && sameField(s.Obj(), field)
+}
+
+// sameField reports whether obj is field, or the field it is of one
+// instantiation of a generic type (manager[T]'s consumers in a method and
+// in the constructor are one field; go/types gives each its own object).
+func sameField(obj types.Object, field *types.Var) bool {
+	v, ok := obj.(*types.Var)
+	return ok && v.Origin() == field.Origin()
 }
 
 // structOf is the struct type t is, or points to.

@@ -243,6 +243,7 @@ type checker struct {
 	startup       map[*types.Func]bool              // this package's functions that run only at start-up, once learned
 	limitsAPool   *bool                             // some function here gives a pool a maximum, once learned (embedded.go)
 	frames        map[*ssa.Function]*requestFrame   // the functions on a request's path, once learned (requestPathFrames)
+	configHeld    map[*types.TypeName]bool          // this package's struct types a configuration type holds, once learned (heldByConfig)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

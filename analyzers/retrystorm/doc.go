@@ -82,6 +82,21 @@ paces the loop itself, and a call whose input another call of the loop
 produced (a tuple from an iterator, a decoded record) is skipping an item,
 not repeating itself; neither is reported.
 
+A reader loop whose call sends a new request each round (it reaches the
+catalogue's network calls — an HTTP request, a dial — or a method of a
+generated gRPC client: a long-poll client) is judged by the request, not by
+a handle. A shutdown check on its way is no way out: a select with a
+default whose cases receive from channels no deadline closes (a tomb's
+Dying(), a context's Done(), a quit channel) or ctx.Err() of a context with
+no deadline leaves when the process stops, and until then, while the
+server is down, every request fails at once and the next is sent back to
+back (crowdsec's long-poll client). For a handle (a listener's Accept, a
+stream's Recv) the same check is the way out: a handle fails for ever only
+once closed, which is what shutdown does. And the request's own function
+paces a round only when it waits on a channel on every path to a return of
+an error that may be non-nil: handing the fetched events to a consumer after
+the request succeeded paces the rounds that succeed, not the ones that fail.
+
 Network calls are those of bhlint's catalogue and of the functions that
 reach them (a call through an interface shaped as (*http.Client).Do, a
 library's Doer or HTTPClient, is one: whatever implements it sends the
@@ -179,8 +194,10 @@ unbounded or clearly unpaced. In a reader loop any way out on the error
 path silences it, even one that only some errors take (io.EOF ends the
 loop, other errors go round): the analyzer cannot tell which errors
 persist, and a loop that leaves on some was written with persistence in
-mind. A call a reader loop makes to a function of the package that
-receives from or sends on a channel is taken to pace it. A wait is the
+mind (a shutdown check in a loop of requests is no such way out, above).
+A call a reader loop makes to a function of the package that receives from
+or sends on a channel is taken to pace it, except the request it retries,
+which must wait on every path to its failure. A wait is the
 server's only when its duration is read out of the result in the loop
 (through fields, methods, conversions and parsing); the error or response
 handed whole to a function (delayFor(err)) is not, since that function may

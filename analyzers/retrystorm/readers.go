@@ -116,22 +116,127 @@ func (c *checker) spinsOnFailure(l *loop, call *ssa.Call, check, fail *ssa.Basic
 	for b := range l.reach(fail) {
 		region[b] = true
 	}
+	request := c.makesRequest(call)
 	for b := range region {
 		if len(b.Succs) == 0 {
 			return false // a return or a panic
 		}
 		for _, s := range b.Succs {
-			if !l.blocks[s] {
+			if !l.blocks[s] && !(request && c.shutdownCheck(l, b)) {
 				return false // a way out: io.EOF, a closed flag, a context, a count
 			}
 		}
 		for _, instr := range b.Instrs {
+			if instr == call && request {
+				if p, _ := c.instrPause(instr, l.varies); p != noPause || c.pacesFailure(l, call) {
+					return false
+				}
+				continue
+			}
 			if c.waits(instr, l) || noReturn(instr) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// makesRequest reports whether the call sends a new request each time (it
+// reaches the catalogue's network calls, an HTTP request or a dial, or a
+// method of a generated gRPC client) rather than reading from a handle the
+// loop keeps (a listener's Accept, a stream's Recv, a subscription's
+// receive). A handle fails for ever only once it is closed, which is what
+// shutdown does; a request fails every round while its server is down.
+func (c *checker) makesRequest(call *ssa.Call) bool {
+	if c.net.CallReaches(call.Common()) != nil {
+		return true
+	}
+	fn := calleeFunc(call.Common())
+	return fn != nil && isGRPCClientMethod(fn)
+}
+
+// shutdownCheck reports whether b leaves the loop only on a shutdown
+// signal tested without waiting: a select with a default whose cases
+// receive from channels that no deadline closes (a tomb's Dying(), a
+// context's Done(), a quit channel), or ctx.Err() of a context with no
+// deadline. For a loop that sends a request each round, such a check ends
+// the loop when the process stops, not while the server is down: between
+// the two it goes round at once on every failure (crowdsec's long-poll
+// client).
+func (c *checker) shutdownCheck(l *loop, b *ssa.BasicBlock) bool {
+	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	bin, ok := cond.Cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	for _, v := range []ssa.Value{bin.X, bin.Y} {
+		switch v := v.(type) {
+		case *ssa.Extract:
+			if sel, ok := v.Tuple.(*ssa.Select); ok && v.Index == 0 {
+				return c.pollsShutdown(l, sel)
+			}
+		case *ssa.Call:
+			common := v.Common()
+			if common.IsInvoke() && common.Method.Name() == "Err" && isContext(common.Value.Type()) {
+				return !c.errOfDeadlineContext(common)
+			}
+		}
+	}
+	return false
+}
+
+// pollsShutdown reports whether sel is a select with a default whose
+// cases all receive from channels no deadline closes.
+func (c *checker) pollsShutdown(l *loop, sel *ssa.Select) bool {
+	if sel.Blocking || len(sel.States) == 0 {
+		return false
+	}
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly || c.deadlineChannel(l, st.Chan) {
+			return false
+		}
+	}
+	return true
+}
+
+// pacesFailure reports whether the function the call runs (a static callee
+// of this package) waits on a channel on every path to a return of a
+// failure: a send or receive only after its request succeeded (handing the
+// events it fetched to a consumer) paces the rounds that succeed, not the
+// ones that fail. A callee with no error result is taken to pace the loop
+// when it waits on a channel anywhere, as for any other call.
+func (c *checker) pacesFailure(l *loop, call *ssa.Call) bool {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != l.fn.Pkg || len(callee.Blocks) == 0 {
+		return c.waits(call, l)
+	}
+	results := callee.Signature.Results()
+	if results.Len() == 0 || !types.Identical(results.At(results.Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return c.waits(call, l)
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{callee.Blocks[0]}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || slices.ContainsFunc(b.Instrs, blocksOnChannel) {
+			continue
+		}
+		seen[b] = true
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !isNilConst(ret.Results[len(ret.Results)-1]) {
+			return false // a failure returned with no wait on the way
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return true
+}
+
+func isNilConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
 }
 
 // before returns the blocks on some path from the loop's head to check.

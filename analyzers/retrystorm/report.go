@@ -143,13 +143,17 @@ func (c *checker) reportSpin(r *retry) {
 	if !pos.IsValid() {
 		return
 	}
+	why := "once its listener, connection, stream or subscription is closed every call fails at once, and the loop spins and floods the log; " +
+		"return the error (or leave on the errors that persist, such as net.ErrClosed or io.EOF), or wait with exponential backoff and jitter before the next attempt"
+	if c.makesRequest(r.call) {
+		why = "while its server is down every request fails at once, and the loop sends the next one back to back until the process stops; " +
+			"wait with exponential backoff and jitter before the next attempt, or return the error"
+	}
 	c.pass.Report(analysis.Diagnostic{
 		Pos:     pos,
 		Related: c.retriedCall(r),
-		Message: fmt.Sprintf("%s: this loop calls %s again at once when it fails, with no pause and no way out on an error: "+
-			"once its listener, connection, stream or subscription is closed every call fails at once, and the loop spins and floods the log; "+
-			"return the error (or leave on the errors that persist, such as net.ErrClosed or io.EOF), or wait with exponential backoff and jitter before the next attempt", Code,
-			c.operationName(r.call, c.networkPath(r.call))),
+		Message: fmt.Sprintf("%s: this loop calls %s again at once when it fails, with no pause and no way out on an error: %s", Code,
+			c.operationName(r.call, c.networkPath(r.call)), why),
 	})
 }
 

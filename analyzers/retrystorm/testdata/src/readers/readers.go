@@ -5,10 +5,12 @@ package readers
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
 	"net"
+	"net/http"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -278,5 +280,110 @@ func acceptTimer(l net.Listener) { // want acceptTimer:"sleeps\\(constant\\)"
 			continue
 		}
 		go handle(c)
+	}
+}
+
+// ---- requests polled in a loop: a shutdown check is no way out ----
+
+// longPoller is crowdsec's long-poll client: each round sends a new
+// request, and the events it fetched go to a consumer.
+type longPoller struct {
+	client *http.Client
+	url    string
+	events chan string
+	errs   chan error
+	dying  chan struct{}
+}
+
+// poll sends the request and hands each event to the consumer: the send
+// paces the rounds that succeed; a failed request returns before it.
+func (p *longPoller) poll() error {
+	resp, err := p.client.Get(p.url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var evs []string
+	if err := json.NewDecoder(resp.Body).Decode(&evs); err != nil {
+		return err
+	}
+	for _, e := range evs {
+		p.events <- e
+	}
+	return nil
+}
+
+// pollEvents checks for shutdown without waiting, then polls: while the
+// server is down every request fails at once and the loop goes round
+// again, until the process stops.
+func (p *longPoller) pollEvents() error {
+	for { // want `this loop calls \(\*readers.longPoller\).poll \(a network call: → \(\*http.Client\).Get\) again at once when it fails, with no pause and no way out on an error: while its server is down every request fails at once`
+		select {
+		case <-p.dying:
+			return nil
+		default:
+			if err := p.poll(); err != nil {
+				log.Printf("poll: %v", err)
+				continue
+			}
+		}
+	}
+}
+
+// PollUntilCancelled: the same with ctx.Err() of a context that ends at
+// shutdown.
+func (p *longPoller) PollUntilCancelled(ctx context.Context) {
+	for { // want `this loop calls \(\*readers.longPoller\).poll \(a network call: → \(\*http.Client\).Get\) again at once when it fails, with no pause and no way out on an error: while its server is down every request fails at once`
+		if ctx.Err() != nil {
+			return
+		}
+		if err := p.poll(); err != nil {
+			continue
+		}
+		log.Print("polled")
+	}
+}
+
+// pollReported hands every failure to a consumer before returning it: the
+// consumer paces the failing rounds.
+func (p *longPoller) pollReported() error {
+	resp, err := p.client.Get(p.url)
+	if err != nil {
+		p.errs <- err
+		return err
+	}
+	resp.Body.Close()
+	return nil
+}
+
+func (p *longPoller) pollEventsReported() {
+	for {
+		select {
+		case <-p.dying:
+			return
+		default:
+		}
+		if err := p.pollReported(); err != nil {
+			continue
+		}
+		log.Print("polled")
+	}
+}
+
+// pollWithinDeadline: the context has a deadline, which ends the loop
+// whatever the server does.
+func (p *longPoller) pollWithinDeadline(parent context.Context) {
+	ctx, cancel := context.WithTimeout(parent, 30*time.Second)
+	defer cancel()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		default:
+		}
+		if err := p.poll(); err != nil {
+			continue
+		}
+		log.Print("polled")
 	}
 }

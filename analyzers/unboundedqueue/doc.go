@@ -47,7 +47,10 @@ the processes of the Procfile main read).
     a slot is taken before it in the loop body or in a top-level statement
     of the goroutine's body (a send of a constant or struct{}{} on a
     channel, a receive, a limiter; a result or a counter sent is data, not
-    a token); when the loop is counted (for i := 0; i < n; i++, range over
+    a token); when every round of the loop sleeps (a time.Sleep among the
+    top-level statements of its body, before or after the start: at most
+    one goroutine per interval, the pace a rate.Limiter's Wait sets; not a
+    sleep under an if, which paces only the rounds that take it); when the loop is counted (for i := 0; i < n; i++, range over
     an int: a worker pool) or ranges over an array, a literal list, a local
     variable only ever assigned literals ({pg, mysql, crdb}), a list of
     funcs (hooks the code registered) or of a type the code declares as a

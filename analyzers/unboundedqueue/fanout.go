@@ -820,12 +820,32 @@ func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 	return found
 }
 
+// sleepsEveryRound reports whether a top-level statement of the loop's
+// body sleeps (catalog.Sleeps: time.Sleep(time.Second)): every round waits,
+// so at most one goroutine starts per interval, the pace a rate.Limiter's
+// Wait would set. A sleep under an if (after a failure) paces only the
+// rounds that take it.
+func (c *checker) sleepsEveryRound(body *ast.BlockStmt) bool {
+	for _, st := range body.List {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
+				if fn := c.callee(call); fn != nil {
+					if _, sleeps := catalog.Sleeps[catalog.Key(fn)]; sleeps {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // checkGoroutine reports a goroutine started once per item of loop, by
 // starter; goroutineAt, when valid, is the go statement in the function
 // starter calls (related information: the other end of the finding).
 func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string, goroutineAt token.Pos) {
 	start := starter.Pos()
-	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) ||
+	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) || c.sleepsEveryRound(loop.body) ||
 		c.joinedPartitions(loop, body) || c.readerPerSource(work) || computesOnly(c.ssaFuncOfWork(work)) {
 		return
 	}

@@ -195,3 +195,27 @@ func sumEach(parts [][]int, out []int) {
 		}()
 	}
 }
+
+// ---- a loop paced by a fixed wait every round ----
+
+// pacedSender is gocron's notifier: one send goroutine per message, then a
+// second's sleep before the next. At most one starts per second, as a
+// rate.Limiter's Wait would allow: the rate bounds how many run.
+func pacedSender(ctx context.Context, queue chan Order) {
+	for o := range queue {
+		go notify(ctx, o)
+		time.Sleep(time.Second)
+	}
+}
+
+// sleepsOnlyOnError waits only after a failure: a burst of good messages
+// starts a goroutine each, at once.
+func sleepsOnlyOnError(ctx context.Context, queue chan Order) {
+	for o := range queue {
+		if o.ID == "" {
+			time.Sleep(time.Second)
+			continue
+		}
+		go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every value received from queue`
+	}
+}

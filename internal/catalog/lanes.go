@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -156,6 +157,25 @@ var TestSupportPackages = []string{
 // IsTestSupport reports whether an import path is in one of the
 // TestSupportPackages or below one.
 func IsTestSupport(path string) bool { return InPackages(path, TestSupportPackages) }
+
+// NonProductionDirs are the directory names Go projects keep code in that
+// no production binary runs: tests, their harnesses and data (test, tests,
+// e2e, testdata, testutil: the layout the go tool and the community's
+// project layout give them) and development tooling (hack, devtools). tools
+// and examples are not among them: some projects ship library code there
+// (pocketbase's tools/cron runs in every server).
+var NonProductionDirs = []string{"test", "tests", "e2e", "testdata", "testutil", "testutils", "hack", "devtools"}
+
+// InNonProductionDir reports whether a package path relative to its module's
+// root has one of the NonProductionDirs among its elements.
+func InNonProductionDir(rel string) bool {
+	for elem := range strings.SplitSeq(rel, "/") {
+		if slices.Contains(NonProductionDirs, elem) {
+			return true
+		}
+	}
+	return false
+}
 
 // InPackages reports whether an import path is one of roots or a package
 // below one of them.

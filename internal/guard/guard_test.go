@@ -89,7 +89,7 @@ func TestPanicBecomesError(t *testing.T) {
 // analyze loads the packages under dir and runs the analyzers on them.
 func analyze(t *testing.T, dir string, analyzers ...*analysis.Analyzer) (*checker.Graph, *token.FileSet) {
 	t.Helper()
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir}, "./...")
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Dir: dir}, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,4 +113,34 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestNonProductionDirs: findings in packages under the directories Go
+// projects keep tests and development tools in (devtools/, test/, e2e/,
+// below the module's root) are dropped; tools/ and a name that only
+// contains one (contest) are production code. The module's own path,
+// example.com/test, is not below its root and does not count.
+func TestNonProductionDirs(t *testing.T) {
+	graph, _ := analyze(t, "testdata/nonprod", calm)
+	got := map[string][]string{}
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			t.Fatalf("%s: %v", act.Package.PkgPath, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			got[act.Package.PkgPath] = append(got[act.Package.PkgPath], d.Message)
+		}
+	}
+	want := map[string][]string{
+		"example.com/test/contest":    {"ERR_CALM: func Serve"},
+		"example.com/test/tools/cron": {"ERR_CALM: func Serve"},
+	}
+	if len(got) != len(want) {
+		t.Errorf("findings in %d packages, want %d: %q", len(got), len(want), got)
+	}
+	for pkg, msgs := range want {
+		if !equal(got[pkg], msgs) {
+			t.Errorf("%s: got %q, want %q", pkg, got[pkg], msgs)
+		}
+	}
 }

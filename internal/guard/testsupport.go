@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/bhlint/bhlint/internal/catalog"
 )
 
 // testSupport tells whether a finding sits in code written to run inside a
@@ -19,7 +21,11 @@ import (
 //   - a function with a *testing.T, *testing.B, *testing.F or testing.TB in
 //     reach: a parameter, or the receiver's struct holding one in a field,
 //     directly or through embedded structs (a test harness's device whose
-//     methods fail the test through d.t).
+//     methods fail the test through d.t);
+//   - a package in a directory where Go projects keep tests and development
+//     tools (catalog.NonProductionDirs below the module's root: test/,
+//     e2e/, hack/, devtools/): a fake of a third-party API that a smoke
+//     test drives, a process wrapper for local development.
 //
 // Such code serves one test at a time under the test binary's -timeout;
 // no request traffic queues behind it and no production pool is shared
@@ -46,11 +52,22 @@ func (s *testSupport) at(pos token.Pos) bool {
 	if isTestFile(s.pass, f) {
 		return true // a test, or a helper only tests can call
 	}
-	if s.packageOfHelpers() {
+	if s.packageOfHelpers() || s.nonProductionDir() {
 		return true
 	}
 	fd := funcAt(f, pos)
 	return fd != nil && s.takesTesting(fd)
+}
+
+// nonProductionDir reports whether the package sits in one of the
+// catalogue's NonProductionDirs below its module's root (the whole import
+// path when the driver names no module).
+func (s *testSupport) nonProductionDir() bool {
+	rel := s.pass.Pkg.Path()
+	if m := s.pass.Module; m != nil && m.Path != "" {
+		rel = strings.TrimPrefix(strings.TrimPrefix(rel, m.Path), "/")
+	}
+	return catalog.InNonProductionDir(rel)
 }
 
 func (s *testSupport) packageOfHelpers() bool {

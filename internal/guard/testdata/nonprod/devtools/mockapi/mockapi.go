@@ -1,0 +1,3 @@
+package mockapi
+
+func Serve() {}

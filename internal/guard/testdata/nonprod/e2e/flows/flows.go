@@ -1,0 +1,3 @@
+package flows
+
+func Serve() {}

@@ -1,0 +1,3 @@
+module example.com/test
+
+go 1.26

@@ -1,0 +1,3 @@
+package harness
+
+func Serve() {}

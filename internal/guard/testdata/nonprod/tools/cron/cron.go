@@ -1,0 +1,3 @@
+package cron
+
+func Serve() {}

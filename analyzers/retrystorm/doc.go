@@ -90,9 +90,12 @@ default whose cases receive from channels no deadline closes (a tomb's
 Dying(), a context's Done(), a quit channel) or ctx.Err() of a context with
 no deadline leaves when the process stops, and until then, while the
 server is down, every request fails at once and the next is sent back to
-back (crowdsec's long-poll client). For a handle (a listener's Accept, a
-stream's Recv) the same check is the way out: a handle fails for ever only
-once closed, which is what shutdown does. And the request's own function
+back (crowdsec's long-poll client). Nor is a way out that only some of the
+request's errors take (errors.Is(err, errUnauthorized), err == io.EOF): as
+for a retry, the failures of a server that is down take none of them. For a
+handle (a listener's Accept, a stream's Recv) both are the way out: a
+handle fails for ever only once closed, which is what shutdown does, and
+io.EOF or net.ErrClosed says it is. And the request's own function
 paces a round only when it waits on a channel on every path to a return of
 an error that may be non-nil: handing the fetched events to a consumer after
 the request succeeded paces the rounds that succeed, not the ones that fail.
@@ -194,7 +197,8 @@ unbounded or clearly unpaced. In a reader loop any way out on the error
 path silences it, even one that only some errors take (io.EOF ends the
 loop, other errors go round): the analyzer cannot tell which errors
 persist, and a loop that leaves on some was written with persistence in
-mind (a shutdown check in a loop of requests is no such way out, above).
+mind (in a loop of requests, neither a shutdown check nor a test of which
+error came back is such a way out, above).
 A call a reader loop makes to a function of the package that receives from
 or sends on a channel is taken to pace it, except the request it retries,
 which must wait on every path to its failure. A wait is the

@@ -122,7 +122,7 @@ func (c *checker) spinsOnFailure(l *loop, call *ssa.Call, check, fail *ssa.Basic
 			return false // a return or a panic
 		}
 		for _, s := range b.Succs {
-			if !l.blocks[s] && !(request && c.shutdownCheck(l, b)) {
+			if !l.blocks[s] && !(request && (c.shutdownCheck(l, b) || testsErrorOf(b, call))) {
 				return false // a way out: io.EOF, a closed flag, a context, a count
 			}
 		}
@@ -153,6 +153,19 @@ func (c *checker) makesRequest(call *ssa.Call) bool {
 	}
 	fn := calleeFunc(call.Common())
 	return fn != nil && isGRPCClientMethod(fn)
+}
+
+// testsErrorOf reports whether b branches on which error call returned
+// (errors.Is(err, errUnauthorized), err == io.EOF): for a request, as for a
+// retry, a way out that only some errors take leaves the others going round,
+// and a server that is down answers none of them.
+func testsErrorOf(b *ssa.BasicBlock, call *ssa.Call) bool {
+	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	v, _ := errCondition(cond.Cond)
+	return v != nil && slices.Contains(errorCalls(v), call)
 }
 
 // shutdownCheck reports whether b leaves the loop only on a shutdown

@@ -330,6 +330,24 @@ func (p *longPoller) pollEvents() error {
 	}
 }
 
+var errUnauthorized = errors.New("unauthorized")
+
+// pollUntilUnauthorized leaves on one answer of the server; while the
+// server is down no request gets that answer, and each failure goes round
+// at once.
+func (p *longPoller) pollUntilUnauthorized() error {
+	for { // want `this loop calls \(\*readers.longPoller\).poll \(a network call: → \(\*http.Client\).Get\) again at once when it fails`
+		err := p.poll()
+		if err != nil {
+			if errors.Is(err, errUnauthorized) {
+				return err
+			}
+			continue
+		}
+		log.Print("polled")
+	}
+}
+
 // PollUntilCancelled: the same with ctx.Err() of a context that ends at
 // shutdown.
 func (p *longPoller) PollUntilCancelled(ctx context.Context) {

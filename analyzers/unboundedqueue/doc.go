@@ -247,7 +247,10 @@ the processes of the Procfile main read).
     generated message, one with ProtoReflect; a response and an error), or
     a function literal that takes one wherever it is written (the handler
     a constructor returns: func(app *App) http.HandlerFunc { return
-    func(w, r) { go … } }; the constructor itself is not per request) — a
+    func(w, r) { go … } }; the constructor itself is not per request; not a
+    method of an http.RoundTripper, whose *http.Request is the one its
+    client sends: a transport that adds a token takes a lock per outgoing
+    request, not per request the process answers) — a
     goroutine started outside any loop (a go statement, wg.Go, or a call of
     a function that starts one per call with a function literal as its
     work, routine.FireAndForget(func() { … })), also in a function literal

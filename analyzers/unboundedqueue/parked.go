@@ -394,6 +394,9 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 	if fn == nil {
 		return false
 	}
+	if recv := fn.Signature().Recv(); recv != nil && isClientTransport(recv.Type()) {
+		return false // the client's own outgoing request
+	}
 	params := fn.Signature().Params()
 	for i := range params.Len() {
 		if entrypoints.CarriesRequest(params.At(i).Type()) {
@@ -401,6 +404,24 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 		}
 	}
 	return false
+}
+
+// isClientTransport reports whether t, or a pointer to it, is an
+// http.RoundTripper: its methods handle the requests its client sends (a
+// transport that adds a token, retries, logs), not requests the process
+// answers, however many of them take an *http.Request.
+func isClientTransport(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), false, nil, "RoundTrip")
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Signature()
+	return sig.Params().Len() == 1 && sig.Results().Len() == 2 &&
+		entrypoints.CarriesRequest(sig.Params().At(0).Type()) && isNamed(sig.Results().At(0).Type(), "net/http", "Response")
 }
 
 func inLoopOrLit(stack []ast.Node) bool {

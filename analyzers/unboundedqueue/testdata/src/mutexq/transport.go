@@ -1,0 +1,61 @@
+package mutexq
+
+import (
+	"net/http"
+	"sync"
+)
+
+// JWTTransport adds a token to its client's own requests: the
+// *http.Request its methods take is outgoing, built by the client, not a
+// request the process answers. Its mutex makes concurrent callers wait for
+// the one token refresh they all need.
+type JWTTransport struct {
+	mu    sync.Mutex
+	token string
+	Base  http.RoundTripper
+}
+
+func (t *JWTTransport) prepare(req *http.Request) (*http.Request, error) { // want prepare:"waitsOnNetwork"
+	t.mu.Lock() // a client transport's lock: silent
+	defer t.mu.Unlock()
+	if t.token == "" {
+		resp, err := http.Post("https://auth.example.com/token", "text/plain", nil)
+		if err != nil {
+			return nil, err
+		}
+		resp.Body.Close()
+		t.token = "fresh"
+	}
+	out := req.Clone(req.Context())
+	out.Header.Set("Authorization", "Bearer "+t.token)
+	return out, nil
+}
+
+func (t *JWTTransport) RoundTrip(req *http.Request) (*http.Response, error) { // want RoundTrip:"waitsOnNetwork"
+	out, err := t.prepare(req)
+	if err != nil {
+		return nil, err
+	}
+	return t.Base.RoundTrip(out)
+}
+
+// Verifier is handed the request a handler (in another package) answers:
+// every incoming request waits for its lock.
+type Verifier struct {
+	mu   sync.Mutex
+	keys string
+}
+
+func (v *Verifier) RequireUser(r *http.Request) error { // want RequireUser:"waitsOnNetwork"
+	v.mu.Lock() // want `mutex held across a network wait on every request: v.mu \(sync.Mutex\) is shared by every request to \(\*mutexq.Verifier\).RequireUser`
+	defer v.mu.Unlock()
+	if v.keys == "" {
+		resp, err := http.Get("https://idp.example.com/keys")
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		v.keys = r.Header.Get("Kid")
+	}
+	return nil
+}

@@ -64,6 +64,15 @@ header parsed — goes round when, and as often as, the server says it may:
 it honours the server and is not reported. When one way round waits a
 constant time, or not at all, the loop is judged as below.
 
+A loop that goes round only on a sentinel error of its own package
+(errors.Is(err, errNextLoop), err == errPending: every other error leaves
+the loop) that the retried function returns only after its network call
+succeeded, and after a pause (a sleep or a timer in a block that leads to
+that return), polls a status: the server answered "not yet" and is asked
+again later (oneapi's replicate adaptor, asking for a prediction every
+3 s). It is not reported. A sentinel returned when the call failed, or
+with no pause before it (a busy poll), is judged as below.
+
 A reader loop — one that also goes round after a success, such as
 for { msg, err := sub.ReceiveMessage(ctx); if err != nil { log; continue }; handle(msg) } —
 is reported when it goes round again at once on the error: nothing on the

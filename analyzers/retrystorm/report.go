@@ -20,7 +20,7 @@ func (c *checker) judge(r *retry) {
 		c.reportSpin(r)
 		return
 	}
-	if c.serverPaced(r) {
+	if c.serverPaced(r) || c.statusPoll(r) {
 		return
 	}
 	bound := c.boundsOf(r)

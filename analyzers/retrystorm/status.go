@@ -1,0 +1,194 @@
+package retrystorm
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// statusPoll reports whether the loop goes round only on a sentinel error
+// of its own package (errors.Is(err, errNextLoop), err == errPending) that
+// the retried function returns only after its network call succeeded, and
+// after a pause: the server answered "not yet" (a task still pending), and
+// the loop asks again later. That is a poll of a status, not a retry of a
+// failure: a failed call returns another error, which leaves the loop.
+// oneapi's replicate adaptor polls a prediction so, every 3 s, within the
+// request's context.
+func (c *checker) statusPoll(r *retry) bool {
+	sentinel := c.onlySentinelGoesRound(r)
+	if sentinel == nil {
+		return false
+	}
+	callee := r.call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != r.loop.fn.Pkg {
+		return false
+	}
+	returned := false
+	for _, b := range callee.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 || loadedGlobal(returnedValue(b, ret.Results[len(ret.Results)-1])) != sentinel {
+			continue
+		}
+		if !c.afterNetworkSuccess(callee, b) || !c.pausedBefore(r.loop, b) {
+			return false
+		}
+		returned = true
+	}
+	return returned
+}
+
+// onlySentinelGoesRound finds the package-level error variable the loop
+// tests the call's error against on its way round, when every other error
+// leaves the loop: the branch that does not match reaches no way back to
+// the loop's head.
+func (c *checker) onlySentinelGoesRound(r *retry) *ssa.Global {
+	l := r.loop
+	for b := range l.reach(r.fail) {
+		cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		g, matchIdx := sentinelTest(cond.Cond)
+		if g == nil || g.Pkg != l.fn.Pkg {
+			continue
+		}
+		if v, _ := errCondition(cond.Cond); v == nil || !slices.Contains(errorCalls(v), r.errCall) {
+			continue
+		}
+		if !l.goesRound(b.Succs[1-matchIdx]) {
+			return g
+		}
+	}
+	return nil
+}
+
+// sentinelTest reads errors.Is(err, g) and err == g (and their negations)
+// where g is a package variable: g, and the successor taken on a match.
+func sentinelTest(cond ssa.Value) (*ssa.Global, int) {
+	switch cond := cond.(type) {
+	case *ssa.UnOp:
+		if cond.Op == token.NOT {
+			if g, idx := sentinelTest(cond.X); g != nil {
+				return g, 1 - idx
+			}
+		}
+	case *ssa.BinOp:
+		if cond.Op != token.EQL && cond.Op != token.NEQ {
+			return nil, 0
+		}
+		g := loadedGlobal(cond.X)
+		if g == nil {
+			g = loadedGlobal(cond.Y)
+		}
+		if g == nil {
+			return nil, 0
+		}
+		if cond.Op == token.EQL {
+			return g, 0
+		}
+		return g, 1
+	case *ssa.Call:
+		callee := cond.Common().StaticCallee()
+		if callee == nil || len(cond.Common().Args) != 2 {
+			return nil, 0
+		}
+		if fn, ok := callee.Object().(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" {
+			if g := loadedGlobal(cond.Common().Args[1]); g != nil {
+				return g, 0
+			}
+		}
+	}
+	return nil, 0
+}
+
+// returnedValue is the value a return in block b gives back: v, or, in a
+// function with a defer (whose results go through a slot the deferred
+// calls may change), the value stored to that slot earlier in b.
+func returnedValue(b *ssa.BasicBlock, v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	for i := len(b.Instrs) - 1; i >= 0; i-- {
+		if st, ok := b.Instrs[i].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
+	}
+	return v
+}
+
+// loadedGlobal is the package variable v loads, through conversions to an
+// interface, or nil.
+func loadedGlobal(v ssa.Value) *ssa.Global {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.UnOp:
+			g, _ := unwrapLoad(x).(*ssa.Global)
+			return g
+		default:
+			return nil
+		}
+	}
+}
+
+// goesRound reports whether some path from b, inside the loop, comes back
+// to its head.
+func (l *loop) goesRound(b *ssa.BasicBlock) bool {
+	if b == l.header {
+		return true
+	}
+	for x := range l.reach(b) {
+		if slices.Contains(x.Succs, l.header) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterNetworkSuccess reports whether block b of fn is reached only after
+// a network call of fn succeeded: a branch on that call's error, the way it
+// takes on success, dominates b.
+func (c *checker) afterNetworkSuccess(fn *ssa.Function, b *ssa.BasicBlock) bool {
+	for _, x := range fn.Blocks {
+		cond, ok := x.Instrs[len(x.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		v, failIdx := errCondition(cond.Cond)
+		if v == nil || !x.Succs[1-failIdx].Dominates(b) {
+			continue
+		}
+		for _, call := range errorCalls(v) {
+			if c.networkPath(call) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pausedBefore reports whether a pause (a sleep, a timer, a backoff) runs
+// in b or in a block that dominates it.
+func (c *checker) pausedBefore(l *loop, b *ssa.BasicBlock) bool {
+	for _, x := range b.Parent().Blocks {
+		if !x.Dominates(b) {
+			continue
+		}
+		for _, instr := range x.Instrs {
+			if p, _ := c.instrPause(instr, l.varies); p != noPause {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,101 @@
+package retries
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+)
+
+// ---- a poll of a status, and retries dressed as one ----
+
+var errNextLoop = errors.New("next loop")
+
+// pollPrediction is oneapi's replicate adaptor: the loop goes round only
+// on errNextLoop, which the closure returns after its GET succeeded with
+// the task still pending, and after 3 s; a failed GET leaves the loop.
+func pollPrediction(ctx context.Context, url string) error { // want pollPrediction:"sleeps\\(constant\\)"
+	for {
+		err := func() error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			if err != nil {
+				return err
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			var st struct{ Status string }
+			if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+				return err
+			}
+			if st.Status == "pending" {
+				time.Sleep(3 * time.Second)
+				return errNextLoop
+			}
+			return nil
+		}()
+		if err != nil {
+			if errors.Is(err, errNextLoop) {
+				continue
+			}
+			return err
+		}
+		return nil
+	}
+}
+
+var errTryAgain = errors.New("try again")
+
+// retryMappedFailure maps the failed GET itself to the sentinel: a retry
+// of a failure, at a constant pace, for ever.
+func retryMappedFailure(ctx context.Context, url string) error { // want retryMappedFailure:"sleeps\\(constant\\)"
+	for { // want `this loop retries retryMappedFailure\$1 \(a network call: → \(\*http.Client\).Do\) when it fails with no bound on attempts, waiting a constant time`
+		err := func() error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			if err != nil {
+				return err
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				time.Sleep(time.Second)
+				return errTryAgain
+			}
+			return resp.Body.Close()
+		}()
+		if err != nil {
+			if errors.Is(err, errTryAgain) {
+				continue
+			}
+			return err
+		}
+		return nil
+	}
+}
+
+// busyPoll asks again at once while the task is pending: each request
+// succeeds, and the loop sends them back to back.
+func busyPoll(ctx context.Context, url string) error {
+	for { // want `this loop retries busyPoll\$1 \(a network call: → http.Get\) when it fails with no bound on attempts, with no pause`
+		err := func() error {
+			resp, err := http.Get(url)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode == http.StatusAccepted {
+				return errNextLoop
+			}
+			return nil
+		}()
+		if err != nil {
+			if errors.Is(err, errNextLoop) {
+				continue
+			}
+			return err
+		}
+		return nil
+	}
+}

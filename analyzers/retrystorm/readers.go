@@ -160,8 +160,8 @@ func (c *checker) makesRequest(call *ssa.Call) bool {
 // retry, a way out that only some errors take leaves the others going round,
 // and a server that is down answers none of them.
 func testsErrorOf(b *ssa.BasicBlock, call *ssa.Call) bool {
-	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok {
+	cond := branch(b)
+	if cond == nil {
 		return false
 	}
 	v, _ := errCondition(cond.Cond)
@@ -177,8 +177,8 @@ func testsErrorOf(b *ssa.BasicBlock, call *ssa.Call) bool {
 // the two it goes round at once on every failure (crowdsec's long-poll
 // client).
 func (c *checker) shutdownCheck(l *loop, b *ssa.BasicBlock) bool {
-	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok {
+	cond := branch(b)
+	if cond == nil {
 		return false
 	}
 	bin, ok := cond.Cond.(*ssa.BinOp)

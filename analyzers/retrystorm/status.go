@@ -46,8 +46,8 @@ func (c *checker) statusPoll(r *retry) bool {
 func (c *checker) onlySentinelGoesRound(r *retry) *ssa.Global {
 	l := r.loop
 	for b := range l.reach(r.fail) {
-		cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
+		cond := branch(b)
+		if cond == nil {
 			continue
 		}
 		g, matchIdx := sentinelTest(cond.Cond)
@@ -126,19 +126,18 @@ func returnedValue(b *ssa.BasicBlock, v ssa.Value) ssa.Value {
 // loadedGlobal is the package variable v loads, through conversions to an
 // interface, or nil.
 func loadedGlobal(v ssa.Value) *ssa.Global {
-	for {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.UnOp:
-			g, _ := unwrapLoad(x).(*ssa.Global)
-			return g
-		default:
-			return nil
-		}
+	load, ok := passThrough(v).(*ssa.UnOp)
+	if !ok {
+		return nil
 	}
+	g, _ := unwrapLoad(load).(*ssa.Global)
+	return g
+}
+
+// branch is the if that ends b, or nil.
+func branch(b *ssa.BasicBlock) *ssa.If {
+	cond, _ := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	return cond
 }
 
 // goesRound reports whether some path from b, inside the loop, comes back
@@ -160,8 +159,8 @@ func (l *loop) goesRound(b *ssa.BasicBlock) bool {
 // takes on success, dominates b.
 func (c *checker) afterNetworkSuccess(fn *ssa.Function, b *ssa.BasicBlock) bool {
 	for _, x := range fn.Blocks {
-		cond, ok := x.Instrs[len(x.Instrs)-1].(*ssa.If)
-		if !ok {
+		cond := branch(x)
+		if cond == nil {
 			continue
 		}
 		v, failIdx := errCondition(cond.Cond)

@@ -407,6 +407,22 @@ the processes of the Procfile main read).
     notification queue's Send behind a service) is missed. Fix: select on
     the request's context (or a timeout) and answer 503, or drop the value
     when the queue is full.
+ 11. goroutine abandoned on its send: a function makes an unbuffered
+    channel (make(chan T), make(chan T, 0)), starts a goroutine (a function
+    literal) that sends on it outside a select, and waits in a select with
+    a case that receives from it and a case that returns without receiving
+    (<-ctx.Done(), <-time.After(d): the caller gives up). When that case
+    wins, nothing will ever receive, and the goroutine blocks on its send
+    for ever: one more for every call that gives up, with no bound but the
+    number of such calls (crowdsec's plugin notifier returning on its
+    timeout). Silent: a buffered channel; a goroutine whose send is in a
+    select (it gives up too); a giving-up case that receives before it
+    returns, or one that does not return (a tick that logs and waits
+    again); a channel used otherwise than by that goroutine's send and the
+    function's receives (returned, passed, stored, closed: someone else may
+    receive). Reported at the go statement, with the giving-up case as
+    related information. Fix: make(chan T, 1), so that the send completes
+    into the buffer whoever is left to receive.
 
 What counts as a limiter (shapes 1 and 2): a channel send (a buffered
 channel used as a semaphore), a channel receive (a token), and the

@@ -111,6 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 				guard.At(fd.Pos(), func() { c.checkParkedPerRequest(fd) })
 				guard.At(fd.Pos(), func() { c.checkDetachedPerRequest(fd) })
 				guard.At(fd.Pos(), func() { c.checkTransportPerRequest(fd) })
+				guard.At(fd.Pos(), func() { c.checkAbandonedSends(fd) })
 			}
 		}
 	}

@@ -1,0 +1,181 @@
+package unboundedqueue
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// checkAbandonedSends finds goroutines left blocked on their send (shape
+// 11): a function makes an unbuffered channel, starts a goroutine that
+// sends its result on it, and waits in a select that can return by another
+// case (the context's Done, a timer) without receiving. When that case
+// wins, nothing will ever receive, and the goroutine blocks on its send
+// for ever: one more per call that gives up, with no bound but the number
+// of such calls (crowdsec's plugin notifier returning on its timeout).
+func (c *checker) checkAbandonedSends(fd *ast.FuncDecl) {
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			if i >= len(as.Rhs) || !c.makesUnbufferedChan(as.Rhs[i]) {
+				continue
+			}
+			if v := c.localVar(lhs); v != nil {
+				c.checkAbandoned(enclosingBody(fd, stack), v)
+			}
+		}
+		return true
+	})
+}
+
+// makesUnbufferedChan reports whether e is make(chan T) or make(chan T, 0).
+func (c *checker) makesUnbufferedChan(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	fun, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if b, ok := c.pass.TypesInfo.Uses[fun].(*types.Builtin); !ok || b.Name() != "make" {
+		return false
+	}
+	if _, isChan := c.pass.TypesInfo.TypeOf(call.Args[0]).Underlying().(*types.Chan); !isChan {
+		return false
+	}
+	if len(call.Args) == 1 {
+		return true
+	}
+	tv := c.pass.TypesInfo.Types[call.Args[1]]
+	return tv.Value != nil && tv.Value.String() == "0"
+}
+
+// enclosingBody is the body of the innermost function literal in stack, or
+// of fd.
+func enclosingBody(fd *ast.FuncDecl, stack []ast.Node) *ast.BlockStmt {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if lit, ok := stack[i].(*ast.FuncLit); ok {
+			return lit.Body
+		}
+	}
+	return fd.Body
+}
+
+// checkAbandoned reports the goroutine of body that sends on ch when ch is
+// used only there and in receives, and a select of body that receives from
+// ch has a case that returns without receiving.
+func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
+	var sender *ast.GoStmt
+	escapes := false
+	var selects []*ast.SelectStmt
+	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok && c.sendsPlainly(lit.Body, ch) {
+				if sender == nil {
+					sender = n
+				}
+				return false // its uses of ch are its send
+			}
+		case *ast.SelectStmt:
+			selects = append(selects, n)
+		case *ast.Ident:
+			if c.pass.TypesInfo.Uses[n] == ch && !isReceiveOf(stack) {
+				escapes = true // passed, stored, returned, closed, ranged over: someone else may receive
+			}
+		}
+		return true
+	})
+	if sender == nil || escapes {
+		return
+	}
+	for _, sel := range selects {
+		if sel.Pos() < sender.End() {
+			continue
+		}
+		if gives := c.givesUp(sel, ch); gives != nil {
+			c.emit(c.diagnostic(sender.Pos(), gives.Pos(), "this case returns without receiving from "+ch.Name(),
+				"goroutine abandoned on its send: when the select takes its other case, the function returns and nothing receives from %s, "+
+					"an unbuffered channel, so this goroutine blocks on its send for ever: one more for every call that gives up, with no bound; "+
+					"make %s buffered (make(chan T, 1)) so that the send completes whoever is left to receive", ch.Name(), ch.Name()))
+			return
+		}
+	}
+}
+
+// sendsPlainly reports whether body sends on ch outside a select: a send
+// that waits until someone receives, however long.
+func (c *checker) sendsPlainly(body *ast.BlockStmt, ch *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectStmt, *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			found = found || c.localVar(n.Chan) == ch
+		}
+		return !found
+	})
+	return found
+}
+
+// isReceiveOf reports whether the identifier whose ancestors are stack is
+// the operand of a receive (<-ch), alone or in a select's case.
+func isReceiveOf(stack []ast.Node) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	u, ok := stack[len(stack)-1].(*ast.UnaryExpr)
+	return ok && u.Op == token.ARROW
+}
+
+// givesUp returns a case of sel, beside one that receives from ch, that
+// returns without receiving from ch, or nil.
+func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var) *ast.CommClause {
+	receives := false
+	var other *ast.CommClause
+	for _, s := range sel.Body.List {
+		cc := s.(*ast.CommClause)
+		if c.receivesFrom(cc.Comm, ch) {
+			receives = true
+			continue
+		}
+		if other == nil && returnsAtTop(cc.Body) && !c.receivesIn(&ast.BlockStmt{List: cc.Body}, ch) {
+			other = cc
+		}
+	}
+	if !receives {
+		return nil
+	}
+	return other
+}
+
+// receivesFrom reports whether a select case's statement receives from ch.
+func (c *checker) receivesFrom(comm ast.Stmt, ch *types.Var) bool {
+	return comm != nil && c.receivesIn(comm, ch)
+}
+
+func (c *checker) receivesIn(n ast.Node, ch *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && c.localVar(u.X) == ch {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// returnsAtTop reports whether one of stmts is a return.
+func returnsAtTop(stmts []ast.Stmt) bool {
+	for _, s := range stmts {
+		if _, ok := s.(*ast.ReturnStmt); ok {
+			return true
+		}
+	}
+	return false
+}

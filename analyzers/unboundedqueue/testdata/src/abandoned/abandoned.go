@@ -1,0 +1,126 @@
+// Package abandoned holds goroutines left blocked on their send when the
+// function that started them gives up waiting, and the look-alikes whose
+// send completes.
+package abandoned
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+type Client interface {
+	Notify(ctx context.Context, text string) error
+}
+
+// Notifier is crowdsec's plugin notifier: when the context ends first,
+// Notify returns, and the goroutine's send on done waits for ever.
+type Notifier struct{ client Client }
+
+func (n *Notifier) Notify(ctx context.Context, text string) error {
+	done := make(chan error)
+	go func() { // want `goroutine abandoned on its send: when the select takes its other case, the function returns and nothing receives from done, an unbuffered channel`
+		done <- n.client.Notify(ctx, text)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return errors.New("timeout exceeded")
+	}
+}
+
+// WithTimer gives up on a timer, with make(chan T, 0).
+func (n *Notifier) WithTimer(text string) error {
+	result := make(chan error, 0)
+	go func() { // want `goroutine abandoned on its send: .* nothing receives from result`
+		err := n.client.Notify(context.Background(), text)
+		result <- err
+	}()
+	select {
+	case err := <-result:
+		return err
+	case <-time.After(5 * time.Second):
+		return errors.New("timed out")
+	}
+}
+
+// Buffered: the send completes into the buffer whoever is left.
+func (n *Notifier) Buffered(ctx context.Context, text string) error {
+	done := make(chan error, 1)
+	go func() {
+		done <- n.client.Notify(ctx, text)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// SelectingSender gives up too when nobody waits for it.
+func (n *Notifier) SelectingSender(ctx context.Context, text string) error {
+	done := make(chan error)
+	go func() {
+		err := n.client.Notify(ctx, text)
+		select {
+		case done <- err:
+		case <-ctx.Done():
+		}
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// KeepsWaiting logs on each tick and waits again: the send is received in
+// the end.
+func (n *Notifier) KeepsWaiting(ctx context.Context, text string) error {
+	done := make(chan error)
+	go func() {
+		done <- n.client.Notify(ctx, text)
+	}()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			println("still waiting")
+		}
+	}
+}
+
+// Handed: the channel goes to the caller, who may receive later.
+func (n *Notifier) Handed(ctx context.Context, text string) (<-chan error, error) {
+	done := make(chan error)
+	go func() {
+		done <- n.client.Notify(ctx, text)
+	}()
+	select {
+	case err := <-done:
+		return nil, err
+	case <-ctx.Done():
+		return done, ctx.Err() // the caller may still receive
+	}
+}
+
+// Drained: the giving-up case receives before it returns.
+func (n *Notifier) Drained(ctx context.Context, text string) error {
+	done := make(chan error)
+	go func() {
+		done <- n.client.Notify(ctx, text)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		<-done
+		return ctx.Err()
+	}
+}

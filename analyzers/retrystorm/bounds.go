@@ -133,7 +133,7 @@ func inspectsError(common *ssa.CallCommon) bool {
 		return false
 	}
 	fn, _ := origin(callee).Object().(*types.Func)
-	return fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "errors" || catalog.Key(fn) == catalog.GRPCStatusCode)
+	return fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "errors" || catalog.ErrorMatchers.Has(fn) || catalog.Key(fn) == catalog.GRPCStatusCode)
 }
 
 // isDeadlineCall reports calls that tell time or a context's state:

@@ -69,7 +69,7 @@ func (c *checker) conflictTest(cond ssa.Value) (bool, int) {
 	case *ssa.Call:
 		callee := cond.Common().StaticCallee()
 		args := cond.Common().Args
-		if callee != nil && len(args) == 2 && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "errors" && callee.Name() == "Is" {
+		if fn, ok := calleeObject(callee); ok && len(args) == 2 && fn.Name() == "Is" && catalog.ErrorMatchers.Has(fn) {
 			return c.isConflictError(args[1]), 0
 		}
 	}

@@ -216,6 +216,10 @@ server's only when its duration is read out of the result in the loop
 handed whole to a function (delayFor(err)) is not, since that function may
 answer a constant.
 
+errors.Is and errors.As stand for the same two functions of the libraries
+that wrap errors (catalog.ErrorMatchers: github.com/pkg/errors,
+golang.org/x/xerrors, cockroachdb/errors, emperror), which forward to them.
+
 Suppress a finding with //bhlint:ignore ERR_UNBOUNDED_RETRY_DETECTED
 reason, on the line or in the doc comment of the enclosing function.
 */

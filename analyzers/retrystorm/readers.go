@@ -54,7 +54,7 @@ func errCondition(cond ssa.Value) (ssa.Value, int) {
 		}
 	case *ssa.Call:
 		if callee := cond.Common().StaticCallee(); callee != nil && len(cond.Common().Args) > 0 {
-			if fn, ok := callee.Object().(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") {
+			if fn, ok := callee.Object().(*types.Func); ok && catalog.ErrorMatchers.Has(fn) {
 				return cond.Common().Args[0], 0
 			}
 		}

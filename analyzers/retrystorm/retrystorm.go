@@ -174,7 +174,7 @@ func funcMayRetry(info *types.Info, body *ast.BlockStmt, budget int) bool {
 					errCheck, loopErrCheck = true, loopErrCheck || inLoop
 				}
 			case *ast.CallExpr: // errors.Is(err, ErrConflict), status.Code(err)
-				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil && (fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") || catalog.Key(fn) == catalog.GRPCStatusCode) {
+				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && (catalog.ErrorMatchers.Has(fn) || catalog.Key(fn) == catalog.GRPCStatusCode) {
 					errCheck, loopErrCheck = true, loopErrCheck || inLoop
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
 )
 
 // statusPoll reports whether the loop goes round only on a sentinel error
@@ -45,7 +47,11 @@ func (c *checker) statusPoll(r *retry) bool {
 // the loop's head.
 func (c *checker) onlySentinelGoesRound(r *retry) *ssa.Global {
 	l := r.loop
+	blocks := []*ssa.BasicBlock{r.errCheck.Block()} // the check itself may be the test
 	for b := range l.reach(r.fail) {
+		blocks = append(blocks, b)
+	}
+	for _, b := range blocks {
 		cond := branch(b)
 		if cond == nil {
 			continue
@@ -94,7 +100,7 @@ func sentinelTest(cond ssa.Value) (*ssa.Global, int) {
 		if callee == nil || len(cond.Common().Args) != 2 {
 			return nil, 0
 		}
-		if fn, ok := callee.Object().(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" {
+		if fn, ok := callee.Object().(*types.Func); ok && fn.Name() == "Is" && catalog.ErrorMatchers.Has(fn) {
 			if g := loadedGlobal(cond.Common().Args[1]); g != nil {
 				return g, 0
 			}
@@ -190,4 +196,13 @@ func (c *checker) pausedBefore(l *loop, b *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// calleeObject is the function a static callee declares, if any.
+func calleeObject(callee *ssa.Function) (*types.Func, bool) {
+	if callee == nil {
+		return nil, false
+	}
+	fn, ok := origin(callee).Object().(*types.Func)
+	return fn, ok
 }

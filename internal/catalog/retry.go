@@ -7,6 +7,17 @@ var Sleeps = map[string]int{
 	"time.Sleep": 0,
 }
 
+// ErrorMatchers test which error a value is, as the standard errors.Is and
+// errors.As do: the libraries that wrap errors export the same two, which
+// forward to the standard ones.
+var ErrorMatchers = newTable(
+	"errors.Is", "errors.As",
+	"github.com/pkg/errors.Is", "github.com/pkg/errors.As",
+	"golang.org/x/xerrors.Is", "golang.org/x/xerrors.As",
+	"github.com/cockroachdb/errors.Is", "github.com/cockroachdb/errors.As",
+	"emperror.dev/errors.Is", "emperror.dev/errors.As",
+)
+
 // Timers are calls that return a channel, or a timer or ticker whose C
 // channel, fires after the duration passed as the given argument (receivers
 // count as argument 0): receiving from it waits. Reset re-arms a timer.

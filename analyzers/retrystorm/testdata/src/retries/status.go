@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"time"
+
+	pkgerrors "github.com/pkg/errors"
 )
 
 // ---- a poll of a status, and retries dressed as one ----
@@ -48,6 +50,31 @@ func pollPrediction(ctx context.Context, url string) error { // want pollPredict
 }
 
 var errTryAgain = errors.New("try again")
+
+// pollAssigned is the same poll with the closure's error assigned to a
+// variable declared before the loop and tested at once against the
+// sentinel.
+func pollAssigned(ctx context.Context, url string) error { // want pollAssigned:"sleeps\\(constant\\)"
+	var err error
+	for {
+		err = func() error {
+			resp, err := http.Get(url)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode == http.StatusAccepted {
+				time.Sleep(3 * time.Second)
+				return errNextLoop
+			}
+			return nil
+		}()
+		if pkgerrors.Is(err, errNextLoop) { // the wrapping library's Is, as oneapi's
+			continue
+		}
+		return err
+	}
+}
 
 // retryMappedFailure maps the failed GET itself to the sentinel: a retry
 // of a failure, at a constant pace, for ever.

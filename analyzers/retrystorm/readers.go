@@ -122,7 +122,7 @@ func (c *checker) spinsOnFailure(l *loop, call *ssa.Call, check, fail *ssa.Basic
 			return false // a return or a panic
 		}
 		for _, s := range b.Succs {
-			if !l.blocks[s] && !(request && (c.shutdownCheck(l, b) || testsErrorOf(b, call))) {
+			if !l.blocks[s] && !(request && (c.shutdownCheck(l, b) || l.leavesOnOneError(b, call))) {
 				return false // a way out: io.EOF, a closed flag, a context, a count
 			}
 		}
@@ -155,17 +155,22 @@ func (c *checker) makesRequest(call *ssa.Call) bool {
 	return fn != nil && isGRPCClientMethod(fn)
 }
 
-// testsErrorOf reports whether b branches on which error call returned
-// (errors.Is(err, errUnauthorized), err == io.EOF): for a request, as for a
-// retry, a way out that only some errors take leaves the others going round,
-// and a server that is down answers none of them.
-func testsErrorOf(b *ssa.BasicBlock, call *ssa.Call) bool {
+// leavesOnOneError reports whether b leaves the loop only when call's error
+// is a particular one (errors.Is(err, errUnauthorized) true, err ==
+// io.EOF): for a request, as for a retry, a way out that one error takes
+// leaves the others going round, and a server that is down answers none of
+// them. A way out taken on every error but one (!errors.Is(err,
+// errRetryable)), or on any error (a nil check), is a way out.
+func (l *loop) leavesOnOneError(b *ssa.BasicBlock, call *ssa.Call) bool {
 	cond := branch(b)
 	if cond == nil {
 		return false
 	}
-	v, _ := errCondition(cond.Cond)
-	return v != nil && slices.Contains(errorCalls(v), call)
+	if v, _ := nilCheck(cond.Cond); v != nil {
+		return false
+	}
+	v, matchIdx := errCondition(cond.Cond)
+	return v != nil && slices.Contains(errorCalls(v), call) && !l.blocks[b.Succs[matchIdx]] && l.blocks[b.Succs[1-matchIdx]]
 }
 
 // shutdownCheck reports whether b leaves the loop only on a shutdown

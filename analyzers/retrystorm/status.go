@@ -63,11 +63,40 @@ func (c *checker) onlySentinelGoesRound(r *retry) *ssa.Global {
 		if v, _ := errCondition(cond.Cond); v == nil || !slices.Contains(errorCalls(v), r.errCall) {
 			continue
 		}
-		if !l.goesRound(b.Succs[1-matchIdx]) {
+		if l.goesRound(b.Succs[1-matchIdx]) {
+			continue
+		}
+		if b == r.errCheck.Block() || !l.roundsWithout(r.fail, b, matchIdx) {
 			return g
 		}
 	}
 	return nil
+}
+
+// roundsWithout reports whether some path from b through the loop comes
+// back to its head without taking the edge from cut to its successor
+// cutIdx: a way round the sentinel's match does not account for (if
+// isTimeout(err) { continue } before it).
+func (l *loop) roundsWithout(from, cut *ssa.BasicBlock, cutIdx int) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == l.header {
+			return true
+		}
+		if seen[b] || !l.blocks[b] {
+			continue
+		}
+		seen[b] = true
+		for i, s := range b.Succs {
+			if b != cut || i != cutIdx {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
 }
 
 // sentinelTest reads errors.Is(err, g) and err == g (and their negations)
@@ -161,22 +190,41 @@ func (l *loop) goesRound(b *ssa.BasicBlock) bool {
 }
 
 // afterNetworkSuccess reports whether block b of fn is reached only after
-// a network call of fn succeeded: a branch on that call's error, the way it
-// takes on success, dominates b.
+// every network call of fn on the way to it succeeded: each call in a block
+// that dominates b has a nil check of its error whose success dominates b,
+// and there is at least one. A sentinel returned when the last request
+// failed (a token fetched, then the GET failed) is a retry of that failure.
 func (c *checker) afterNetworkSuccess(fn *ssa.Function, b *ssa.BasicBlock) bool {
+	calls := 0
+	for _, x := range fn.Blocks {
+		if !x.Dominates(b) {
+			continue
+		}
+		for _, instr := range x.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || c.networkPath(call) == nil {
+				continue
+			}
+			if !succeededBefore(fn, call, b) {
+				return false
+			}
+			calls++
+		}
+	}
+	return calls > 0
+}
+
+// succeededBefore reports whether a nil check of call's error, the way it
+// takes when the error is nil, dominates b.
+func succeededBefore(fn *ssa.Function, call *ssa.Call, b *ssa.BasicBlock) bool {
 	for _, x := range fn.Blocks {
 		cond := branch(x)
 		if cond == nil {
 			continue
 		}
-		v, failIdx := errCondition(cond.Cond)
-		if v == nil || !x.Succs[1-failIdx].Dominates(b) {
-			continue
-		}
-		for _, call := range errorCalls(v) {
-			if c.networkPath(call) != nil {
-				return true
-			}
+		v, failIdx := nilCheck(cond.Cond)
+		if v != nil && slices.Contains(errorCalls(v), call) && x.Succs[1-failIdx].Dominates(b) {
+			return true
 		}
 	}
 	return false

@@ -15,15 +15,23 @@ import (
 // of such calls (crowdsec's plugin notifier returning on its timeout).
 func (c *checker) checkAbandonedSends(fd *ast.FuncDecl) {
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
+		var names, values []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt: // ch := make(chan T)
+			names, values = n.Lhs, n.Rhs
+		case *ast.ValueSpec: // var ch = make(chan T)
+			for _, id := range n.Names {
+				names = append(names, id)
+			}
+			values = n.Values
+		default:
 			return true
 		}
-		for i, lhs := range as.Lhs {
-			if i >= len(as.Rhs) || !c.makesUnbufferedChan(as.Rhs[i]) {
+		for i, name := range names {
+			if i >= len(values) || !c.makesUnbufferedChan(values[i]) {
 				continue
 			}
-			if v := c.localVar(lhs); v != nil {
+			if v := c.localVar(name); v != nil {
 				c.checkAbandoned(enclosingBody(fd, stack), v)
 			}
 		}
@@ -70,14 +78,15 @@ func enclosingBody(fd *ast.FuncDecl, stack []ast.Node) *ast.BlockStmt {
 // ch has a case that returns without receiving.
 func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 	var sender *ast.GoStmt
+	var senderBody *ast.BlockStmt
 	escapes := false
 	var selects []*ast.SelectStmt
 	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
-			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok && c.sendsPlainly(lit.Body, ch) {
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && c.sendsPlainly(lit.Body, ch) {
 				if sender == nil {
-					sender = n
+					sender, senderBody = n, lit.Body
 				}
 				return false // its uses of ch are its send
 			}
@@ -97,7 +106,7 @@ func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 		if sel.Pos() < sender.End() {
 			continue
 		}
-		if gives := c.givesUp(sel, ch); gives != nil {
+		if gives := c.givesUp(sel, ch, senderBody); gives != nil {
 			c.emit(c.diagnostic(sender.Pos(), gives.Pos(), "this case returns without receiving from "+ch.Name(),
 				"goroutine abandoned on its send: when the select takes its other case, the function returns and nothing receives from %s, "+
 					"an unbuffered channel, so this goroutine blocks on its send for ever: one more for every call that gives up, with no bound; "+
@@ -126,16 +135,26 @@ func (c *checker) sendsPlainly(body *ast.BlockStmt, ch *types.Var) bool {
 // isReceiveOf reports whether the identifier whose ancestors are stack is
 // the operand of a receive (<-ch), alone or in a select's case.
 func isReceiveOf(stack []ast.Node) bool {
-	if len(stack) == 0 {
+	i := len(stack) - 1
+	for i >= 0 {
+		if _, paren := stack[i].(*ast.ParenExpr); !paren {
+			break
+		}
+		i--
+	}
+	if i < 0 {
 		return false
 	}
-	u, ok := stack[len(stack)-1].(*ast.UnaryExpr)
+	u, ok := stack[i].(*ast.UnaryExpr)
 	return ok && u.Op == token.ARROW
 }
 
 // givesUp returns a case of sel, beside one that receives from ch, that
-// returns without receiving from ch, or nil.
-func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var) *ast.CommClause {
+// returns without receiving from ch, or nil. A case on a channel the sender
+// itself sends on or closes (its error channel, its done) is the sender's
+// other answer, not the caller giving up: whichever it sent, the sender is
+// past its sends.
+func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var, sender *ast.BlockStmt) *ast.CommClause {
 	receives := false
 	var other *ast.CommClause
 	for _, s := range sel.Body.List {
@@ -144,7 +163,7 @@ func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var) *ast.CommClause {
 			receives = true
 			continue
 		}
-		if other == nil && returnsAtTop(cc.Body) && !c.receivesIn(&ast.BlockStmt{List: cc.Body}, ch) {
+		if other == nil && returnsAtTop(cc.Body) && !c.receivesIn(&ast.BlockStmt{List: cc.Body}, ch) && !c.fedBy(cc.Comm, sender) {
 			other = cc
 		}
 	}
@@ -152,6 +171,44 @@ func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var) *ast.CommClause {
 		return nil
 	}
 	return other
+}
+
+// fedBy reports whether a select case receives from a local channel the
+// sender's body sends on or closes.
+func (c *checker) fedBy(comm ast.Stmt, sender *ast.BlockStmt) bool {
+	if comm == nil {
+		return false
+	}
+	fed := map[*types.Var]bool{}
+	ast.Inspect(sender, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			if v := c.localVar(n.Chan); v != nil {
+				fed[v] = true
+			}
+		case *ast.CallExpr:
+			if b, ok := c.pass.TypesInfo.Uses[identOrNil(n.Fun)].(*types.Builtin); ok && b.Name() == "close" && len(n.Args) == 1 {
+				if v := c.localVar(n.Args[0]); v != nil {
+					fed[v] = true
+				}
+			}
+		}
+		return true
+	})
+	found := false
+	ast.Inspect(comm, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && fed[c.localVar(u.X)] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// identOrNil is e as an identifier, unparenthesised, or nil.
+func identOrNil(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }
 
 // receivesFrom reports whether a select case's statement receives from ch.

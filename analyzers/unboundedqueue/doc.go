@@ -47,10 +47,12 @@ the processes of the Procfile main read).
     a slot is taken before it in the loop body or in a top-level statement
     of the goroutine's body (a send of a constant or struct{}{} on a
     channel, a receive, a limiter; a result or a counter sent is data, not
-    a token); when every round of the loop sleeps (a time.Sleep among the
-    top-level statements of its body, before or after the start: at most
-    one goroutine per interval, the pace a rate.Limiter's Wait sets; not a
-    sleep under an if, which paces only the rounds that take it); when the loop is counted (for i := 0; i < n; i++, range over
+    a token); when every round of the loop that starts one sleeps (a
+    time.Sleep among the top-level statements of its body, before the
+    start, or after it with no continue between them: at most one
+    goroutine per interval, the pace a rate.Limiter's Wait sets; not a
+    sleep under an if, which paces only the rounds that take it, nor a
+    constant duration of zero or less); when the loop is counted (for i := 0; i < n; i++, range over
     an int: a worker pool) or ranges over an array, a literal list, a local
     variable only ever assigned literals ({pg, mysql, crdb}), a list of
     funcs (hooks the code registered) or of a type the code declares as a
@@ -65,7 +67,10 @@ the processes of the Procfile main read).
     at any depth, as a value or in a slice or map (MonitorConfig{Instances
     []Instance}: an Instance's HeartbeatURLs are the operator's; not
     through a field that is one pointer, ServerConfig{Hub *Hub}: a
-    dependency the program built and handed in), directly or through the
+    dependency the program built and handed in; nor a type that a
+    function handed a request builds, a variable or literal of it there:
+    the request's data, whatever configuration also holds one), directly
+    or through the
     assignments of locals and the range statements that define them:
     NewInhibitor(rs []config.InhibitRule) appending one rule per cr of rs)
     or the list a function of a
@@ -250,7 +255,10 @@ the processes of the Procfile main read).
     func(w, r) { go … } }; the constructor itself is not per request; not a
     method of an http.RoundTripper, whose *http.Request is the one its
     client sends: a transport that adds a token takes a lock per outgoing
-    request, not per request the process answers) — a
+    request, not per request the process answers — a type whose own
+    RoundTrip is declared on it, not promoted from an embedded transport,
+    and that is no http.Handler: a proxy that serves and is its own
+    transport answers requests) — a
     goroutine started outside any loop (a go statement, wg.Go, or a call of
     a function that starts one per call with a function literal as its
     work, routine.FireAndForget(func() { … })), also in a function literal
@@ -416,7 +424,9 @@ the processes of the Procfile main read).
     for ever: one more for every call that gives up, with no bound but the
     number of such calls (crowdsec's plugin notifier returning on its
     timeout). Silent: a buffered channel; a goroutine whose send is in a
-    select (it gives up too); a giving-up case that receives before it
+    select (it gives up too); a case on a channel the goroutine itself
+    sends on or closes (its error or done channel: its other answer, not
+    the caller giving up); a giving-up case that receives before it
     returns, or one that does not return (a tick that logs and waits
     again); a channel used otherwise than by that goroutine's send and the
     function's receives (returned, passed, stored, closed: someone else may

@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -561,7 +562,44 @@ func (c *checker) heldByConfig(t types.Type) bool {
 			}
 		}
 	}
-	return c.configHeld[named.Origin().Obj()]
+	return c.configHeld[named.Origin().Obj()] && !c.requestBuilt()[named.Origin().Obj()]
+}
+
+// requestBuilt is the set of this package's named types that a function
+// handed a request builds: a variable of the type (or a pointer to it)
+// declared there, or a composite literal of it (var s Subscription; decode
+// the body into s). Such a value is the request's data, whatever
+// configuration type also holds one.
+func (c *checker) requestBuilt() map[*types.TypeName]bool {
+	if c.perRequestTypes != nil {
+		return c.perRequestTypes
+	}
+	c.perRequestTypes = map[*types.TypeName]bool{}
+	mark := func(t types.Type) {
+		if named := namedOf(t); named != nil && named.Obj().Pkg() == c.pass.Pkg {
+			c.perRequestTypes[named.Origin().Obj()] = true
+		}
+	}
+	for _, f := range c.pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !c.handlesRequest(fd) {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Ident:
+					if v, ok := c.pass.TypesInfo.Defs[n].(*types.Var); ok {
+						mark(v.Type())
+					}
+				case *ast.CompositeLit:
+					mark(c.pass.TypesInfo.TypeOf(n))
+				}
+				return true
+			})
+		}
+	}
+	return c.perRequestTypes
 }
 
 // holdFields marks the struct types of this package that t's fields hold,
@@ -821,23 +859,57 @@ func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 }
 
 // sleepsEveryRound reports whether a top-level statement of the loop's
-// body sleeps (catalog.Sleeps: time.Sleep(time.Second)): every round waits,
-// so at most one goroutine starts per interval, the pace a rate.Limiter's
-// Wait would set. A sleep under an if (after a failure) paces only the
-// rounds that take it.
-func (c *checker) sleepsEveryRound(body *ast.BlockStmt) bool {
+// body sleeps (catalog.Sleeps: time.Sleep(time.Second)) on every round that
+// starts a goroutine at start: before the statement that starts it, or
+// after it with no continue between them. At most one goroutine then starts
+// per interval, the pace a rate.Limiter's Wait would set. A sleep under an
+// if (after a failure) paces only the rounds that take it, and a constant
+// duration of zero or less does not wait.
+func (c *checker) sleepsEveryRound(body *ast.BlockStmt, start token.Pos) bool {
 	for _, st := range body.List {
-		if es, ok := st.(*ast.ExprStmt); ok {
-			if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
-				if fn := c.callee(call); fn != nil {
-					if _, sleeps := catalog.Sleeps[catalog.Key(fn)]; sleeps {
-						return true
-					}
-				}
-			}
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			continue
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			continue
+		}
+		fn := c.callee(call)
+		if fn == nil {
+			continue
+		}
+		if _, sleeps := catalog.Sleeps[catalog.Key(fn)]; !sleeps || c.noWait(call.Args[0]) {
+			continue
+		}
+		if st.Pos() < start || !continuesBetween(body, start, st.Pos()) {
+			return true
 		}
 	}
 	return false
+}
+
+// noWait reports whether d is a constant duration of zero or less.
+func (c *checker) noWait(d ast.Expr) bool {
+	tv := c.pass.TypesInfo.Types[d]
+	return tv.Value != nil && constant.Sign(tv.Value) <= 0
+}
+
+// continuesBetween reports whether body has a continue of its own loop
+// (not of a loop nested in it, nor in a function literal) between from and
+// to.
+func continuesBetween(body *ast.BlockStmt, from, to token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			found = found || n.Tok == token.CONTINUE && n.Pos() > from && n.Pos() < to
+		}
+		return !found
+	})
+	return found
 }
 
 // checkGoroutine reports a goroutine started once per item of loop, by
@@ -845,7 +917,7 @@ func (c *checker) sleepsEveryRound(body *ast.BlockStmt) bool {
 // starter calls (related information: the other end of the finding).
 func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string, goroutineAt token.Pos) {
 	start := starter.Pos()
-	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) || c.sleepsEveryRound(loop.body) ||
+	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) || c.sleepsEveryRound(loop.body, start) ||
 		c.joinedPartitions(loop, body) || c.readerPerSource(work) || computesOnly(c.ssaFuncOfWork(work)) {
 		return
 	}

@@ -407,16 +407,23 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 }
 
 // isClientTransport reports whether t, or a pointer to it, is an
-// http.RoundTripper: its methods handle the requests its client sends (a
-// transport that adds a token, retries, logs), not requests the process
-// answers, however many of them take an *http.Request.
+// http.RoundTripper by a RoundTrip declared on it (not promoted from an
+// embedded transport) and is no http.Handler: its methods handle the
+// requests its client sends (a transport that adds a token, retries,
+// logs), not requests the process answers, however many of them take an
+// *http.Request. A proxy that serves requests and is its own transport
+// answers requests.
 func isClientTransport(t types.Type) bool {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), false, nil, "RoundTrip")
+	ptr := types.NewPointer(t)
+	obj, index, _ := types.LookupFieldOrMethod(ptr, false, nil, "RoundTrip")
 	fn, ok := obj.(*types.Func)
-	if !ok {
+	if !ok || len(index) != 1 {
+		return false
+	}
+	if serve, _, _ := types.LookupFieldOrMethod(ptr, false, nil, "ServeHTTP"); serve != nil {
 		return false
 	}
 	sig := fn.Signature()

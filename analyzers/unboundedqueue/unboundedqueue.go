@@ -228,23 +228,24 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 }
 
 type checker struct {
-	slotTakers    map[*types.Func]bool             // this package's functions that take a slot
-	parkers       map[*types.Func]*parksOnSend     // this package's functions and interface methods parked on a send
-	starters      map[*types.Func]*startsGoroutine // this package's functions that start a goroutine per call (startsGoroutine)
-	detachers     map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
-	ignorers      map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
-	net           *netWaits                        // this package's network waits (waitsOnNetwork), once learned
-	funcReturners map[*types.Func]string           // this package's returnsNetworkFunc
-	netio         *netio.Result
-	pass          *analysis.Pass
-	reported      map[token.Pos]bool
-	serving       bool                              // the package serves requests or runs long
-	openers       map[*types.Func]*opensUnboundedDB // this package's, learned
-	bounders      map[*types.Func][]int             // this package's boundsDBParam
-	startup       map[*types.Func]bool              // this package's functions that run only at start-up, once learned
-	limitsAPool   *bool                             // some function here gives a pool a maximum, once learned (embedded.go)
-	frames        map[*ssa.Function]*requestFrame   // the functions on a request's path, once learned (requestPathFrames)
-	configHeld    map[*types.TypeName]bool          // this package's struct types a configuration type holds, once learned (heldByConfig)
+	slotTakers      map[*types.Func]bool             // this package's functions that take a slot
+	parkers         map[*types.Func]*parksOnSend     // this package's functions and interface methods parked on a send
+	starters        map[*types.Func]*startsGoroutine // this package's functions that start a goroutine per call (startsGoroutine)
+	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
+	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
+	net             *netWaits                        // this package's network waits (waitsOnNetwork), once learned
+	funcReturners   map[*types.Func]string           // this package's returnsNetworkFunc
+	netio           *netio.Result
+	pass            *analysis.Pass
+	reported        map[token.Pos]bool
+	serving         bool                              // the package serves requests or runs long
+	openers         map[*types.Func]*opensUnboundedDB // this package's, learned
+	bounders        map[*types.Func][]int             // this package's boundsDBParam
+	startup         map[*types.Func]bool              // this package's functions that run only at start-up, once learned
+	limitsAPool     *bool                             // some function here gives a pool a maximum, once learned (embedded.go)
+	frames          map[*ssa.Function]*requestFrame   // the functions on a request's path, once learned (requestPathFrames)
+	configHeld      map[*types.TypeName]bool          // this package's struct types a configuration type holds, once learned (heldByConfig)
+	perRequestTypes map[*types.TypeName]bool          // this package's types a function handed a request builds, once learned (requestBuilt)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

@@ -144,3 +144,24 @@ func TestNonProductionDirs(t *testing.T) {
 		}
 	}
 }
+
+// TestNonProductionDirsNeedAModule: a driver that names no module gives no
+// root to measure from (the module's own path, example.com/test, holds
+// such a name), so no package is taken for test support by its directory.
+func TestNonProductionDirsNeedAModule(t *testing.T) {
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: "testdata/nonprod"}, "./...")
+	if err != nil || packages.PrintErrors(pkgs) > 0 {
+		t.Fatalf("the test packages do not load: %v", err)
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{calm}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reported := 0
+	for _, act := range graph.Roots {
+		reported += len(act.Diagnostics)
+	}
+	if reported != 5 {
+		t.Errorf("%d findings without a module, want 5 (one per package)", reported)
+	}
+}

@@ -60,14 +60,16 @@ func (s *testSupport) at(pos token.Pos) bool {
 }
 
 // nonProductionDir reports whether the package sits in one of the
-// catalogue's NonProductionDirs below its module's root (the whole import
-// path when the driver names no module).
+// catalogue's NonProductionDirs below its module's root. A driver that
+// names no module (GOPATH mode, analysistest) gives no root to measure
+// from, and the module's own path may hold such a name: no package is
+// then taken for one.
 func (s *testSupport) nonProductionDir() bool {
-	rel := s.pass.Pkg.Path()
-	if m := s.pass.Module; m != nil && m.Path != "" {
-		rel = strings.TrimPrefix(strings.TrimPrefix(rel, m.Path), "/")
+	m := s.pass.Module
+	if m == nil || m.Path == "" || !strings.HasPrefix(s.pass.Pkg.Path(), m.Path+"/") {
+		return false
 	}
-	return catalog.InNonProductionDir(rel)
+	return catalog.InNonProductionDir(strings.TrimPrefix(s.pass.Pkg.Path(), m.Path+"/"))
 }
 
 func (s *testSupport) packageOfHelpers() bool {

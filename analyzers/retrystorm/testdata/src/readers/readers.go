@@ -348,6 +348,23 @@ func (p *longPoller) pollUntilUnauthorized() error {
 	}
 }
 
+var errRetryable = errors.New("retryable")
+
+// pollWhileRetryable leaves on every error but one: a server that is down
+// answers with another error, and the loop returns it.
+func (p *longPoller) pollWhileRetryable() error {
+	for {
+		err := p.poll()
+		if err != nil {
+			if !errors.Is(err, errRetryable) {
+				return err
+			}
+			continue
+		}
+		log.Print("polled")
+	}
+}
+
 // PollUntilCancelled: the same with ctx.Err() of a context that ends at
 // shutdown.
 func (p *longPoller) PollUntilCancelled(ctx context.Context) {

@@ -126,3 +126,62 @@ func busyPoll(ctx context.Context, url string) error {
 		return nil
 	}
 }
+
+// retryAfterToken fetches a token (which succeeds), then maps the failed
+// GET to the sentinel after a sleep: the first request's success does not
+// make the second one's failure a status.
+func retryAfterToken(ctx context.Context, url string) error { // want retryAfterToken:"sleeps\\(constant\\)"
+	for { // want `this loop retries retryAfterToken\$1 \(a network call: → http.Get\) when it fails with no bound on attempts, waiting a constant time`
+		err := func() error {
+			tok, err := http.Get(url + "/token")
+			if err != nil {
+				return err
+			}
+			tok.Body.Close()
+			resp, err := http.Get(url)
+			if err != nil {
+				time.Sleep(time.Second)
+				return errNextLoop
+			}
+			return resp.Body.Close()
+		}()
+		if err != nil {
+			if errors.Is(err, errNextLoop) {
+				continue
+			}
+			return err
+		}
+		return nil
+	}
+}
+
+func isTimeout(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
+
+// timeoutsGoRoundToo: a timeout goes round at once before the sentinel is
+// tested, so the sentinel is not the only way round.
+func timeoutsGoRoundToo(ctx context.Context, url string) error { // want timeoutsGoRoundToo:"sleeps\\(constant\\)"
+	for { // want `this loop retries timeoutsGoRoundToo\$1 \(a network call: → http.Get\) when it fails with no bound on attempts`
+		err := func() error {
+			resp, err := http.Get(url)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode == http.StatusAccepted {
+				time.Sleep(3 * time.Second)
+				return errNextLoop
+			}
+			return nil
+		}()
+		if err != nil {
+			if isTimeout(err) {
+				continue
+			}
+			if errors.Is(err, errNextLoop) {
+				continue
+			}
+			return err
+		}
+		return nil
+	}
+}

@@ -124,3 +124,56 @@ func (n *Notifier) Drained(ctx context.Context, text string) error {
 		return ctx.Err()
 	}
 }
+
+// ResultOrError: the goroutine answers on one of its two channels; the
+// case on its error channel is its other answer, not the caller giving up.
+func (n *Notifier) ResultOrError(ctx context.Context, text string) (string, error) {
+	res, errc := make(chan string), make(chan error)
+	go func() {
+		if err := n.client.Notify(ctx, text); err != nil {
+			errc <- err
+			return
+		}
+		res <- text
+	}()
+	select {
+	case v := <-res:
+		return v, nil
+	case err := <-errc:
+		return "", err
+	}
+}
+
+// ClosedWhenDone: the sender closes done after its last send.
+func (n *Notifier) ClosedWhenDone(ctx context.Context, texts []string) int {
+	out, done := make(chan string), make(chan struct{})
+	go func() {
+		for _, t := range texts {
+			out <- t
+		}
+		close(done)
+	}()
+	count := 0
+	for {
+		select {
+		case <-out:
+			count++
+		case <-done:
+			return count
+		}
+	}
+}
+
+// Declared with var, started through parentheses: the same leak.
+func (n *Notifier) Declared(ctx context.Context, text string) error {
+	var done = make(chan error)
+	go (func() { // want `goroutine abandoned on its send: .* nothing receives from done`
+		done <- n.client.Notify(ctx, text)
+	})()
+	select {
+	case err := <-(done):
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

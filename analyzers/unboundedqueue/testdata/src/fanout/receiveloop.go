@@ -219,3 +219,34 @@ func sleepsOnlyOnError(ctx context.Context, queue chan Order) {
 		go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every value received from queue`
 	}
 }
+
+// continuesPastTheSleep starts a goroutine and goes round before the
+// sleep: the rounds that start one do not wait.
+func continuesPastTheSleep(ctx context.Context, queue chan Order) {
+	for o := range queue {
+		if o.ID != "" {
+			go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every value received from queue`
+			continue
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// sleepsNothing: a zero sleep does not wait.
+func sleepsNothing(ctx context.Context, queue chan Order) {
+	for o := range queue {
+		go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every value received from queue`
+		time.Sleep(0)
+	}
+}
+
+// sleepsFirst waits, then starts: every round that starts one has waited.
+func sleepsFirst(ctx context.Context, queue chan Order) {
+	for o := range queue {
+		time.Sleep(time.Second)
+		if o.ID == "" {
+			continue
+		}
+		go notify(ctx, o)
+	}
+}

@@ -72,9 +72,15 @@ func (i *Instance) heartbeat(ctx context.Context) {
 	wg.Wait()
 }
 
-// Subscription is decoded from a request's body; no configuration holds it.
+// Subscription is decoded from a request's body. A configuration type also
+// holds one (the default subscription), but what a handler decodes into
+// one is the request's.
 type Subscription struct {
 	Callbacks []string
+}
+
+type WebhookConfig struct {
+	Default Subscription
 }
 
 func Subscribe(w http.ResponseWriter, r *http.Request) {

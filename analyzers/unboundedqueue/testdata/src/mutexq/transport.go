@@ -59,3 +59,40 @@ func (v *Verifier) RequireUser(r *http.Request) error { // want RequireUser:"wai
 	}
 	return nil
 }
+
+// Proxy serves requests and is its own transport: ServeHTTP answers the
+// requests every client sends, and its lock is shared by all of them.
+type Proxy struct {
+	mu    sync.Mutex
+	token string
+}
+
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) { // want ServeHTTP:"waitsOnNetwork"
+	p.mu.Lock() // want `mutex held across a network wait on every request: p.mu \(sync.Mutex\) is shared by every request to \(\*mutexq.Proxy\).ServeHTTP`
+	defer p.mu.Unlock()
+	resp, err := http.Post("https://auth.example.com/token", "text/plain", nil)
+	if err != nil {
+		return
+	}
+	resp.Body.Close()
+}
+
+func (p *Proxy) RoundTrip(r *http.Request) (*http.Response, error) { // want RoundTrip:"waitsOnNetwork"
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Embedder embeds a transport: its own methods are not the transport's.
+type Embedder struct {
+	http.RoundTripper
+	mu sync.Mutex
+}
+
+func (e *Embedder) Authorize(r *http.Request) error { // want Authorize:"waitsOnNetwork"
+	e.mu.Lock() // want `mutex held across a network wait on every request: e.mu \(sync.Mutex\) is shared by every request to \(\*mutexq.Embedder\).Authorize`
+	defer e.mu.Unlock()
+	resp, err := http.Get("https://idp.example.com/keys")
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}

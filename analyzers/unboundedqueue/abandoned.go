@@ -78,7 +78,7 @@ func enclosingBody(fd *ast.FuncDecl, stack []ast.Node) *ast.BlockStmt {
 // ch has a case that returns without receiving.
 func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 	var sender *ast.GoStmt
-	var senderBody *ast.BlockStmt
+	var senderBody, senderBlock *ast.BlockStmt
 	escapes := false
 	var selects []*ast.SelectStmt
 	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
@@ -87,6 +87,9 @@ func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && c.sendsPlainly(lit.Body, ch) {
 				if sender == nil {
 					sender, senderBody = n, lit.Body
+					if len(stack) > 0 {
+						senderBlock, _ = stack[len(stack)-1].(*ast.BlockStmt)
+					}
 				}
 				return false // its uses of ch are its send
 			}
@@ -102,6 +105,13 @@ func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 	if sender == nil || escapes {
 		return
 	}
+	if ret := c.returnsBeforeReceiving(senderBlock, sender, ch); ret != nil {
+		c.emit(c.diagnostic(sender.Pos(), ret.Pos(), "the function returns here before receiving from "+ch.Name(),
+			"goroutine abandoned on its send: the function can return after starting it and before receiving from %s, "+
+				"an unbuffered channel, so this goroutine then blocks on its send for ever: one more for every call that returns early, with no bound; "+
+				"make %s buffered (make(chan T, 1)) so that the send completes whoever is left to receive", ch.Name(), ch.Name()))
+		return
+	}
 	for _, sel := range selects {
 		if sel.Pos() < sender.End() {
 			continue
@@ -114,6 +124,41 @@ func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 			return
 		}
 	}
+}
+
+// returnsBeforeReceiving returns a return statement of the block that
+// starts the sender, after the go statement and before the first receive
+// from ch in the source (outside function literals): a way out that leaves
+// the goroutine behind (kratos's registration returning on a failed
+// validation while the password hash is still to be sent). Only the
+// sender's own block is searched, so the return runs after the go
+// statement on its path; a return in a select's case is judged by givesUp.
+func (c *checker) returnsBeforeReceiving(block *ast.BlockStmt, sender *ast.GoStmt, ch *types.Var) *ast.ReturnStmt {
+	if block == nil {
+		return nil
+	}
+	firstReceive := block.End()
+	ast.Inspect(block, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && c.localVar(u.X) == ch && u.Pos() > sender.End() && u.Pos() < firstReceive {
+			firstReceive = u.Pos()
+		}
+		return true
+	})
+	var ret *ast.ReturnStmt
+	ast.Inspect(block, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			return false // its cases are givesUp's
+		case *ast.ReturnStmt:
+			if ret == nil && n.Pos() > sender.End() && n.End() <= firstReceive {
+				ret = n
+			}
+		}
+		return ret == nil
+	})
+	return ret
 }
 
 // sendsPlainly reports whether body sends on ch outside a select: a send

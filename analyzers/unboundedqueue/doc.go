@@ -417,11 +417,15 @@ the processes of the Procfile main read).
     when the queue is full.
  11. goroutine abandoned on its send: a function makes an unbuffered
     channel (make(chan T), make(chan T, 0)), starts a goroutine (a function
-    literal) that sends on it outside a select, and waits in a select with
-    a case that receives from it and a case that returns without receiving
-    (<-ctx.Done(), <-time.After(d): the caller gives up). When that case
-    wins, nothing will ever receive, and the goroutine blocks on its send
-    for ever: one more for every call that gives up, with no bound but the
+    literal) that sends on it outside a select, and then can return
+    without receiving from it: a select with a case that receives from it
+    and a case that returns without receiving (<-ctx.Done(),
+    <-time.After(d): the caller gives up), or a return in the block that
+    starts the goroutine, after it and before the first receive in the
+    source (kratos's registration returning on a failed validation while
+    the password's hash is still to be sent). Then nothing will ever
+    receive, and the goroutine blocks on its send for ever: one more for
+    every call that gives up or returns early, with no bound but the
     number of such calls (crowdsec's plugin notifier returning on its
     timeout). Silent: a buffered channel; a goroutine whose send is in a
     select (it gives up too); a case on a channel the goroutine itself
@@ -430,8 +434,8 @@ the processes of the Procfile main read).
     returns, or one that does not return (a tick that logs and waits
     again); a channel used otherwise than by that goroutine's send and the
     function's receives (returned, passed, stored, closed: someone else may
-    receive). Reported at the go statement, with the giving-up case as
-    related information. Fix: make(chan T, 1), so that the send completes
+    receive). Reported at the go statement, with the giving-up case or the
+    early return as related information. Fix: make(chan T, 1), so that the send completes
     into the buffer whoever is left to receive.
 
 What counts as a limiter (shapes 1 and 2): a channel send (a buffered

@@ -177,3 +177,40 @@ func (n *Notifier) Declared(ctx context.Context, text string) error {
 		return ctx.Err()
 	}
 }
+
+// Validate is kratos's registration: the hash is computed in parallel, and
+// a failed validation returns before the select, leaving the hasher on its
+// send.
+func (n *Notifier) Validate(ctx context.Context, text string, valid bool) error {
+	hashed := make(chan string)
+	errc := make(chan error)
+	go func() { // want `goroutine abandoned on its send: the function can return after starting it and before receiving from hashed`
+		defer close(errc)
+		if err := n.client.Notify(ctx, text); err != nil {
+			errc <- err
+			return
+		}
+		hashed <- text
+	}()
+	if !valid {
+		return errors.New("invalid")
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-hashed:
+		return nil
+	}
+}
+
+// ReturnsBeforeStarting returns only before the goroutine starts.
+func (n *Notifier) ReturnsBeforeStarting(ctx context.Context, text string, valid bool) error {
+	if !valid {
+		return errors.New("invalid")
+	}
+	done := make(chan error)
+	go func() {
+		done <- n.client.Notify(ctx, text)
+	}()
+	return <-done
+}

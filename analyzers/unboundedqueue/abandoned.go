@@ -13,7 +13,13 @@ import (
 // wins, nothing will ever receive, and the goroutine blocks on its send
 // for ever: one more per call that gives up, with no bound but the number
 // of such calls (crowdsec's plugin notifier returning on its timeout).
+// Code that runs once per process (startupFuncs: main, a server's
+// ListenAndServe that waits for SIGTERM) leaves at most one, when the
+// process is stopping: no queue; its function literals may run more often
+// and are still read.
 func (c *checker) checkAbandonedSends(fd *ast.FuncDecl) {
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	runsOnce := c.startupFuncs()[fn]
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		var names, values []ast.Expr
 		switch n := n.(type) {
@@ -31,8 +37,12 @@ func (c *checker) checkAbandonedSends(fd *ast.FuncDecl) {
 			if i >= len(values) || !c.makesUnbufferedChan(values[i]) {
 				continue
 			}
+			body := enclosingBody(fd, stack)
+			if runsOnce && body == fd.Body {
+				continue
+			}
 			if v := c.localVar(name); v != nil {
-				c.checkAbandoned(enclosingBody(fd, stack), v)
+				c.checkAbandoned(body, v)
 			}
 		}
 		return true

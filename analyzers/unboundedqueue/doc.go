@@ -434,7 +434,11 @@ the processes of the Procfile main read).
     returns, or one that does not return (a tick that logs and waits
     again); a channel used otherwise than by that goroutine's send and the
     function's receives (returned, passed, stored, closed: someone else may
-    receive). Reported at the go statement, with the giving-up case or the
+    receive); a function that runs once per process (main, init, one
+    that waits for the process's signals, as a registry's ListenAndServe
+    does, and the functions only those call: shape 1's start-up code),
+    outside its function literals: it leaves at most one goroutine, when
+    the process stops. Reported at the go statement, with the giving-up case or the
     early return as related information. Fix: make(chan T, 1), so that the send completes
     into the buffer whoever is left to receive.
 

@@ -6,6 +6,9 @@ package abandoned
 import (
 	"context"
 	"errors"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 )
 
@@ -213,4 +216,49 @@ func (n *Notifier) ReturnsBeforeStarting(ctx context.Context, text string, valid
 		done <- n.client.Notify(ctx, text)
 	}()
 	return <-done
+}
+
+type Server interface {
+	Serve() error
+	Shutdown(ctx context.Context) error
+}
+
+// Registry is distribution's registry: ListenAndServe waits for SIGTERM,
+// so it runs once per process, and the one goroutine it leaves blocked on
+// its send when the process stops is no queue.
+type Registry struct {
+	server Server
+	quit   chan os.Signal
+}
+
+func (r *Registry) ListenAndServe() error {
+	signal.Notify(r.quit, os.Interrupt, syscall.SIGTERM)
+	serveErr := make(chan error)
+	go func() {
+		serveErr <- r.server.Serve()
+	}()
+	select {
+	case err := <-serveErr:
+		return err
+	case <-r.quit:
+		return r.server.Shutdown(context.Background())
+	}
+}
+
+// HandlerFrom is run once per process too, but the handler it returns runs
+// once per request: each that times out leaves one more goroutine.
+func (r *Registry) HandlerFrom(n *Notifier) func(ctx context.Context, text string) error {
+	signal.Notify(r.quit, os.Interrupt)
+	return func(ctx context.Context, text string) error {
+		done := make(chan error)
+		go func() { // want `goroutine abandoned on its send: .* nothing receives from done`
+			done <- n.client.Notify(ctx, text)
+		}()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }

@@ -35,6 +35,15 @@ func computesOnly(fn *ssa.Function) bool {
 	if fn == nil || fn.Blocks == nil {
 		return false
 	}
+	return everyInstr(fn, func(in ssa.Instruction, walk func(*ssa.Function) bool) bool {
+		return instrComputes(in, fn.Pkg, walk)
+	})
+}
+
+// everyInstr reports whether check holds for every instruction of fn and
+// of the functions check walks into (each once): false past 64 functions
+// (too deep to be sure) or at a function with no body to read.
+func everyInstr(fn *ssa.Function, check func(in ssa.Instruction, walk func(*ssa.Function) bool) bool) bool {
 	seen := map[*ssa.Function]bool{}
 	var walk func(*ssa.Function) bool
 	walk = func(f *ssa.Function) bool {
@@ -43,11 +52,11 @@ func computesOnly(fn *ssa.Function) bool {
 		}
 		seen[f] = true
 		if len(seen) > 64 || f.Blocks == nil {
-			return false // too deep to be sure, or no body to read
+			return false
 		}
 		for _, b := range f.Blocks {
 			for _, in := range b.Instrs {
-				if !instrComputes(in, fn.Pkg, walk) {
+				if !check(in, walk) {
 					return false
 				}
 			}

@@ -409,7 +409,18 @@ the processes of the Procfile main read).
     signal, or a semaphore's slot: a bound of its own); a channel the
     request made (a reply channel); a send in a goroutine the request
     starts (the request does not wait for it; shape 7 judges the
-    goroutine). Reported at the send, with the per-request function as
+    goroutine); a channel that is an actor's mailbox: every function of
+    the package that receives from it (there is at least one) never waits
+    but for its next receive, through the package's static calls and the
+    implementations its own interfaces have there — no plain send, no
+    select that may block to send (one with a default drops instead), no
+    network or database wait, no sleep, no Lock, no call of a function
+    value or of another interface's method (context.Context's,
+    reflect.Type's, error's and fmt.Stringer's answer at once) — so a
+    request waits for the consumer's CPU time only, which no slow
+    dependency can stretch (navidrome's event broker: one loop that adds
+    and removes subscribers in a map and hands each message on with a
+    select that drops it for a full client). Reported at the send, with the per-request function as
     related information. Only the package's own request path is followed:
     a handler that calls another package's function that sends (a
     notification queue's Send behind a service) is missed. Fix: select on

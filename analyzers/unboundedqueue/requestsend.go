@@ -14,7 +14,8 @@ import (
 // busy or gone every request waits there, and the queue's only bound is
 // the number of requests. A send in a select (with the request's context,
 // a timer or a default) is not one; nor a send of struct{} (a signal or a
-// semaphore's slot, a bound of its own).
+// semaphore's slot, a bound of its own); nor a send on an actor's mailbox
+// (isMailbox), whose consumer only computes between receives.
 func (c *checker) checkSendsPerRequest() {
 	if !c.serving || !c.sendsOnChannel() {
 		return
@@ -53,7 +54,7 @@ func (c *checker) sharedQueue(send *ssa.Send, fr *requestFrame) bool {
 		return false
 	}
 	key, named, ok := throughFields(send.Chan)
-	if !ok {
+	if !ok || c.isMailbox(named) {
 		return false
 	}
 	switch root := key.root.(type) {

@@ -238,6 +238,8 @@ type checker struct {
 	netio           *netio.Result
 	pass            *analysis.Pass
 	reported        map[token.Pos]bool
+	mailboxes       map[types.Object]bool             // shared channels known to be an actor's mailbox (isMailbox)
+	methodImpls     map[*types.Func][]*ssa.Function   // this package's interface methods and their implementations here (implementationsNeverWait)
 	serving         bool                              // the package serves requests or runs long
 	openers         map[*types.Func]*opensUnboundedDB // this package's, learned
 	bounders        map[*types.Func][]int             // this package's boundsDBParam

@@ -55,7 +55,10 @@ the processes of the Procfile main read).
     constant duration of zero or less); when the loop is counted (for i := 0; i < n; i++, range over
     an int: a worker pool) or ranges over an array, a literal list, a local
     variable only ever assigned literals ({pg, mysql, crdb}), a list of
-    funcs (hooks the code registered) or of a type the code declares as a
+    funcs (hooks the code registered; not a map of funcs of a type the
+    package deletes from: subscriptions, which come and go with their
+    subscribers, as coder's pubsub listeners, one per request that watches
+    a job, each notification starting one goroutine per listener) or of a type the code declares as a
     list of a non-empty interface (type FanoutStage []Stage, run by its own
     Exec: the stages a pipeline assembles, behaviours, not data; an
     unnamed slice of an interface may hold entities, one client per

@@ -197,7 +197,7 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 				c.fixedAtStartup(fd, s) {
 				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code capped
 			}
-			if isFuncList(t) || isBehaviourList(tv.Type) {
+			if isFuncList(t) && !c.unsubscribed(tv.Type) || isBehaviourList(tv.Type) {
 				return nil // registered hooks or stages, as many as the code registers: not data
 			}
 			if isMemberList(t) {
@@ -225,6 +225,34 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		return &perItemLoop{node: s, body: s.Body, what: "row of " + types.ExprString(sel.X)}
 	}
 	return nil
+}
+
+// unsubscribed reports whether t is a map type that the package deletes
+// from (delete(m, id) on a map of that very type): its funcs are
+// subscriptions, which come and go with their subscribers (coder's pubsub
+// listeners, one per request that watches a job's logs, removed by the
+// cancel func Subscribe returns), not hooks the code registers once and
+// never removes.
+func (c *checker) unsubscribed(t types.Type) bool {
+	if _, isMap := t.Underlying().(*types.Map); !isMap {
+		return false
+	}
+	if c.deletedFrom == nil {
+		c.deletedFrom = []types.Type{}
+		for _, f := range c.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) != 2 {
+					return true
+				}
+				if b, ok := c.pass.TypesInfo.Uses[identOrNil(call.Fun)].(*types.Builtin); ok && b.Name() == "delete" {
+					c.deletedFrom = append(c.deletedFrom, c.pass.TypesInfo.TypeOf(call.Args[0]))
+				}
+				return true
+			})
+		}
+	}
+	return slices.ContainsFunc(c.deletedFrom, func(d types.Type) bool { return d != nil && types.Identical(d, t) })
 }
 
 func isFuncList(t types.Type) bool {

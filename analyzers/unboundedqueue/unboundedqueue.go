@@ -240,6 +240,7 @@ type checker struct {
 	reported        map[token.Pos]bool
 	mailboxes       map[types.Object]bool             // shared channels known to be an actor's mailbox (isMailbox)
 	methodImpls     map[*types.Func][]*ssa.Function   // this package's interface methods and their implementations here (implementationsNeverWait)
+	deletedFrom     []types.Type                      // the map types the package deletes from (unsubscribed), once learned
 	serving         bool                              // the package serves requests or runs long
 	openers         map[*types.Func]*opensUnboundedDB // this package's, learned
 	bounders        map[*types.Func][]int             // this package's boundsDBParam

@@ -11,6 +11,8 @@ package catalog
 import (
 	"go/types"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // NetworkCalls are calls that leave the process and wait on the network.
@@ -183,6 +185,13 @@ var TxCallbacks = map[string]int{
 
 // Table is a set of function keys with ".*" receiver wildcards.
 type Table struct {
+	// The catalogue's tables are package variables, made in every process
+	// a driver starts (go vet starts one per package), and most processes
+	// look nothing up: the keys are indexed on first use.
+	indexOnce sync.Once
+	indexed   atomic.Bool
+	keys      []string
+
 	exact     map[string]bool
 	receivers map[string]bool
 	// Lookups are on every call of every package, and building a full name
@@ -197,14 +206,29 @@ type Table struct {
 // additions to the catalogue.
 func NewTable(keys ...string) *Table { return newTable(keys...) }
 
-func newTable(keys ...string) *Table {
-	t := &Table{exact: map[string]bool{}, receivers: map[string]bool{}, names: map[string]bool{}, recvPkgs: map[string]bool{}}
-	t.Add(keys...)
-	return t
+func newTable(keys ...string) *Table { return &Table{keys: keys} }
+
+// index builds the table's maps from the keys it was made with, once.
+func (t *Table) index() {
+	t.indexOnce.Do(func() {
+		t.exact, t.receivers, t.names, t.recvPkgs = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+		t.add(t.keys)
+		t.keys = nil
+		t.indexed.Store(true)
+	})
 }
 
-// Add extends the table, as a user's configuration does.
+// Add extends the table, as the catalogue's own files do when they are
+// initialised. Like a map's writes, it must not run alongside lookups.
 func (t *Table) Add(keys ...string) {
+	if !t.indexed.Load() {
+		t.keys = append(t.keys[:len(t.keys):len(t.keys)], keys...) // never into a caller's array
+		return
+	}
+	t.add(keys)
+}
+
+func (t *Table) add(keys []string) {
 	for _, k := range keys {
 		if recv, ok := strings.CutSuffix(k, ".*"); ok {
 			recv = withoutTypeParams(recv)
@@ -228,6 +252,7 @@ func (t *Table) Has(fn *types.Func) bool {
 	if t == nil || fn == nil {
 		return false
 	}
+	t.index()
 	fn = fn.Origin()
 	if t.names[fn.Name()] && t.exact[Key(fn)] {
 		return true

@@ -5,8 +5,50 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
+
+// parserSection is Extract as the parser reads doc.go: the package comment's
+// Text, cut at the analyzer's heading and the next one.
+func parserSection(t *testing.T, src, name string) string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, found := strings.Cut(f.Doc.Text(), "# Analyzer "+name+"\n")
+	if !found {
+		t.Fatalf("no heading in %q", src)
+	}
+	if next := strings.Index(section, "\n# Analyzer "); next >= 0 {
+		section = section[:next]
+	}
+	return strings.TrimSpace(section) + "\n"
+}
+
+// Extract's direct cut gives what the parser gives, and a section Text would
+// change (trailing white space, runs of blank lines, carriage returns,
+// indented first lines) goes the parser's way instead.
+func TestExtractDirectCutMatchesParser(t *testing.T) {
+	for _, src := range []string{
+		"/*\nPackage x.\n\n# Analyzer x\n\nIt reports.\n\nMore.\n*/\npackage x\n",
+		"/*\n# Analyzer x\nIt reports.\n\n# Analyzer y\n\nother\n*/\npackage x\n",
+		"/*\n# Analyzer x\n\nIt reports.   \nMore.\n*/\npackage x\n",
+		"/*\n# Analyzer x\n\nIt reports.\n\n\n\nMore.\n*/\npackage x\n",
+		"/*\r\n# Analyzer x\r\n\r\nIt reports.\r\n*/\r\npackage x\r\n",
+		"/*\n# Analyzer x\n\n  indented first\n*/\npackage x\n",
+		"/*\n# Analyzer x\n\nIt reports.\t\n\t\n*/\npackage x\n",
+		"/*\n# Analyzer x\n\nIt reports.*/\npackage x\n",
+		"/*\n# Analyzer x\n\nIt reports.\n \nMore.\n*/\npackage x\n",
+		"/*\nsee # Analyzer x\n# Analyzer x\n\nIt reports.\n*/\npackage x\n",
+		"/* a header */\n\n/*\n# Analyzer x\n\nIt reports.\n*/\npackage x\n",
+	} {
+		if got, want := Extract(src, "x"), parserSection(t, src, "x"); got != want {
+			t.Errorf("Extract(%q) = %q, want the parser's %q", src, got, want)
+		}
+	}
+}
 
 // The block comment cut out directly reads as the parser reads it, and the
 // forms it does not cover (line comments, a comment the package clause does

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/internal/directive"
+	"github.com/bhlint/bhlint/internal/lazyssa"
 )
 
 // Wrap installs suppression, generated-file filtering and panic recovery
@@ -36,7 +37,10 @@ func Wrap(a *analysis.Analyzer, code string) *analysis.Analyzer {
 		if cfg, err := Config(pass); err != nil || !cfg.Enabled(a.Name) {
 			return nil, err // off in .bhlint.yml, under every driver
 		}
-		ignores := collectIgnores(pass, code)
+		var ignores ignoreSet
+		if !lazyssa.FactsOnly() { // what an ignore suppresses is discarded anyway
+			ignores = collectIgnores(pass, code)
+		}
 		tests := newTestSupport(pass)
 		inner := *pass
 		inner.Report = func(d analysis.Diagnostic) {

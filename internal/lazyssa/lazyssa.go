@@ -14,8 +14,9 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/noreturn"
 )
 
 // Analyzer returns a *Builder for the package; its SSA is built on first use.
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "bhlintssa",
 	Doc:        "build SSA-form IR on demand for bhlint's passes",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{ctrlflow.Analyzer},
+	Requires:   []*analysis.Analyzer{noreturn.Analyzer},
 	ResultType: reflect.TypeFor[*Builder](),
 }
 
@@ -31,13 +32,13 @@ var Analyzer = &analysis.Analyzer{
 type Builder struct {
 	once  sync.Once
 	pass  *analysis.Pass
-	cfgs  *ctrlflow.CFGs
+	never *noreturn.Result
 	pkg   *ssa.Package
 	funcs []*ssa.Function
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	return &Builder{pass: pass, cfgs: pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs)}, nil
+	return &Builder{pass: pass, never: pass.ResultOf[noreturn.Analyzer].(*noreturn.Result)}, nil
 }
 
 // Package returns the package's SSA form.
@@ -56,7 +57,7 @@ func (b *Builder) SrcFuncs() []*ssa.Function {
 func (b *Builder) build() {
 	pass := b.pass
 	prog := ssa.NewProgram(pass.Fset, 0)
-	prog.SetNoReturn(b.cfgs.NoReturn)
+	prog.SetNoReturn(b.never.NoReturn)
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
 	}

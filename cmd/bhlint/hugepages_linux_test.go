@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"unsafe"
@@ -32,11 +33,23 @@ func TestHugePagesHelp(t *testing.T) {
 }
 
 // TestHeapGrowsIntoHugePages checks on this machine that heap allocated after
-// preferHugePages lies in a mapping the kernel marks for huge pages.
+// preferHugePages lies in a mapping the kernel marks for huge pages. The vet
+// tool advises its heap first thing, so the check runs in a process of its
+// own: in this one, the package's other tests have grown the heap already,
+// and while they run in parallel they take the advised region first.
 func TestHeapGrowsIntoHugePages(t *testing.T) {
 	if !hugePagesHelpHere() {
 		mode, _ := os.ReadFile(thpSettings)
 		t.Skipf("this machine's settings do not call for huge pages (%s: %q; or vm.overcommit_memory=2, ulimit -v, GODEBUG=disablethp=1); run on Linux with transparent_hugepage in madvise mode to test", thpSettings, strings.TrimSpace(string(mode)))
+	}
+	if os.Getenv(hugePagesChild) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHeapGrowsIntoHugePages$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), hugePagesChild+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestHeapGrowsIntoHugePages") {
+			t.Errorf("in a process of its own: %v\n%s", err, out)
+		}
+		return
 	}
 	if !preferHugePages() {
 		t.Fatal("preferHugePages did not advise the heap")
@@ -56,6 +69,10 @@ func TestHeapGrowsIntoHugePages(t *testing.T) {
 		t.Errorf("the mapping of the middle of a new 8 MiB allocation, %#x, has VmFlags %q, without hg (MADV_HUGEPAGE)", addr, flags)
 	}
 }
+
+// hugePagesChild is set in the environment of the process that checks the
+// heap's mapping.
+const hugePagesChild = "BHLINT_TEST_HUGEPAGES_CHILD"
 
 // vmaFlags returns the VmFlags line of the mapping of this process that
 // holds addr.

@@ -3,7 +3,6 @@ package retryafter
 import (
 	"go/constant"
 	"go/types"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -97,9 +96,17 @@ func mayHoldRetryAfter(v ssa.Value) bool {
 			return true // handed on: filled elsewhere
 		}
 		if k, ok := up.Key.(*ssa.Const); !ok || k.Value == nil || k.Value.Kind() != constant.String ||
-			http.CanonicalHeaderKey(constant.StringVal(k.Value)) == catalog.RetryAfterHeader {
+			isRetryAfterKey(constant.StringVal(k.Value)) {
 			return true
 		}
 	}
 	return false
 }
+
+// isRetryAfterKey reports whether a header key names Retry-After, as
+// net/http's canonical form of it would: the canonical form changes only
+// the case of ASCII letters, and the name has none that folds otherwise
+// (no k, no s). The vet tool does not import net/http for this: it would
+// link the network stack and, with cgo, make every one of its processes
+// load the C library.
+func isRetryAfterKey(key string) bool { return strings.EqualFold(key, catalog.RetryAfterHeader) }

@@ -7,7 +7,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"net/textproto"
 	"slices"
 	"strings"
 
@@ -254,7 +253,7 @@ func (c *checker) setsHere(instr ssa.Instruction) bool {
 }
 
 func isRetryAfter(name ssa.Value) bool {
-	return textproto.CanonicalMIMEHeaderKey(constString(name)) == catalog.RetryAfterHeader
+	return isRetryAfterKey(constString(name))
 }
 
 // recvArgs is 1 for a method called statically, whose receiver is its first

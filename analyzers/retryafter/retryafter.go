@@ -256,6 +256,14 @@ func isRetryAfter(name ssa.Value) bool {
 	return isRetryAfterKey(constString(name))
 }
 
+// isRetryAfterKey reports whether a header key names Retry-After, as
+// net/http's canonical form of it would: the canonical form changes only
+// the case of ASCII letters, and the name has none that folds otherwise
+// (no k, no s). The vet tool does not import net/http for this: it would
+// link the network stack and, with cgo, make every one of its processes
+// load the C library.
+func isRetryAfterKey(key string) bool { return strings.EqualFold(key, catalog.RetryAfterHeader) }
+
 // recvArgs is 1 for a method called statically, whose receiver is its first
 // argument.
 func recvArgs(fn *types.Func) int {

@@ -89,6 +89,8 @@ func leadingDocBlock(docGo string) (int, bool) {
 	return end, ok && strings.HasPrefix(next, "package ")
 }
 
+// packageComment is doc.go's package comment: the leading block cut out
+// directly when it is one, the parser's reading of any other form.
 func packageComment(docGo string) *ast.CommentGroup {
 	if end, ok := leadingDocBlock(docGo); ok {
 		return &ast.CommentGroup{List: []*ast.Comment{{Text: docGo[:end+2]}}}

@@ -47,6 +47,7 @@ func runVetTool(args []string, extra ...*analysis.Analyzer) {
 	}
 	all := append(vetAnalyzers(), extra...)
 	failOnError(all)
+	logRuns(all)
 	unitchecker.Main(all...)
 }
 
@@ -66,16 +67,7 @@ func isRecordFlag(arg string) bool {
 // exit is never cached. Packages analysed only for their facts (a
 // dependency, whose results go vet discards) keep unitchecker's behaviour.
 func failOnError(analyzers []*analysis.Analyzer) {
-	seen := map[*analysis.Analyzer]bool{}
-	var wrap func(a *analysis.Analyzer)
-	wrap = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, req := range a.Requires {
-			wrap(req)
-		}
+	forEachAnalyzer(analyzers, func(a *analysis.Analyzer) {
 		run := a.Run
 		a.Run = func(pass *analysis.Pass) (any, error) {
 			result, err := run(pass)
@@ -85,10 +77,7 @@ func failOnError(analyzers []*analysis.Analyzer) {
 			}
 			return result, err
 		}
-	}
-	for _, a := range analyzers {
-		wrap(a)
-	}
+	})
 }
 
 // printToolID prints the identity go vet asks for with -V=full, in the

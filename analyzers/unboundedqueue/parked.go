@@ -47,6 +47,7 @@ func (c *checker) learnParkers() {
 	c.parkers = map[*types.Func]*parksOnSend{}
 	calls := map[*types.Func][]*ast.CallExpr{}
 	decls := map[*types.Func]*ast.FuncDecl{}
+	var order []*types.Func // calls' keys in source order: which callee a round finds first is in the fact
 	for _, f := range c.pass.Files {
 		if c.isTest(f) {
 			continue
@@ -67,6 +68,7 @@ func (c *checker) learnParkers() {
 			if inModule(c.pass.Pkg) {
 				calls[obj] = c.parkingCandidates(fd)
 				decls[obj] = fd
+				order = append(order, obj)
 			}
 		}
 	}
@@ -79,11 +81,11 @@ func (c *checker) learnParkers() {
 	}
 	for changed := true; changed; {
 		changed = false
-		for fn, cs := range calls {
+		for _, fn := range order {
 			if c.parkers[fn] != nil {
 				continue
 			}
-			for _, call := range cs {
+			for _, call := range calls[fn] {
 				callee := c.callee(call)
 				f := c.parkFact(callee)
 				if f == nil || !inModule(callee.Pkg()) || c.takesSlotByCall(callee) {

@@ -69,3 +69,14 @@ func TestOpenRelated(t *testing.T) {
 		t.Errorf("reported for %v, want all of %d openers", seen, len(want))
 	}
 }
+
+// TestParkedViaIsDeterministic: the call a parksOnSend fact names is the
+// same on every run (the fixed point once visited the functions in map
+// order, and Enqueue's fact named Forward or Push from run to run, which
+// go vet's cache then kept for every importer). Run repeatedly so that a
+// map-order dependence shows.
+func TestParkedViaIsDeterministic(t *testing.T) {
+	for range 8 {
+		analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/parkorder")
+	}
+}

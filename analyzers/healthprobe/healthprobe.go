@@ -93,10 +93,13 @@ type checker struct {
 	probeSet map[*ssa.Function]bool
 	vars     *varIndex
 	starts   ssautil.CallStarts
-	impls    map[*types.Func][]*types.Func
-	byObj    map[types.Object]*ssa.Function // the package's declared functions
-	reported map[[2]token.Pos]bool
-	resTypes *[]resourceType // the catalogue's pool and client types visible here
+	impls    map[string][]*types.Func // by interface method's shape (implementationsOf)
+	// methodOwners: per visible package, its concrete types by the names
+	// of their methods (typesWithMethod).
+	methodOwners map[*types.Package]map[string][]*types.Named
+	byObj        map[types.Object]*ssa.Function // the package's declared functions
+	reported     map[[2]token.Pos]bool
+	resTypes     *[]resourceType // the catalogue's pool and client types visible here
 	// ifaceCalls: the package's functions that reach no resource but call
 	// through the module's interfaces (dispatch.go).
 	ifaceCalls map[*ssa.Function][]siteCall
@@ -135,16 +138,17 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	c := &checker{
-		pass:       pass,
-		net:        pass.ResultOf[netio.Analyzer].(*netio.Result),
-		local:      map[*ssa.Function]bool{},
-		uses:       map[*ssa.Function]*use{},
-		probeSet:   map[*ssa.Function]bool{},
-		impls:      map[*types.Func][]*types.Func{},
-		byObj:      map[types.Object]*ssa.Function{},
-		reported:   map[[2]token.Pos]bool{},
-		ifaceCalls: map[*ssa.Function][]siteCall{},
-		accessors:  map[*ssa.Function]*returnsPool{},
+		pass:         pass,
+		net:          pass.ResultOf[netio.Analyzer].(*netio.Result),
+		local:        map[*ssa.Function]bool{},
+		uses:         map[*ssa.Function]*use{},
+		probeSet:     map[*ssa.Function]bool{},
+		impls:        map[string][]*types.Func{},
+		methodOwners: map[*types.Package]map[string][]*types.Named{},
+		byObj:        map[types.Object]*ssa.Function{},
+		reported:     map[[2]token.Pos]bool{},
+		ifaceCalls:   map[*ssa.Function][]siteCall{},
+		accessors:    map[*ssa.Function]*returnsPool{},
 	}
 	for _, fn := range builder.SrcFuncs() {
 		if strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") || lazyssa.Size(fn) > lazyssa.Budget(pass.Analyzer) && lazyssa.Budget(pass.Analyzer) > 0 {

@@ -518,33 +518,58 @@ func funcName(fn *ssa.Function) string {
 // implementationsOf returns the methods implementing the interface method
 // m among the named types of the packages visible here (this package, the
 // interface's, and the imports): the module's implementations a probe's
-// call through an interface may run.
+// call through an interface may run. Interfaces of one shape share the
+// answer: generated code asserts to a literal interface{ Validate() error }
+// at every call site, each a type of its own, and asking each of them
+// again took most of a protobuf package's analysis.
 func (c *checker) implementationsOf(m *types.Func) []*types.Func {
-	if impls, ok := c.impls[m]; ok {
+	recv := m.Signature().Recv()
+	iface, ok := recv.Type().Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 || isLibraryPath(m.Pkg()) {
+		return nil
+	}
+	key := m.Pkg().Path() + " " + m.Name() + " " + types.TypeString(iface, nil)
+	if impls, ok := c.impls[key]; ok {
 		return impls
 	}
 	var out []*types.Func
-	recv := m.Signature().Recv()
-	iface, ok := recv.Type().Underlying().(*types.Interface)
-	if ok && iface.NumMethods() > 0 && !isLibraryPath(m.Pkg()) {
-		for _, pkg := range c.visiblePackages(m.Pkg()) {
-			for _, name := range pkg.Scope().Names() {
-				tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
-				if !ok || tn.IsAlias() {
-					continue
-				}
-				named, ok := tn.Type().(*types.Named)
-				if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-					continue
-				}
-				if impl := ssautil.Implementation(named, iface, m); impl != nil && !slices.Contains(out, impl) {
-					out = append(out, impl)
-				}
+	for _, pkg := range c.visiblePackages(m.Pkg()) {
+		for _, named := range c.typesWithMethod(pkg, m.Name()) {
+			if impl := ssautil.Implementation(named, iface, m); impl != nil && !slices.Contains(out, impl) {
+				out = append(out, impl)
 			}
 		}
 	}
-	c.impls[m] = out
+	c.impls[key] = out
 	return out
+}
+
+// typesWithMethod is pkg's concrete, non-generic named types whose method
+// set (of the pointer, promoted methods included) has a method called
+// name: the only ones that can implement an interface with that method.
+// The index is built once per package, on first use.
+func (c *checker) typesWithMethod(pkg *types.Package, name string) []*types.Named {
+	index, ok := c.methodOwners[pkg]
+	if !ok {
+		index = map[string][]*types.Named{}
+		for _, tname := range pkg.Scope().Names() {
+			tn, ok := pkg.Scope().Lookup(tname).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			ms := types.NewMethodSet(types.NewPointer(named))
+			for i := range ms.Len() {
+				method := ms.At(i).Obj().Name()
+				index[method] = append(index[method], named)
+			}
+		}
+		c.methodOwners[pkg] = index
+	}
+	return index[name]
 }
 
 func (c *checker) visiblePackages(ifacePkg *types.Package) []*types.Package {

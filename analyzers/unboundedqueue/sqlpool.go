@@ -64,7 +64,8 @@ func (c *checker) checkSQLPools() {
 			}
 		}
 	}
-	c.learnOpens(funcs)
+	ifaceOpeners := c.learnInterfaceOpeners()
+	c.learnOpens(funcs, ifaceOpeners)
 	if !c.serving || lazyssa.FactsOnly() {
 		return // a one-shot command's pool ends with it; or nothing is reported here
 	}
@@ -84,7 +85,7 @@ func (c *checker) checkSQLPools() {
 // its pool at the bottom of the chain, over every branch that hands one
 // back (an opener choosing among drivers has one per driver), and exports
 // the facts. A few rounds settle openers that call each other.
-func (c *checker) learnOpens(funcs []*ast.FuncDecl) {
+func (c *checker) learnOpens(funcs []*ast.FuncDecl, ifaceOpeners map[*types.Func][]*types.Func) {
 	for range 3 {
 		for _, fd := range funcs {
 			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -100,9 +101,57 @@ func (c *checker) learnOpens(funcs []*ast.FuncDecl) {
 			}
 		}
 	}
+	for m, impls := range ifaceOpeners {
+		for _, impl := range impls {
+			c.openers[m].Opens = appendOpens(c.openers[m].Opens, c.openers[impl].Opens...)
+		}
+	}
 	for fn, f := range c.openers {
 		c.pass.ExportObjectFact(fn, f)
 	}
+}
+
+// learnInterfaceOpeners makes an opener of each method of the package's
+// interfaces that every implementation in the package implements with an
+// opener (a driver interface whose PGXDriver and PQDriver each call
+// sqlx.Connect and return the pool): a call through the interface receives
+// a fresh pool, whichever runs, and its caller must bound it. One
+// implementation that hands back a pool it holds (an accessor) makes the
+// method no opener: the pool may be another component's, bounded there.
+// It returns each such method's implementations, whose opens it carries.
+func (c *checker) learnInterfaceOpeners() map[*types.Func][]*types.Func {
+	impls := map[*types.Func][]*types.Func{}
+	var methods []*types.Func // in the order localMethodImplementations pairs them
+	for _, im := range c.localMethodImplementations() {
+		if _, seen := impls[im.method]; !seen {
+			methods = append(methods, im.method)
+		}
+		impls[im.method] = append(impls[im.method], im.impl)
+	}
+	out := map[*types.Func][]*types.Func{}
+	for _, m := range methods {
+		if f := c.commonOpener(impls[m]); f != nil && c.openers[m] == nil {
+			c.openers[m] = &opensUnboundedDB{Result: f.Result, Opener: f.Opener}
+			out[m] = impls[m]
+		}
+	}
+	return out
+}
+
+// commonOpener is the opener fact of the first of impls when every one of
+// them is an opener handing the pool back as the same result, or nil.
+func (c *checker) commonOpener(impls []*types.Func) *opensUnboundedDB {
+	var first *opensUnboundedDB
+	for _, impl := range impls {
+		f := c.openers[impl]
+		if f == nil || first != nil && f.Result != first.Result {
+			return nil
+		}
+		if first == nil {
+			first = f
+		}
+	}
+	return first
 }
 
 func appendOpens(to []openAt, opens ...openAt) []openAt {

@@ -149,7 +149,12 @@ the processes of the Procfile main read).
     *sql.DB, or an ORM's handle through the *sql.DB inside it: a
     setDBConns(db *gorm.DB) helper) exports boundsDBParam, and passing the
     pool to it bounds it, also when the pool was stored in a package
-    variable or a field first (DB, err = open(dsn); setDBConns(DB)).
+    variable or a field first (DB, err = open(dsn); setDBConns(DB)). A
+    method of the package's interface that every implementation in the
+    package implements with such a function opens a pool too (a driver
+    interface whose PGXDriver and PQDriver each return sqlx.Connect's
+    pool): a caller through the interface gets a fresh pool whichever runs;
+    one implementation that hands back a pool it holds makes it no opener.
     SetMaxOpenConns(0) is no maximum, and so is one under an if that tests
     its own argument (if cfg.MaxConns > 0 { db.SetMaxOpenConns(cfg.MaxConns)
     }): the pool has a maximum only when the operator sets one, and none by

@@ -861,15 +861,7 @@ func (c *checker) implementingTypes(m *types.Func) []types.Type {
 		pkgs = append(slices.Clip(pkgs), own)
 	}
 	for _, pkg := range pkgs {
-		for _, name := range pkg.Scope().Names() {
-			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() {
-				continue
-			}
-			named, ok := tn.Type().(*types.Named)
-			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-				continue
-			}
+		for named := range ssautil.ConcreteTypes(pkg) {
 			for _, t := range []types.Type{named, types.NewPointer(named)} {
 				if types.Implements(t, iface) {
 					out = append(out, t)

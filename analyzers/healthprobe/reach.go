@@ -552,15 +552,7 @@ func (c *checker) typesWithMethod(pkg *types.Package, name string) []*types.Name
 	index, ok := c.methodOwners[pkg]
 	if !ok {
 		index = map[string][]*types.Named{}
-		for _, tname := range pkg.Scope().Names() {
-			tn, ok := pkg.Scope().Lookup(tname).(*types.TypeName)
-			if !ok || tn.IsAlias() {
-				continue
-			}
-			named, ok := tn.Type().(*types.Named)
-			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-				continue
-			}
+		for named := range ssautil.ConcreteTypes(pkg) {
 			ms := types.NewMethodSet(types.NewPointer(named))
 			for i := range ms.Len() {
 				method := ms.At(i).Obj().Name()

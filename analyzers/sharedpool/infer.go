@@ -620,15 +620,7 @@ func (c *checker) typesWithMethod(name string) []types.Type {
 			if c.stdlibPath(p.Path()) || libraryPath(p.Path()) || !pkgscope.Reaches(p, catalog.LanePackages) {
 				return
 			}
-			for _, n := range p.Scope().Names() {
-				tn, ok := p.Scope().Lookup(n).(*types.TypeName)
-				if !ok || tn.IsAlias() {
-					continue
-				}
-				named, ok := tn.Type().(*types.Named)
-				if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-					continue
-				}
+			for named := range ssautil.ConcreteTypes(p) {
 				ptr := types.NewPointer(named)
 				mset := types.NewMethodSet(ptr)
 				for i := 0; i < mset.Len(); i++ {

@@ -139,6 +139,28 @@ func FuncsStoredInFields(funcs []*ssa.Function) iter.Seq2[*ssa.FieldAddr, *ssa.F
 	}
 }
 
+// ConcreteTypes yields pkg's declared named types that could implement an
+// interface: not aliases, not interfaces, not generic (an uninstantiated
+// type implements nothing), in the scope's name order.
+func ConcreteTypes(pkg *types.Package) iter.Seq[*types.Named] {
+	return func(yield func(*types.Named) bool) {
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+				continue
+			}
+			if !yield(named) {
+				return
+			}
+		}
+	}
+}
+
 // Implementation returns the method of named (or of a pointer to it) that
 // implements m of iface, or nil when neither implements iface.
 func Implementation(named *types.Named, iface *types.Interface, m *types.Func) *types.Func {

@@ -651,16 +651,7 @@ func (c *checker) computeOwnImpls() []carriedImpl {
 	}
 	byName := c.interfacesByMethod()
 	var out []carriedImpl
-	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-			continue
-		}
+	for named := range ssautil.ConcreteTypes(c.pass.Pkg) {
 		for i := 0; i < named.NumMethods(); i++ {
 			impl := named.Method(i)
 			fn := c.byObj[impl]

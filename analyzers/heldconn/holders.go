@@ -344,16 +344,7 @@ func (c *checker) implementationsOf(m *types.Func) []*types.Func {
 	var out []*types.Func
 	seen := map[*types.Func]bool{}
 	for _, pkg := range c.visiblePackages(m.Pkg()) {
-		scope := pkg.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() {
-				continue
-			}
-			named, ok := tn.Type().(*types.Named)
-			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
-				continue
-			}
+		for named := range ssautil.ConcreteTypes(pkg) {
 			method := ssautil.Implementation(named, iface, m)
 			if method == nil || seen[method] {
 				continue

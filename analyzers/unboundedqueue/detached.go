@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -351,7 +352,8 @@ func (c *checker) workWaits(fun ast.Expr) string {
 // claimsBefore reports whether body, before pos and outside function
 // literals, makes a claim that lets one caller through at a time or once
 // per key: CompareAndSwap, TryLock, LoadOrStore, TryAcquire (an in-flight
-// guard, a dedupe).
+// guard, a dedupe), or the same claim written out on a shared flag (see
+// flagClaim).
 func (c *checker) claimsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -361,6 +363,8 @@ func (c *checker) claimsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.IfStmt:
+			found = c.flagClaim(body, n, pos)
 		case *ast.CallExpr:
 			if fn := c.callee(n); fn != nil && fn.Signature().Recv() != nil {
 				switch fn.Name() {
@@ -372,6 +376,68 @@ func (c *checker) claimsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 		return !found
 	})
 	return found
+}
+
+// flagClaim reports whether guard is the hand-written CompareAndSwap on a
+// shared flag, with a set before pos:
+//
+//	mu.Lock()
+//	if running { mu.Unlock(); return errBusy }
+//	running = true
+//	mu.Unlock()
+//	go func() { …; mu.Lock(); running = false; mu.Unlock() }()
+//
+// The flag is a package variable or a field (a local one is new on every
+// call and refuses nothing). While the goroutine runs, every other call
+// returns at the if: at most one runs, however many requests ask.
+func (c *checker) flagClaim(body *ast.BlockStmt, guard *ast.IfStmt, pos token.Pos) bool {
+	flag := c.sharedFlag(guard.Cond)
+	if flag == nil || guard.Else != nil || !endsInReturn(guard.Body) {
+		return false
+	}
+	set := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if set || n == nil || n.Pos() >= pos {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if ok && as.Pos() > guard.End() && len(as.Lhs) == 1 && len(as.Rhs) == 1 &&
+			c.sharedFlag(as.Lhs[0]) == flag && types.ExprString(as.Lhs[0]) == types.ExprString(guard.Cond) {
+			tv := c.pass.TypesInfo.Types[as.Rhs[0]]
+			set = tv.Value != nil && constant.BoolVal(tv.Value)
+		}
+		return !set
+	})
+	return set
+}
+
+// sharedFlag is the bool variable e names when it is a package variable or
+// a field (running, s.running), else nil.
+func (c *checker) sharedFlag(e ast.Expr) *types.Var {
+	id := identOf(e)
+	if id == nil {
+		return nil
+	}
+	v, _ := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if v == nil || !types.Identical(v.Type(), types.Typ[types.Bool]) {
+		return nil
+	}
+	if v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return v
+	}
+	return nil
+}
+
+// endsInReturn reports whether block's last statement is a return.
+func endsInReturn(block *ast.BlockStmt) bool {
+	if len(block.List) == 0 {
+		return false
+	}
+	_, ok := block.List[len(block.List)-1].(*ast.ReturnStmt)
+	return ok
 }
 
 // joinedAfter reports whether body, after the goroutine's start, waits for

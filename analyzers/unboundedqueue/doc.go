@@ -25,7 +25,14 @@ let any number through. A list the code or its configuration fixes (a
 literal, hooks it registers, the configured peers) is not input, nor is
 the cluster's membership (the hosts of a ring: as many as the operator
 runs), nor a list fixed when the process starts (the servers main built,
-the processes of the Procfile main read).
+the processes of the Procfile main read). Nor are database rows read
+with a constant LIMIT (LIMIT 10, FETCH FIRST 10 ROWS ONLY, an ORM's
+Limit(10)), in the statement at the call or in the one a *sql.Stmt field
+was prepared from, whether the loop is over the rows or over a local slice
+filled only from them: at most that many, whatever the table holds
+(goalert's stuck-message check). A LIMIT with a placeholder is the
+caller's choice, and a slice that something else also appends to is not
+capped by it.
 
  1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
     over a slice, map, channel or query rows (for rows.Next()) — a loop over
@@ -278,7 +285,10 @@ the processes of the Procfile main read).
     it parks on: go httpapi.Heartbeat(ctx, conn), conn the websocket the
     request accepted, sends on that connection's write-timeout channel,
     read by the goroutine the connection started, one per connection; the
-    fact says which parameter the queue hangs off) — also one that parks through what it calls, in its
+    fact says which parameter the queue hangs off; nor a channel that is
+    an actor's mailbox, as shape 10 defines it: goalert's SMS webhook
+    goroutines send on the monitor's channel, whose one consumer only keeps
+    a map between receives) — also one that parks through what it calls, in its
     own goroutine, a function or an interface method so marked (go
     s.worker.LaunchCampaign(c), where the worker's implementation, in the
     interface's package, hands the batch to the mailer's Queue, which sends
@@ -327,7 +337,9 @@ the processes of the Procfile main read).
     minimum interval) or a limiter; when a slot is taken or a claim made
     before it in the function or the function literals around it (a
     semaphore send, a receive, a limiter, CompareAndSwap, TryLock,
-    LoadOrStore: an in-flight or dedupe guard); when it runs under a
+    LoadOrStore: an in-flight or dedupe guard; or the same claim written
+    out on a package variable or field, `if running { return }` then
+    `running = true` before the start); when it runs under a
     sync.Once or a singleflight; when the goroutine takes a slot in its
     first statements; and when the function waits for it after starting it
     (a Wait, or a receive on a channel that no other function literal sends

@@ -194,8 +194,8 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		case *types.Slice, *types.Map:
 			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.fixedLocalList(fd.Body, s.X) || c.configured(fd.Body, s.X) ||
 				c.clusterMembers(fd.Body, s.X) || c.lenChecked(fd.Body, s.X, s.Pos()) || c.cappedByCallers(fd, s.X) ||
-				c.fixedAtStartup(fd, s) {
-				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code capped
+				c.fixedAtStartup(fd, s) || c.cappedByLimit(fd, s.X) {
+				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code or its query capped
 			}
 			if isFuncList(t) && !c.unsubscribed(tv.Type) || isBehaviourList(tv.Type) {
 				return nil // registered hooks or stages, as many as the code registers: not data
@@ -219,8 +219,8 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 			return nil
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Next" || !c.isRows(sel.X) {
-			return nil
+		if !ok || sel.Sel.Name != "Next" || !c.isRows(sel.X) || c.limitedRowsLoop(fd, s) {
+			return nil // not rows, or rows of a query with a constant LIMIT (limit.go)
 		}
 		return &perItemLoop{node: s, body: s.Body, what: "row of " + types.ExprString(sel.X)}
 	}
@@ -1116,9 +1116,13 @@ func (c *checker) ssaFuncOfWork(work ast.Expr) *ssa.Function {
 	return nil
 }
 
+// identOf is the identifier that names e: x, or Sel in x.Sel; else nil.
 func identOf(e ast.Expr) *ast.Ident {
-	if sel, ok := e.(*ast.SelectorExpr); ok {
-		return sel.Sel
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		return e.Sel
+	case *ast.Ident:
+		return e
 	}
-	return e.(*ast.Ident)
+	return nil
 }

@@ -211,12 +211,12 @@ func (c *checker) waitingSend(body *ast.BlockStmt) ast.Expr {
 		case *ast.FuncLit:
 			return false
 		case *ast.SelectStmt:
-			if s := c.selectWithoutEscape(n); s != nil && c.sharedAcrossCalls(s.Chan) {
+			if s := c.selectWithoutEscape(n); s != nil && c.sharedAcrossCalls(s.Chan) && !c.drainedFreely(s.Chan) {
 				ch = s.Chan
 			}
 			return false // a send in a select waits only as the select does
 		case *ast.SendStmt:
-			if c.sharedAcrossCalls(n.Chan) {
+			if c.sharedAcrossCalls(n.Chan) && !c.drainedFreely(n.Chan) {
 				ch = n.Chan
 			}
 		}
@@ -465,4 +465,23 @@ func (c *checker) rateGuarded(stack []ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// drainedFreely reports whether ch, a field or package variable of a
+// module's package, is an actor's mailbox (isMailbox): every consumer in
+// the package is back at its receive as soon as the CPU lets it (goalert's
+// remote monitor, whose waitLoop moves names in and out of a map), so a
+// sender waits for no one's I/O and does not park.
+func (c *checker) drainedFreely(ch ast.Expr) bool {
+	if !inModule(c.pass.Pkg) {
+		return false // the standard library's sends are its machinery's facts, as they are
+	}
+	id := identOf(ch)
+	if id == nil {
+		return false
+	}
+	if t, ok := c.pass.TypesInfo.TypeOf(ch).Underlying().(*types.Chan); !ok || isEmptyStruct(t.Elem()) {
+		return false // a semaphore's slot: its receive runs when the holder is done, not when a loop comes round
+	}
+	return c.isMailbox(c.pass.TypesInfo.ObjectOf(id))
 }

@@ -14,7 +14,7 @@ import (
 func TestUnboundedQueue(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer,
 		"fanout", "sqlpool", "dbopen", "dbcallers", "migrate",
-		"waits", "slicequeue", "lanes", "parked", "workerpool", "asyncpost", "example.com/wsheartbeat", "example.com/cmdfanout",
+		"waits", "slicequeue", "lanes", "example.com/monitor", "parked", "workerpool", "asyncpost", "example.com/wsheartbeat", "example.com/cmdfanout",
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",

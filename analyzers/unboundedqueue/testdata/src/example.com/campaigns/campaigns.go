@@ -36,7 +36,7 @@ func (w *DefaultWorker) LaunchOrReject(c Campaign) bool {
 
 // LaunchLocal queues to a mailer it made, whose consumer it starts: the
 // queue is this call's own.
-func (w *DefaultWorker) LaunchLocal(c Campaign) { // want LaunchLocal:"startsGoroutine"
+func (w *DefaultWorker) LaunchLocal(c Campaign) { // want LaunchLocal:"startsGoroutine" LaunchLocal:"detachesPerCall\\(campaigns.go:41\\)"
 	mw := mailqueue.New()
 	go mw.Start()
 	mw.Queue(w.mails(c))

@@ -2,6 +2,8 @@
 // channel, behind an interface implemented in the same package.
 package mailqueue
 
+import "net/smtp"
+
 type Mail struct{ To string }
 
 // Mailer queues batches; MailWorker's Queue waits for the consumer.
@@ -16,9 +18,13 @@ type MailWorker struct {
 
 func New() *MailWorker { return &MailWorker{queue: make(chan []Mail)} }
 
-func (mw *MailWorker) Start() {
+// Start sends each batch over SMTP before it takes the next: a slow mail
+// server leaves every Queue caller waiting.
+func (mw *MailWorker) Start() { // want Start:"waitsOnNetwork"
 	for ms := range mw.queue {
-		_ = ms
+		for _, m := range ms {
+			_ = smtp.SendMail("mail.example:25", nil, "noreply@example.com", []string{m.To}, nil)
+		}
 	}
 }
 

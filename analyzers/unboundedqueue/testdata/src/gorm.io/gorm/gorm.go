@@ -24,6 +24,10 @@ func (db *DB) First(dest any) *DB { return db }
 
 func (db *DB) Where(query any, args ...any) *DB { return db }
 
+func (db *DB) Limit(n int) *DB { return db }
+
+func (db *DB) Find(dest any, conds ...any) *DB { return db }
+
 func (db *DB) WithContext(ctx context.Context) *DB { return db }
 
 // Debug returns a session on the same pool that logs every statement.

@@ -147,6 +147,18 @@ taking the code (util.MessageResponse(code, msg)) makes each call passing
 a 429 or 503 a finding. A struct with a status and no headers (an audit
 record) is not a response.
 
+Replies of the server's own protocol. A server that speaks its own
+protocol (websocket or TCP frames: tinode's control messages) refuses in
+its own messages, with no header to carry Retry-After. When a queue is
+full — the default branch of a select that has a send case — and that
+branch calls a reply builder of the package, the call is reported. A
+reply builder returns a composite literal, at any depth (&Msg{Ctrl:
+&Ctrl{…}}), with a field whose name has Code or Status in it set to the
+constant 429 or 503, and no field whose name mentions retry, backoff or
+wait (the hint); or returns what another builder returns. The same reply
+built anywhere else (a topic being deleted, a feature switched off) is no
+shed and is not reported. Builders in other packages are not followed.
+
 A middleware that admits each call through a method of the user's and
 sends any error it returns as ResourceExhausted (catalogue
 GRPCLimiterMethods: go-grpc-middleware v2's ratelimit interceptors call

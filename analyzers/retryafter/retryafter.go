@@ -93,6 +93,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	if serves || grpc {
 		c.runShedErrors(builder.Package(), funcs)
+		if !factsOnly {
+			guard.At(pass.Files[0].Pos(), func() { c.checkShedReplies() })
+		}
 	}
 	if !serves {
 		return nil, nil

@@ -166,7 +166,13 @@ capped by it.
     its own argument (if cfg.MaxConns > 0 { db.SetMaxOpenConns(cfg.MaxConns)
     }): the pool has a maximum only when the operator sets one, and none by
     default (a fallback in the else, or a condition on something else, such
-    as the driver, is taken as a maximum). Not reported: a pool in a function
+    as the driver, is taken as a maximum); so is one past an early return
+    when a value other than the pool is nil (cerbos' Configure on the
+    optional connPool section: if cc == nil { return }), which makes no
+    boundsDBParam. A pool opened in a function literal into a variable of
+    the function around it (db, err = sqlx.Connect(…) in the closure a
+    retry helper runs) is that function's: it opens the pool, as if it had
+    called sqlx.Connect itself. Not reported: a pool in a function
     that takes a *testing.T, *testing.B or testing.TB (a test fixture,
     even outside a _test.go file), and a pool the function closes with
     defer when it neither stores it, starts a goroutine nor serves (a

@@ -352,12 +352,41 @@ func (c *checker) maxOpenCalls(body ast.Node, names map[string]bool, v *types.Va
 			zeroed = true
 		} else if cond := testedArgument(call, stack); cond != nil {
 			onlyIf = types.ExprString(cond)
+		} else if set := c.nilGuardBefore(body, call, isPool); set != "" {
+			onlyIf = set
 		} else {
 			bounded = true
 		}
 		return true
 	})
 	return bounded, zeroed, onlyIf
+}
+
+// nilGuardBefore is the condition under which body reaches call past a
+// guard that returns early when a value other than the pool is nil (cerbos'
+// (*ConnPoolConf).Configure(db): if cc == nil { return } — the pool keeps
+// no maximum unless the connPool section is configured): "cc != nil", or
+// "" when no such guard comes first among body's statements.
+func (c *checker) nilGuardBefore(body ast.Node, call *ast.CallExpr, isPool func(ast.Expr) bool) string {
+	block, ok := body.(*ast.BlockStmt)
+	if !ok {
+		return ""
+	}
+	for _, st := range block.List {
+		if st.Pos() >= call.Pos() {
+			break
+		}
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil || !endsInReturn(ifs.Body) {
+			continue
+		}
+		bin, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+		if !ok || bin.Op != token.EQL || !c.isNil(bin.Y) || isPool(ast.Unparen(bin.X)) {
+			continue
+		}
+		return types.ExprString(bin.X) + " != nil"
+	}
+	return ""
 }
 
 // testedArgument is the condition of an if around call, with call in its
@@ -480,15 +509,12 @@ func (c *checker) originOf(fn *types.Func) token.Pos {
 func (c *checker) openSites(fd *ast.FuncDecl) []openSite {
 	var sites []openSite
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
 		result, name, origin, opens, ok := c.openerOf(call)
-		if !ok {
+		if !ok || inLit(stack) && !c.opensIntoCaptured(fd, call, result, stack) {
 			return true
 		}
 		site := openSite{call: call, opener: name, origin: origin, result: result, returned: -1, opens: opens}
@@ -497,6 +523,28 @@ func (c *checker) openSites(fd *ast.FuncDecl) []openSite {
 		return true
 	})
 	return sites
+}
+
+// opensIntoCaptured reports whether call, in a function literal, assigns
+// the pool it opens to a variable fd declares outside the literal (cerbos'
+// ConnectWithRetries: db, err = sqlx.Connect(…) inside the closure
+// backoff.Retry runs): the pool is fd's, as if fd had opened it. Any other
+// open in a literal is the literal's (a handler's own pool).
+func (c *checker) opensIntoCaptured(fd *ast.FuncDecl, call *ast.CallExpr, result int, stack []ast.Node) bool {
+	as, ok := stack[len(stack)-1].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN {
+		return false
+	}
+	v := c.localVar(pick(as.Lhs, as.Rhs, call, result))
+	if v == nil || v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End() {
+		return false
+	}
+	for _, n := range stack {
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Pos() <= v.Pos() && v.Pos() < lit.End() {
+			return false // declared in a literal: not fd's
+		}
+	}
+	return true
 }
 
 // follow classifies where the pool goes from the expression that received
@@ -581,6 +629,9 @@ func (c *checker) followVar(fd *ast.FuncDecl, site *openSite, v *types.Var, name
 		id, ok := n.(*ast.Ident)
 		if !ok || c.pass.TypesInfo.Uses[id] != v || len(stack) == 0 {
 			return true
+		}
+		if as, ok := stack[len(stack)-1].(*ast.AssignStmt); ok && indexOf(as.Lhs, id) >= 0 && as.Tok == token.ASSIGN {
+			return true // assigned to (the open in a closure, opensIntoCaptured), not shared
 		}
 		if inLit(stack) {
 			site.setEscape("used by a function literal")
@@ -791,4 +842,14 @@ func carriesPool(t types.Type, depth int) bool {
 		}
 	}
 	return false
+}
+
+// isNil reports whether e is the predeclared nil.
+func (c *checker) isNil(e ast.Expr) bool {
+	id := identOrNil(e)
+	if id == nil {
+		return false
+	}
+	_, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Nil)
+	return ok
 }

@@ -30,7 +30,8 @@
 # deployment (replicas) and database limits the service's own manifests document, which poolbudget
 # needs and a module never ships.
 # service.txt may also say apt=PACKAGES: Debian packages the build needs (cgo headers), installed
-# when missing.
+# when missing; and tags=TAG,TAG: the build tags its own build uses (test files behind a tag,
+# database adapters behind one each), passed as -tags to go list, go vet, bhlint and staticcheck.
 #
 # First contact (docs/CONTRIBUTING.md, "Add a service to the corpus"): a new service is labelled
 # by someone who has not seen bhlint's output, the labels are committed, and then
@@ -225,6 +226,11 @@ measure() {
 	mkdir -p "$out"
 	echo "$modroot" >"$out/root.txt"
 	read -r -a pkgs <<<"$(meta "$name" packages)"
+	# tags= goes to every tool as -tags, before the packages: the build the service's own
+	# Makefile or docs use (test files behind a tag, database adapters behind one each).
+	local tags
+	tags=$(meta "$name" tags)
+	[ -z "$tags" ] || pkgs=("-tags=$tags" "${pkgs[@]}")
 	echo "realworld: $name: warming the build cache" >&2
 	(cd "$dir" && go list -e -export -deps -test "${pkgs[@]}" >/dev/null 2>"$out/list.err") ||
 		echo "realworld: $name: go list reported errors (see $out/list.err)" >&2

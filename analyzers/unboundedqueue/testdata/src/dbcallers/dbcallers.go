@@ -69,3 +69,17 @@ func storesMigrated(dsn string) *Lane { // want storesMigrated:"waitsOnNetwork"
 	db, _ := dbopen.OpenMigrated(dsn) // want `pool without a maximum: the \*sql.DB from dbopen.OpenMigrated is stored in a struct without SetMaxOpenConns`
 	return &Lane{db: db}
 }
+
+// After cerbos' Postgres store: the maximum comes only with the optional
+// connPool section.
+func storesConfiguredOnly(dsn string, conf *dbopen.PoolConf) *Lane {
+	db, _ := dbopen.OpenWithRetries(dsn) // want `pool without a maximum: the \*sql.DB from dbopen.OpenWithRetries is stored in a struct`
+	conf.Configure(db)
+	return &Lane{db: db}
+}
+
+func storesAlwaysBounded(dsn string) *Lane {
+	db, _ := dbopen.OpenWithRetries(dsn)
+	dbopen.Always(db, 20)
+	return &Lane{db: db}
+}

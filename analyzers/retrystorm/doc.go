@@ -91,6 +91,19 @@ paces the loop itself, and a call whose input another call of the loop
 produced (a tuple from an iterator, a decoded record) is skipping an item,
 not repeating itself; neither is reported.
 
+A reader loop whose call sends a new request each round (a long-lived
+one that returns when it fails: a LISTEN session, a subscription, a long
+poll; a database round trip counts) and that pauses only on the failure's
+way — for { if err := listen(ctx); err != nil { log; select { case
+<-time.After(time.Second): case <-ctx.Done(): return } } } — is a
+reconnect loop: the pause paces its retries, and it is judged as a retry
+by its pause. A constant one with no growth and no jitter is reported as
+for a retry (every instance reconnects in step when the server comes
+back); a growing one, or a loop paced by a channel, is not. A pause taken
+on the success's way as well makes it a poll, every round paced alike,
+and a handle's read (a listener's Accept) is no request: neither is
+reported.
+
 A reader loop whose call sends a new request each round (it reaches the
 catalogue's network calls — an HTTP request, a dial — or a method of a
 generated gRPC client: a long-poll client) is judged by the request, not by

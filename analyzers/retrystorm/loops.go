@@ -130,6 +130,10 @@ type retry struct {
 	// spin: a reader loop, which also goes round after a success, that
 	// goes round again at once on the call's error.
 	spin bool
+	// reconnect: a reader loop that sends a new request each round and
+	// waits only when the call failed (pacedReconnect): judged as a retry
+	// when that wait is constant.
+	reconnect bool
 }
 
 // isOwnResult: a value that comes from the retried operation or from the
@@ -192,6 +196,9 @@ func (c *checker) retryIn(l *loop) *retry {
 			}
 			if c.spinsOnFailure(l, call, b, fail) {
 				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, fail: fail, spin: true}
+			}
+			if c.pacedReconnect(l, call, b, fail, ok2) {
+				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, fail: fail, reconnect: true}
 			}
 		}
 	}

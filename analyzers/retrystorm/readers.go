@@ -141,6 +141,48 @@ func (c *checker) spinsOnFailure(l *loop, call *ssa.Call, check, fail *ssa.Basic
 	return true
 }
 
+// pacedReconnect reports whether a loop that also goes round after a
+// success re-sends its request after a failure with a pause taken on the
+// failure's way only: centrifugo's LISTEN loop, for { err :=
+// c.listenForNotifications(ctx); if err != nil { log; select { case
+// <-time.After(time.Second): case <-ctx.Done(): return } } }. The call is a
+// long-lived request (a session, a subscription, a long poll) that returns
+// when it fails, so the loop is a reconnect loop and the pause paces its
+// retries: judged as a retry (a constant pause with no backoff or jitter
+// puts every instance back on the recovering server in step). A pause the
+// success's way takes too makes it a poll, every round paced alike; a
+// handle's read (a listener's Accept) is no request.
+func (c *checker) pacedReconnect(l *loop, call *ssa.Call, check, fail, success *ssa.BasicBlock) bool {
+	if c.innermost[call.Block()] != l || !c.makesRequest(call) && c.databasePath(call) == nil || l.consumesItem(call.Common()) || waitsItself(call.Common()) {
+		return false // a database round trip counts, as for a constant pause in a retry
+	}
+	if c.waitsIn(l, l.before(check), call) || c.waitsIn(l, l.reach(success), call) {
+		return false
+	}
+	failing := l.reach(fail)
+	for b := range failing {
+		for _, instr := range b.Instrs {
+			if p, _ := c.instrPause(instr, l.varies); p != noPause {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waitsIn reports whether an instruction of region, other than call, can
+// make a round of l wait.
+func (c *checker) waitsIn(l *loop, region map[*ssa.BasicBlock]bool, call *ssa.Call) bool {
+	for b := range region {
+		for _, instr := range b.Instrs {
+			if instr != call && c.waits(instr, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // makesRequest reports whether the call sends a new request each time (it
 // reaches the catalogue's network calls, an HTTP request or a dial, or a
 // method of a generated gRPC client) rather than reading from a handle the

@@ -25,6 +25,9 @@ func (c *checker) judge(r *retry) {
 	}
 	bound := c.boundsOf(r)
 	p, where := c.pauseOf(r.loop)
+	if r.reconnect && p != constantPause {
+		return // a reconnect loop with backoff, or paced by a consumer: its pause grows or is not the clock's
+	}
 	if bound.any() && p == growingPause {
 		return
 	}

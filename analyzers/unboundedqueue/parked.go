@@ -483,5 +483,32 @@ func (c *checker) drainedFreely(ch ast.Expr) bool {
 	if t, ok := c.pass.TypesInfo.TypeOf(ch).Underlying().(*types.Chan); !ok || isEmptyStruct(t.Elem()) {
 		return false // a semaphore's slot: its receive runs when the holder is done, not when a loop comes round
 	}
-	return c.isMailbox(c.pass.TypesInfo.ObjectOf(id))
+	obj := c.pass.TypesInfo.ObjectOf(id)
+	return c.receivedInPackage(obj) && c.isMailbox(obj)
+}
+
+// receivedInPackage reports whether a file of the package receives from
+// the channel variable obj (a receive, a select case, a range): without
+// one it has no consumer here, and isMailbox, which needs the package's
+// SSA, would say no anyway (a dependency analysed for facts builds none).
+func (c *checker) receivedInPackage(obj types.Object) bool {
+	found := false
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var ch ast.Expr
+			switch n := n.(type) {
+			case *ast.UnaryExpr:
+				if n.Op == token.ARROW {
+					ch = n.X
+				}
+			case *ast.RangeStmt:
+				ch = n.X
+			}
+			if id := identOf(ch); ch != nil && id != nil && c.pass.TypesInfo.ObjectOf(id) == obj {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // builtQuery is the statement a chain of query builder calls makes, from
@@ -60,7 +61,7 @@ func (c *checker) collectChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, 
 func (c *checker) readChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool) (builtQuery, bool) {
 	var q builtQuery
 	inChain := false
-	for cur := call; cur != nil; cur = receiverCall(cur) {
+	for cur := call; cur != nil; cur = ssautil.ReceiverCall(cur) {
 		if seen != nil {
 			seen[cur] = true
 		}
@@ -78,7 +79,7 @@ func (c *checker) readChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool) (bu
 		inChain = true
 		q.xorm = q.xorm || catalog.IsXorm(fn)
 		c.addClause(&q, clause, cur)
-		if receiverCall(cur) == nil && !c.conditionFreeRoot(cur, 0) {
+		if ssautil.ReceiverCall(cur) == nil && !c.conditionFreeRoot(cur, 0) {
 			q.unknown = true
 		}
 	}
@@ -92,16 +93,6 @@ func selPos(call *ast.CallExpr) token.Pos {
 		return sel.Sel.Pos()
 	}
 	return call.Pos()
-}
-
-// receiverCall is the call whose result cur is called on: x.A().B() → x.A().
-func receiverCall(cur *ast.CallExpr) *ast.CallExpr {
-	sel, ok := ast.Unparen(cur.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	inner, _ := ast.Unparen(sel.X).(*ast.CallExpr)
-	return inner
 }
 
 // addClause adds what one builder call contributes. Calls are met from the
@@ -519,12 +510,12 @@ func (c *checker) conditionFree(e ast.Expr, depth int) bool {
 		if c.fromContextOnly(e) {
 			return true
 		}
-		for cur := e; cur != nil; cur = receiverCall(cur) {
+		for cur := e; cur != nil; cur = ssautil.ReceiverCall(cur) {
 			fn, _ := typeutil.Callee(c.pass.TypesInfo, cur).(*types.Func)
 			if clause, ok := catalog.SQLBuilderClause(fn); !ok || clause != 0 {
 				return false
 			}
-			if receiverCall(cur) == nil {
+			if ssautil.ReceiverCall(cur) == nil {
 				return c.conditionFreeRoot(cur, depth+1)
 			}
 		}

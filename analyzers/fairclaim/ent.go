@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // ent generates a query builder per entity (client.Job.Query() is a
@@ -59,7 +60,7 @@ type entQuery struct {
 func (c *checker) collectEntChain(call *ast.CallExpr, seen map[*ast.CallExpr]bool, generated bool, holder types.Object) {
 	var q entQuery
 	fresh := false
-	for cur := call; cur != nil; cur = receiverCall(cur) {
+	for cur := call; cur != nil; cur = ssautil.ReceiverCall(cur) {
 		fn, _ := typeutil.Callee(c.pass.TypesInfo, cur).(*types.Func)
 		if entQueryOf(fn) == nil {
 			// client.Job.Query() starts a query with no conditions; a

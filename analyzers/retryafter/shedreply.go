@@ -62,7 +62,7 @@ func (c *checker) reportShedReplies(def *ast.CommClause, builders map[*types.Fun
 			if !ok {
 				return true
 			}
-			fn := calleeFunc(c.pass.TypesInfo, call)
+			fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
 			status, built := builders[fn]
 			if !built {
 				return true
@@ -116,8 +116,8 @@ func (c *checker) returnsOverloadReply(fd *ast.FuncDecl, builders map[*types.Fun
 			return false
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
-				if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && builders[calleeFunc(c.pass.TypesInfo, call)] != "" {
-					status = builders[calleeFunc(c.pass.TypesInfo, call)]
+				if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && builders[typeutil.StaticCallee(c.pass.TypesInfo, call)] != "" {
+					status = builders[typeutil.StaticCallee(c.pass.TypesInfo, call)]
 				} else if s := c.overloadLiteral(r); s != "" {
 					status = s
 				}
@@ -177,9 +177,4 @@ func defaultClause(sel *ast.SelectStmt) *ast.CommClause {
 		}
 	}
 	return nil
-}
-
-func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
-	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	return fn
 }

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A batch that a query reads with a constant LIMIT has at most that many
@@ -127,7 +129,7 @@ func (c *checker) limitedRowsLoop(fd *ast.FuncDecl, loop *ast.ForStmt) bool {
 // limitedQuery reports whether call, or a call of the builder chain it is
 // made on, carries a constant LIMIT.
 func (c *checker) limitedQuery(call *ast.CallExpr) bool {
-	for cur := call; cur != nil; cur = chainedOn(cur) {
+	for cur := call; cur != nil; cur = ssautil.ReceiverCall(cur) {
 		if sel, ok := ast.Unparen(cur.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Limit" && len(cur.Args) == 1 {
 			if tv := c.pass.TypesInfo.Types[cur.Args[0]]; tv.Value != nil && constant.Sign(tv.Value) > 0 {
 				return true
@@ -140,17 +142,6 @@ func (c *checker) limitedQuery(call *ast.CallExpr) bool {
 		}
 	}
 	return false
-}
-
-// chainedOn is the call a method call is made on (db.Limit(10) in
-// db.Limit(10).Find(&xs)), or nil.
-func chainedOn(call *ast.CallExpr) *ast.CallExpr {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	inner, _ := ast.Unparen(sel.X).(*ast.CallExpr)
-	return inner
 }
 
 func (c *checker) limitedSQL(e ast.Expr) bool {

@@ -1,15 +1,11 @@
 package ssautil_test
 
 import (
-	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
-	"go/types"
 	"slices"
 	"testing"
 
 	"github.com/bhlint/bhlint/internal/ssautil"
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 // TestConcreteTypes: only the declared, non-generic, non-interface named
@@ -24,15 +20,7 @@ type ID int
 var v Store
 func f() {}
 `
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{file}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkg := testpkgs.Types(t, src)[0]
 	var got []string
 	for named := range ssautil.ConcreteTypes(pkg) {
 		got = append(got, named.Obj().Name())

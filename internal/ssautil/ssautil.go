@@ -245,3 +245,14 @@ func StoredOnce(alloc *ssa.Alloc) ssa.Value {
 	}
 	return stored
 }
+
+// ReceiverCall is the call whose result cur is called on, in a chain of
+// builder calls: x.A().B() → x.A(); nil when cur is not called on a call.
+func ReceiverCall(cur *ast.CallExpr) *ast.CallExpr {
+	sel, ok := ast.Unparen(cur.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	inner, _ := ast.Unparen(sel.X).(*ast.CallExpr)
+	return inner
+}

@@ -31,17 +31,7 @@ func (c *checker) learnContextIgnorers() {
 	if c.net == nil {
 		return // nothing here waits
 	}
-	var decls []*ast.FuncDecl
-	for _, f := range c.pass.Files {
-		if c.isTest(f) {
-			continue
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && c.takesContextParam(fd) {
-				decls = append(decls, fd)
-			}
-		}
-	}
+	decls := c.contextTakers()
 	prog := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).Package().Prog
 	for changed := true; changed; {
 		changed = false
@@ -59,6 +49,23 @@ func (c *checker) learnContextIgnorers() {
 			}
 		}
 	}
+}
+
+// contextTakers are the package's functions, outside test files, with a
+// context.Context parameter.
+func (c *checker) contextTakers() []*ast.FuncDecl {
+	var decls []*ast.FuncDecl
+	for _, f := range c.pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && c.takesContextParam(fd) {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	return decls
 }
 
 func (c *checker) takesContextParam(fd *ast.FuncDecl) bool {

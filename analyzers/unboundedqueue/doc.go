@@ -195,7 +195,18 @@ capped by it.
     sql.Open(…) or pgxpool.New(…), then db.ExecContext(context.TODO(),
     "SET sql_mode …") before db is stored, passed, captured or returned,
     and not in a loop that shares it on an earlier round): every slot of
-    that pool is free, so the wait queues behind nobody. Fix:
+    that pool is free, so the wait queues behind nobody. A wait is also
+    whatever reaches one: a call of a function that hands its context
+    parameter, with no deadline added, to such a wait in its own body
+    (forwardsSlotWait, a fact across packages, to a fixed point): sqlf's
+    QueryAndClose(ctx, db, …) running db.QueryContext(ctx, …) on the
+    Executor it is handed, when the caller hands it a pool (a transaction
+    already holds its connection), or a store's Save(ctx) beginning on the
+    store's own pool. The call given context.Background() is reported,
+    with the wait as related information. Not followed: a wait in a
+    goroutine or function literal the function makes (it may run after the
+    call), a wait the function gives a deadline of its own, and a method
+    of an interface field (sqlc's DBTX, which a transaction may fill). Fix:
     derive the context with a timeout, or pass the caller's. The runtime's executors are not waits of this kind:
     a lane's queue wait is bounded by its QueueTimeout (shape 6).
     Also a wait with no context at all in a function that was handed one

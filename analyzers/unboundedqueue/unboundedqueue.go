@@ -96,6 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// but for the pool openers and bounders checkSQLPools exports.
 		if pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
 			guard.At(token.NoPos, func() { c.checkSQLPools() })
+			guard.At(token.NoPos, func() { c.learnWaitForwarders() })
 		}
 		return nil, nil
 	}
@@ -122,6 +123,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	guard.At(token.NoPos, func() { c.checkSQLPools() })
+	guard.At(token.NoPos, func() { c.learnWaitForwarders() })
 	for _, f := range pass.Files {
 		if c.isTest(f) {
 			continue
@@ -249,6 +251,8 @@ type checker struct {
 	frames          map[*ssa.Function]*requestFrame   // the functions on a request's path, once learned (requestPathFrames)
 	configHeld      map[*types.TypeName]bool          // this package's struct types a configuration type holds, once learned (heldByConfig)
 	perRequestTypes map[*types.TypeName]bool          // this package's types a function handed a request builds, once learned (requestBuilt)
+	forwarders      map[*types.Func]*forwardsSlotWait // this package's functions that hand their context to a slot wait
+	waitMethods     map[string]bool                   // the names of the pools' slot waits, once learned (poolWaitMethods)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

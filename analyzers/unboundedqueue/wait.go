@@ -32,10 +32,14 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 					c.calleeName(call), fd.Name.Name, handed.Name(), how)
 			}
 		}
-		if !catalog.SlotWaits.Has(c.callee(call)) {
+		if oneShot && !inLit(stack) {
 			return true
 		}
-		if oneShot && !inLit(stack) || c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) ||
+		if !catalog.SlotWaits.Has(c.callee(call)) {
+			c.checkForwardedWait(fd, call)
+			return true
+		}
+		if c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) ||
 			c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
 			return true
 		}

@@ -247,6 +247,20 @@ func (t *Table) add(keys []string) {
 	}
 }
 
+// MethodNames are the names of the table's methods (the last part of each
+// exact key with a receiver): the calls an interface of that shape makes
+// when a value of the table's types fills it.
+func (t *Table) MethodNames() map[string]bool {
+	t.index()
+	out := map[string]bool{}
+	for k := range t.exact {
+		if i := strings.LastIndex(k, ")."); i >= 0 {
+			out[k[i+2:]] = true
+		}
+	}
+	return out
+}
+
 // Has reports whether fn, or its generic origin, is in the table.
 func (t *Table) Has(fn *types.Func) bool {
 	if t == nil || fn == nil {

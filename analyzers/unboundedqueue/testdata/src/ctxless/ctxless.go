@@ -28,7 +28,7 @@ func (r *Repo) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" C
 }
 
 // Trap: the same count on the context it was handed.
-func (r *Repo) CountCtx(ctx context.Context) int { // want CountCtx:"waitsOnNetwork"
+func (r *Repo) CountCtx(ctx context.Context) int { // want CountCtx:"waitsOnNetwork" CountCtx:"forwardsSlotWait"
 	var n int
 	_ = r.db.QueryRowContext(ctx, "SELECT count(*) FROM users").Scan(&n)
 	return n

@@ -56,7 +56,7 @@ func (s *Store) checkStuck(ctx context.Context, tx *sql.Tx) error { // want chec
 	return nil
 }
 
-func (s *Store) retryBatch(ctx context.Context) error { // want retryBatch:"waitsOnNetwork"
+func (s *Store) retryBatch(ctx context.Context) error { // want retryBatch:"waitsOnNetwork" retryBatch:"forwardsSlotWait"
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM orders WHERE state = 'failed' ORDER BY id LIMIT 50")
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func (s *Store) sendPending(ctx context.Context) error { // want sendPending:"wa
 	return nil
 }
 
-func (s *Store) retryPage(ctx context.Context, n int) error { // want retryPage:"waitsOnNetwork"
+func (s *Store) retryPage(ctx context.Context, n int) error { // want retryPage:"waitsOnNetwork" retryPage:"forwardsSlotWait"
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM orders WHERE state = 'failed' LIMIT $1", n)
 	if err != nil {
 		return err
@@ -106,7 +106,7 @@ func (s *Store) retryPage(ctx context.Context, n int) error { // want retryPage:
 
 // A slice that a limited batch fills and then something else appends to
 // is not capped by the LIMIT.
-func (s *Store) retryBatchAndMore(ctx context.Context, more []Order) error { // want retryBatchAndMore:"waitsOnNetwork"
+func (s *Store) retryBatchAndMore(ctx context.Context, more []Order) error { // want retryBatchAndMore:"waitsOnNetwork" retryBatchAndMore:"forwardsSlotWait"
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM orders LIMIT 10")
 	if err != nil {
 		return err

@@ -76,7 +76,7 @@ func (s *Store) Migrate(ctx context.Context) error { // want Migrate:"ignoresCon
 
 // report builds a temporary table for one request's report: a query's
 // scratch, not the schema.
-func (s *Store) report(ctx context.Context) error { // want report:"ignoresContext" report:"waitsOnNetwork"
+func (s *Store) report(ctx context.Context) error { // want report:"ignoresContext" report:"waitsOnNetwork" report:"forwardsSlotWait"
 	if _, err := s.db.ExecContext(ctx, "CREATE TEMPORARY TABLE totals AS SELECT 1"); err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ func (s *Service) derivedFromTimeout() {
 	s.pool.Exec(ctx2, "select 1")
 }
 
-func (s *Service) callerContext(ctx context.Context) { // want callerContext:"waitsOnNetwork"
+func (s *Service) callerContext(ctx context.Context) { // want callerContext:"waitsOnNetwork" callerContext:"forwardsSlotWait"
 	s.pool.Query(ctx, "select 1")
 }
 

@@ -231,9 +231,13 @@ capped by it.
     library (catalog.SchemaMigrations: golang-migrate, goose, sql-migrate,
     gorm's AutoMigrate, xorm's Sync), runs a constant DDL statement on a
     pool (CREATE, ALTER or DROP; not CREATE TEMPORARY TABLE, a query's
-    scratch), or reads SQL scripts out of the program's embedded files (an
-    embed.FS read in a function naming .sql files): dendrite's table
-    constructors, coder's migrations, memos's Migrate. A service that makes
+    scratch), or each statement of a package variable listing them
+    (for _, stmt := range schema { db.Exec(stmt) }), or reads SQL scripts
+    out of the program's embedded files (an embed.FS read in a function
+    naming .sql files): dendrite's table constructors, coder's migrations,
+    memos's Migrate; and a function of the package that calls one that
+    does (a driver's New that opens the pool, creates the tables, then
+    copies old rows with context.Background()). A service that makes
     a schema per tenant on a request's path is missed. Nor is a pool's wait
     reported in an embedded database's backend (a package named for one of
     catalog.EmbeddedDrivers: sqlite3, sqlite, duckdb) that gives no pool a

@@ -21,18 +21,76 @@ import (
 //     made per request);
 //   - reads SQL scripts out of the program's embedded files (an embed.FS
 //     read, and a constant naming .sql files: migrations, seed data).
+// A DDL statement may be a constant at the call or the element of a list of
+// them a loop runs (for _, stmt := range schema { db.Exec(stmt) }, schema a
+// package variable holding constant statements). A function of the package
+// that calls one that sets up the schema (a driver's New: open the pool,
+// create the tables, migrate the rows) runs at start-up too.
 // A service that creates a schema per tenant on a request's path does so in
 // this shape too, and is missed.
 
-// setsUpSchema reports whether fd sets up the database's schema.
+// setsUpSchema reports whether fd sets up the database's schema, itself or
+// through a function of its package it calls.
 func (c *checker) setsUpSchema(fd *ast.FuncDecl) bool {
+	if c.schemaSetters == nil {
+		c.schemaSetters = c.learnSchemaSetters()
+	}
+	obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	return obj != nil && c.schemaSetters[obj] || obj == nil && c.setsUpSchemaItself(fd)
+}
+
+// learnSchemaSetters are the package's functions that set up the schema,
+// to a fixed point over its static calls.
+func (c *checker) learnSchemaSetters() map[*types.Func]bool {
+	setters := map[*types.Func]bool{}
+	calls := map[*types.Func][]*types.Func{}
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if obj == nil {
+				continue
+			}
+			if c.setsUpSchemaItself(fd) {
+				setters[obj] = true
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if fn := c.callee(call); fn != nil && fn.Pkg() == c.pass.Pkg {
+						calls[obj] = append(calls[obj], fn.Origin())
+					}
+				}
+				return true
+			})
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for caller, callees := range calls {
+			if !setters[caller] && slices.ContainsFunc(callees, func(fn *types.Func) bool { return setters[fn] }) {
+				setters[caller] = true
+				changed = true
+			}
+		}
+	}
+	return setters
+}
+
+// setsUpSchemaItself reports whether fd's own body sets up the schema.
+func (c *checker) setsUpSchemaItself(fd *ast.FuncDecl) bool {
 	migrates, ddl, embedded, sqlFiles := false, false, false, false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			migrates = migrates || catalog.SchemaMigrations.Has(fn)
-			ddl = ddl || c.isDatabaseCall(fn) && slices.ContainsFunc(n.Args, c.isDDL)
+			ddl = ddl || c.isDatabaseCall(fn) && slices.ContainsFunc(n.Args, func(e ast.Expr) bool {
+				return c.isDDL(e) || c.rangesOverDDL(fd, e)
+			})
 			embedded = embedded || c.readsEmbedded(n)
 		case ast.Expr:
 			if s, ok := c.constString(n); ok && strings.Contains(strings.ToLower(s), ".sql") {
@@ -63,6 +121,64 @@ func (c *checker) isDDL(e ast.Expr) bool {
 		return fields[1] != "TEMP" && fields[1] != "TEMPORARY"
 	case "ALTER", "DROP":
 		return true
+	}
+	return false
+}
+
+// rangesOverDDL reports whether e is the value of a range statement of fd
+// over a package variable initialised with a list of constant statements,
+// one of which changes the schema.
+func (c *checker) rangesOverDDL(fd *ast.FuncDecl, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := c.pass.TypesInfo.ObjectOf(id)
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok || found {
+			return !found
+		}
+		if val, ok := r.Value.(*ast.Ident); ok && c.pass.TypesInfo.Defs[val] == v {
+			found = c.listsDDL(r.X)
+		}
+		return !found
+	})
+	return found
+}
+
+// listsDDL reports whether x names a package variable whose initial value
+// is a composite literal holding a constant DDL statement.
+func (c *checker) listsDDL(x ast.Expr) bool {
+	id, ok := ast.Unparen(x).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || v.Parent() != c.pass.Pkg.Scope() {
+		return false
+	}
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs, ok := spec.(*ast.ValueSpec)
+				if !ok {
+					continue
+				}
+				for i, name := range vs.Names {
+					if c.pass.TypesInfo.Defs[name] != v || i >= len(vs.Values) {
+						continue
+					}
+					lit, ok := ast.Unparen(vs.Values[i]).(*ast.CompositeLit)
+					return ok && slices.ContainsFunc(lit.Elts, c.isDDL)
+				}
+			}
+		}
 	}
 	return false
 }

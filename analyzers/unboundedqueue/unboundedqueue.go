@@ -253,6 +253,7 @@ type checker struct {
 	perRequestTypes map[*types.TypeName]bool          // this package's types a function handed a request builds, once learned (requestBuilt)
 	forwarders      map[*types.Func]*forwardsSlotWait // this package's functions that hand their context to a slot wait
 	waitMethods     map[string]bool                   // the names of the pools' slot waits, once learned (poolWaitMethods)
+	schemaSetters   map[*types.Func]bool              // this package's functions that set up the schema, once learned (schema.go)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

@@ -102,3 +102,59 @@ func (s *Store) refresh() error { // want refresh:"waitsOnNetwork"
 	_, err := s.db.ExecContext(context.Background(), "UPDATE counters SET n = n + 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext waits for a slot with a context from context.Background\(\)`
 	return err
 }
+
+// ---- a driver's start-up: the schema from a list of statements ----
+
+var schema = []string{
+	`CREATE TABLE IF NOT EXISTS kv (name TEXT PRIMARY KEY, value BLOB)`,
+	`CREATE INDEX IF NOT EXISTS kv_name ON kv (name)`,
+}
+
+var reports = []string{
+	`SELECT count(*) FROM kv`,
+	`SELECT max(name) FROM kv`,
+}
+
+// createTables runs each statement of the schema list: schema set-up,
+// silent, though its loop's statement is no constant.
+func createTables(db *sql.DB) error { // want createTables:"waitsOnNetwork"
+	var exists bool
+	_ = db.QueryRowContext(context.Background(), "SELECT 1 FROM kv LIMIT 1").Scan(&exists)
+	for _, stmt := range schema {
+		if _, err := db.Exec(stmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyOldRows waits on the caller's context: a forwarder.
+func (s *Store) copyOldRows(ctx context.Context) { // want copyOldRows:"waitsOnNetwork" copyOldRows:"forwardsSlotWait"
+	s.db.ExecContext(ctx, "INSERT INTO kv SELECT name, value FROM old_kv")
+}
+
+// OpenStore opens the pool, creates the tables and copies the old rows, as
+// a driver's New does before anything serves: it sets up the schema
+// through createTables, and its wait is silent.
+func OpenStore(dsn string) (*Store, error) { // want OpenStore:"waitsOnNetwork"
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(10)
+	if err := createTables(db); err != nil {
+		return nil, err
+	}
+	s := &Store{db: db}
+	s.copyOldRows(context.Background())
+	return s, nil
+}
+
+// runReports loops over a list of queries, none of which changes the
+// schema: its waits are reported.
+func (s *Store) runReports() { // want runReports:"waitsOnNetwork"
+	for _, q := range reports {
+		s.db.ExecContext(context.Background(), q) // want `wait with no deadline: \(\*sql.DB\).ExecContext waits for a slot with a context from context.Background\(\)`
+	}
+	s.copyOldRows(context.Background()) // want `wait with no deadline: \(\*schemasetup.Store\).copyOldRows waits for a pool slot`
+}

@@ -182,7 +182,14 @@ none (an in-memory store, the backend of a test or a small deployment)
 does not make the others safe: which one runs is the deployment's choice,
 and where the database's runs, its pool is shared. Such a call is no
 longer carried from the package that sees an implementation reaching no
-pool: it is resolved there, with what is visible there. A pool that
+pool: it is resolved there, with what is visible there. A stand-in is not
+such an implementation: a no-op kept in the interface's own package
+(permify's NoopDataWriter beside DataWriter) or a double in test support
+(a package under test/, tests/, testutil/…) reaches no pool by design, so
+calls of the method are carried on to the package where the program is
+wired and its backends are visible. A method promoted from an embedded
+interface field (type S struct{ model.DataStore }) is no implementation
+at all. A pool that
 is only compared with nil (if s.db == nil, an IsReady check) is not used:
 asking whether a pool is open takes no connection. Calls through
 an interface literal (v.(interface{ Save(string) error })), whose

@@ -457,10 +457,11 @@ func (c *checker) findImpls() []lanes.Impl {
 				m := it.Method(i)
 				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
 				f, ok := obj.(*types.Func)
-				if !ok || f.Pkg() == nil {
+				if !ok || f.Pkg() == nil || promotedFromInterface(f) {
 					continue
 				}
 				im := c.implOf(lanes.DispatchPrefix+catalog.Key(m), f)
+				im.StandIn = iface.Obj().Pkg() == c.pass.Pkg || c.inTestSupport()
 				if p := c.pass.Fset.Position(f.Pos()); p.IsValid() {
 					im.Impl.File, im.Impl.Line = p.Filename, p.Line
 				}
@@ -589,7 +590,7 @@ func (c *checker) implementations(d lanes.Resource) []*types.Func {
 						continue
 					}
 					if obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name()); obj != nil {
-						if f, ok := obj.(*types.Func); ok && f.Pkg() != nil && !slices.Contains(impls, f) {
+						if f, ok := obj.(*types.Func); ok && f.Pkg() != nil && !promotedFromInterface(f) && !slices.Contains(impls, f) {
 							impls = append(impls, f)
 						}
 					}
@@ -885,12 +886,15 @@ func (c *checker) gatherImpls(deps []*lanes.Summary) {
 // deadMethods adds to dead the dispatch keys of the interface methods that
 // have an implementation reaching no pool, directly or through calls of
 // such methods: resolveDispatch resolves their calls to nothing, so facts
-// need not carry them.
+// need not carry them. A stand-in is no such proof: a no-op kept beside
+// the interface (permify's NoopDataWriter) or a double in test support
+// reaches no pool by design, and the backends, visible only where the
+// program is wired, may.
 func deadMethods(impls []lanes.Impl, dead lanes.DeadSet) {
 	for changed := true; changed; {
 		changed = false
 		for _, im := range impls {
-			if dead.Has(im.Method) || slices.ContainsFunc(im.Uses, isInferredPool) {
+			if dead.Has(im.Method) || im.StandIn || slices.ContainsFunc(im.Uses, isInferredPool) {
 				continue
 			}
 			if !slices.ContainsFunc(im.Dispatch, func(d lanes.Use) bool { return !dead.Has(d.Resource.Key) }) {
@@ -899,6 +903,26 @@ func deadMethods(impls []lanes.Impl, dead lanes.DeadSet) {
 			}
 		}
 	}
+}
+
+// promotedFromInterface reports whether f is an interface's method promoted
+// through an embedded interface field (type S struct{ model.DataStore }):
+// no implementation, only the one S is given at run time.
+func promotedFromInterface(f *types.Func) bool {
+	recv := f.Signature().Recv()
+	return recv != nil && types.IsInterface(recv.Type())
+}
+
+// inTestSupport reports whether this package sits in a directory Go
+// projects keep tests and their doubles in (catalog.NonProductionDirs
+// below the module's root), or is a test-support library.
+func (c *checker) inTestSupport() bool {
+	path := c.pass.Pkg.Path()
+	if catalog.IsTestSupport(path) {
+		return true
+	}
+	m := c.pass.Module
+	return m != nil && m.Path != "" && strings.HasPrefix(path, m.Path+"/") && catalog.InNonProductionDir(strings.TrimPrefix(path, m.Path+"/"))
 }
 
 // isInferredPool reports whether a use counts between inferred classes: a

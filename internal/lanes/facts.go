@@ -139,6 +139,9 @@ type Impl struct {
 	Impl     Hop
 	Uses     []Use // the pools it reaches
 	Dispatch []Use
+	// StandIn: a no-op kept beside the interface, or a double in test
+	// support. That it reaches no pool proves nothing of the backends.
+	StandIn bool
 }
 
 // Carried is an inferred entry of another package, carried forward.

@@ -2,9 +2,10 @@
 // implementations disagree: one uses the pool, the other a map. Which one
 // runs is the deployment's choice, and where the database one runs, the
 // pool serves both the handler and the warmer: reported, naming the
-// implementation on the path. The calls of Cache.Get are not carried in
-// facts (ServeHTTP, Run and Start have no reaches fact): one implementation
-// reaching no pool is known here, so they are resolved here.
+// implementation on the path. Both implementations are declared beside the
+// interface, so the map one is a stand-in, no proof that Get reaches no
+// pool: the calls of Cache.Get are carried in facts (reaches via
+// Cache.Get), for the packages that see other backends.
 //
 // Trap: the sampler's Sink has two implementations and neither reaches a
 // pool; the handler's pool is not the sampler's.
@@ -34,11 +35,11 @@ func (c *memCache) Get(k string) string { return c.m[k] }
 
 type API struct{ cache Cache }
 
-func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.cache.Get(r.URL.Path) }
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.cache.Get(r.URL.Path) } // want ServeHTTP:`reaches\(via \(inferdisagree\.Cache\)\.Get\)`
 
 type Warmer struct{ cache Cache }
 
-func (w *Warmer) Run() { // want Run:`loops\(sleep loop\)`
+func (w *Warmer) Run() { // want Run:`loops\(sleep loop\)` Run:`reaches\(via \(inferdisagree\.Cache\)\.Get\)`
 	for {
 		time.Sleep(time.Minute)
 		w.cache.Get("hot")
@@ -59,14 +60,14 @@ var _ Sink = logSink{}
 
 type Sampler struct{ sink Sink }
 
-func (s *Sampler) Run() { // want Run:`loops\(sleep loop\)`
+func (s *Sampler) Run() { // want Run:`loops\(sleep loop\)` Run:`reaches\(via \(inferdisagree\.Sink\)\.Put\)`
 	for {
 		time.Sleep(time.Second)
 		s.sink.Put(1)
 	}
 }
 
-func Start(useDB bool) { // want Start:`creates\(inferdisagree\.dbCache\.db\)`
+func Start(useDB bool) { // want Start:`creates\(inferdisagree\.dbCache\.db\)` Start:`reaches\(via \(inferdisagree\.Cache\)\.Get, via \(inferdisagree\.Sink\)\.Put\)`
 	db, _ := sql.Open("postgres", "app") // want `inferdisagree.dbCache.db, a database pool created once, serves both interactive and background work.*\(\*inferdisagree\.dbCache\)\.Get`
 	var c Cache = &memCache{m: map[string]string{}}
 	if useDB {

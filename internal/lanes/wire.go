@@ -42,6 +42,7 @@ func (l ImplList) GobEncode() ([]byte, error) {
 		w.hop(im.Impl)
 		w.uses(im.Uses)
 		w.uses(im.Dispatch)
+		w.bool(im.StandIn)
 	}
 	return w.bytes(), nil
 }
@@ -58,6 +59,7 @@ func (l *ImplList) GobDecode(data []byte) error {
 		im := Impl{Method: r.str(), Impl: r.hop()}
 		im.Uses = r.uses()
 		im.Dispatch = r.uses()
+		im.StandIn = r.bool()
 		out = append(out, im)
 	}
 	*l = out
@@ -78,6 +80,14 @@ func (w *wire) bytes() []byte {
 		out = append(out, s...)
 	}
 	return append(out, w.body...)
+}
+
+func (w *wire) bool(b bool) {
+	if b {
+		w.uint(1)
+	} else {
+		w.uint(0)
+	}
 }
 
 func (w *wire) uint(n uint64) { w.body = binary.AppendUvarint(w.body, n) }
@@ -155,6 +165,8 @@ func (r *reader) end() error {
 	}
 	return r.err
 }
+
+func (r *reader) bool() bool { return r.uint() == 1 }
 
 func (r *reader) uint() uint64 {
 	if r.err != nil {

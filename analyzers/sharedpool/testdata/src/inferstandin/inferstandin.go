@@ -1,0 +1,22 @@
+// Package inferstandin wires the database backend of an interface whose // want package:`lanes\(gc\.Run@background, \(\*servers\.Server\)\.ServeHTTP@interactive\)`
+// package keeps a no-op beside it into the handlers and the background
+// collector: the calls the handlers' and the collector's packages make
+// through the interface are carried to here, where the backend is
+// visible, and the pool is shared.
+package inferstandin
+
+import (
+	"database/sql"
+	"net/http"
+
+	"inferstandin/gc"
+	"inferstandin/servers"
+	"inferstandin/storage/pg"
+)
+
+func Main() { // want Main:`creates\(pg\.Writer\.DB\)` Main:`reaches\(via \(storage\.Writer\)\.Write\)`
+	db, _ := sql.Open("postgres", "app") // want `pg.Writer.DB, a database pool created once, serves both interactive and background work`
+	w := &pg.Writer{DB: db}
+	go gc.Run(w)
+	http.ListenAndServe(":8080", &servers.Server{W: w})
+}

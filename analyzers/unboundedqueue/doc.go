@@ -117,9 +117,14 @@ capped by it.
     parts, all gone when it returns; or when each goroutine's work loops
     for as long as its source lives (a receive loop over a channel, a
     ticker loop, an infinite loop, in the work or two calls down: the rule
-    that makes a goroutine background work): one reader per shard, file,
-    peer, plugin or input channel is bounded by how many sources the
-    deployment or the code set up, not by how fast input arrives; or
+    that makes a goroutine background work), or serves a listener's
+    connections (a blocking serve of the catalogue's ServeLoops, http's
+    ListenAndServe and grpc's Serve, or a function that accepts in a loop,
+    in this package or another: servesConns, a fact; sftpgo's FTP, WebDAV
+    and HTTP servers, one per configured binding): one reader per shard,
+    file, peer, plugin, listener or input channel is bounded by how many
+    sources the deployment or the code set up, not by how fast input
+    arrives; or
     when the goroutine's work only computes: through its own package's
     static calls it sends, receives or selects on no channel, starts no
     goroutine, makes no dynamic call and calls outside the package only

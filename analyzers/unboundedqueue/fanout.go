@@ -1094,8 +1094,12 @@ func (c *checker) limitSetBefore(fd *ast.FuncDecl, g *types.Var, loop ast.Stmt) 
 // file, peer, plugin or input channel: the items are sources the
 // deployment or the code set up, each read by one goroutine for its whole
 // life, not units of work queued per input; what bounds them is how many
-// sources there are, not how fast input arrives.
+// sources there are, not how fast input arrives. A server per configured
+// listener is one such reader (servesConns).
 func (c *checker) readerPerSource(work ast.Expr) bool {
+	if c.servesPerSource(work) {
+		return true
+	}
 	fn := c.ssaFuncOfWork(work)
 	return fn != nil && (&entrypoints.Finder{}).Loop(fn) != ""
 }

@@ -33,7 +33,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns)},
 	Run:       run,
 }, Code)
 
@@ -90,6 +90,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.learnStarters()
 	c.learnNetworkWaits(false)
 	c.learnNetworkFuncReturners()
+	c.learnServers()
 	guard.At(token.NoPos, func() { c.learnDetachers() })
 	if lazyssa.FactsOnly() {
 		// A dependency analysed for its facts: what follows only reports,
@@ -254,6 +255,7 @@ type checker struct {
 	forwarders      map[*types.Func]*forwardsSlotWait // this package's functions that hand their context to a slot wait
 	waitMethods     map[string]bool                   // the names of the pools' slot waits, once learned (poolWaitMethods)
 	schemaSetters   map[*types.Func]bool              // this package's functions that set up the schema, once learned (schema.go)
+	servers         map[*types.Func]bool              // this package's functions that serve connections (servesConns)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

@@ -114,6 +114,15 @@ var Servers = newTable(
 	"(*google.golang.org/grpc.Server).Serve",
 )
 
+// ServeLoops are the calls that serve a listener's connections until it
+// closes: a goroutine that runs one is a server for the listener's life.
+var ServeLoops = newTable(
+	"net/http.ListenAndServe", "net/http.ListenAndServeTLS", "net/http.Serve", "net/http.ServeTLS",
+	"(*net/http.Server).ListenAndServe", "(*net/http.Server).ListenAndServeTLS",
+	"(*net/http.Server).Serve", "(*net/http.Server).ServeTLS",
+	"(*google.golang.org/grpc.Server).Serve",
+)
+
 // MembershipPackages are the last elements of the import paths of packages
 // that keep a cluster's membership (a ring of hosts, a gossip member list,
 // service discovery). A list one of their functions returns is the set of

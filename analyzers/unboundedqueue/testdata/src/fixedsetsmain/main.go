@@ -74,7 +74,7 @@ func broadcast(ctx context.Context, urls []string) {
 	}
 }
 
-func main() {
+func main() { // want main:"servesConns"
 	ctx := context.Background()
 	newRunner(os.Args[1:]).fansOutOverStartupProcesses(ctx)
 	newJob(os.Args[1:]).fanOut(ctx)

@@ -157,4 +157,4 @@ func (s *Store) sqlxUnbounded() error {
 	return nil
 }
 
-func serve() { _ = http.ListenAndServe(":8080", nil) }
+func serve() { _ = http.ListenAndServe(":8080", nil) } // want serve:"servesConns"

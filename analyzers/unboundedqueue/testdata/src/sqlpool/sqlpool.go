@@ -114,7 +114,7 @@ func RunMigrations(dsn string) error { // want RunMigrations:"waitsOnNetwork"
 }
 
 // Deferring Close is not enough when the function serves with the pool.
-func serveUntilDone(dsn string) error {
+func serveUntilDone(dsn string) error { // want serveUntilDone:"servesConns"
 	db, err := sql.Open("pgx", dsn) // want `pool without a maximum: the \*sql.DB from sql.Open is used by a function literal`
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ func (s *server) connect() {
 	s.store = &Store{db: db}
 }
 
-func Serve(dsn string) {
+func Serve(dsn string) { // want Serve:"servesConns"
 	s := &server{dsn: dsn}
 	s.connect()
 	http.ListenAndServe(":8080", nil)

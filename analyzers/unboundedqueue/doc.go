@@ -466,7 +466,14 @@ capped by it.
     request waits for the consumer's CPU time only, which no slow
     dependency can stretch (navidrome's event broker: one loop that adds
     and removes subscribers in a map and hands each message on with a
-    select that drops it for a full client). Reported at the send, with the per-request function as
+    select that drops it for a full client); a channel the package hands
+    to its importers: it makes the channel (make(chan …) stored in the
+    variable or field), exports it or returns it from a function, and
+    receives from it nowhere: its consumer is the code of the program that
+    imports the package, which this package cannot see (tusd's
+    CreatedUploads, read by the hooks of the binary that embeds the
+    handler); a channel another package made and handed in is still
+    judged. Reported at the send, with the per-request function as
     related information. Only the package's own request path is followed:
     a handler that calls another package's function that sends (a
     notification queue's Send behind a service) is missed. Fix: select on

@@ -54,7 +54,7 @@ func (c *checker) sharedQueue(send *ssa.Send, fr *requestFrame) bool {
 		return false
 	}
 	key, named, ok := throughFields(send.Chan)
-	if !ok || c.isMailbox(named) {
+	if !ok || c.isMailbox(named) || c.handedToImporters(named) {
 		return false
 	}
 	switch root := key.root.(type) {
@@ -65,6 +65,80 @@ func (c *checker) sharedQueue(send *ssa.Send, fr *requestFrame) bool {
 	default:
 		return named != nil && fr.shared[root]
 	}
+}
+
+// handedToImporters reports whether obj, a channel variable or field of
+// this package, is there for importers to receive from: the package makes
+// the channel, hands it out (exported, or returned by a function of the
+// package: Events() <-chan Event) and receives from it nowhere. Its
+// consumer is the importer's code, which this package cannot see (tusd's
+// CreatedUploads, read by the hooks of the binary that embeds the
+// handler): the escape policy leaves it to them. A channel another package
+// made and handed in (crowdsec's DeleteDecisionChannel, made by the papi
+// that reads it) is still judged here.
+func (c *checker) handedToImporters(obj types.Object) bool {
+	if obj == nil || obj.Pkg() != c.pass.Pkg || c.receivedInPackage(obj) || !c.madeInPackage(obj) {
+		return false
+	}
+	return obj.Exported() || c.returnedByPackage(obj)
+}
+
+// madeInPackage reports whether a function of the package stores a new
+// channel (make(chan …)) in obj: obj = make(…), x.obj = make(…), or
+// T{obj: make(…)}.
+func (c *checker) madeInPackage(obj types.Object) bool {
+	isMake := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		return ok && id.Name == "make" && c.pass.TypesInfo.Uses[id] == types.Universe.Lookup("make")
+	}
+	found := false
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if id := identOf(lhs); id != nil && c.pass.TypesInfo.ObjectOf(id) == obj && i < len(n.Rhs) && isMake(n.Rhs[i]) {
+						found = true
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(id) == obj && isMake(n.Value) {
+					found = true
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if c.pass.TypesInfo.Defs[name] == obj && i < len(n.Values) && isMake(n.Values[i]) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// returnedByPackage reports whether a function of the package returns the
+// value of obj (return s.events).
+func (c *checker) returnedByPackage(obj types.Object) bool {
+	found := false
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ret, ok := n.(*ast.ReturnStmt); ok {
+				for _, r := range ret.Results {
+					if id := identOf(r); id != nil && c.pass.TypesInfo.ObjectOf(id) == obj {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 func isEmptyStruct(t types.Type) bool {

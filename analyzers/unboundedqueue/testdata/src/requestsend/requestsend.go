@@ -69,3 +69,47 @@ func Async(w http.ResponseWriter, r *http.Request) {
 func (c *Controller) Flush() { // want Flush:"parksOnSend\\(c.Deletes\\)"
 	c.Deletes <- nil
 }
+
+// ---- channels handed to importers ----
+
+// Uploads makes its channel, exports it and never reads it: the program
+// that embeds the handler consumes it, out of this package's sight.
+type Uploads struct{ Created chan string }
+
+func NewUploads() *Uploads { return &Uploads{Created: make(chan string)} }
+
+func (u *Uploads) Post(w http.ResponseWriter, r *http.Request) { // want Post:"parksOnSend\\(u.Created\\)"
+	u.Created <- r.URL.Path
+}
+
+// notifier hands its channel out through a method.
+type notifier struct{ events chan string }
+
+func newNotifier() *notifier { return &notifier{events: make(chan string, 8)} }
+
+func (n *notifier) Events() <-chan string { return n.events }
+
+func (n *notifier) Notify(w http.ResponseWriter, r *http.Request) { // want Notify:"parksOnSend\\(n.events\\)"
+	n.events <- r.URL.Path
+}
+
+// Audit makes and exports its channel but drains it here, with a network
+// call per value: judged here, and reported.
+type Audit struct{ Entries chan string }
+
+func NewAudit() *Audit { // want NewAudit:"detachesPerCall" NewAudit:"startsGoroutine"
+	a := &Audit{Entries: make(chan string)}
+	go a.drain()
+	return a
+}
+
+func (a *Audit) drain() { // want drain:"waitsOnNetwork"
+	for e := range a.Entries {
+		http.Post("http://audit/", "text/plain", nil)
+		_ = e
+	}
+}
+
+func (a *Audit) Record(w http.ResponseWriter, r *http.Request) { // want Record:"parksOnSend\\(a.Entries\\)"
+	a.Entries <- r.URL.Path // want `send with no deadline on every request: \(\*requestsend.Audit\).Record waits here until a consumer takes its value from Entries`
+}

@@ -353,7 +353,8 @@ func (c *checker) workWaits(fun ast.Expr) string {
 // literals, makes a claim that lets one caller through at a time or once
 // per key: CompareAndSwap, TryLock, LoadOrStore, TryAcquire (an in-flight
 // guard, a dedupe), or the same claim written out on a shared flag (see
-// flagClaim).
+// flagClaim) or in a function that tests and records a key under a lock
+// (claimsUnderLock).
 func (c *checker) claimsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -372,6 +373,7 @@ func (c *checker) claimsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 					found = true
 				}
 			}
+			found = found || c.claimsByCall(c.callee(n))
 		}
 		return !found
 	})

@@ -33,7 +33,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock)},
 	Run:       run,
 }, Code)
 
@@ -91,6 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.learnNetworkWaits(false)
 	c.learnNetworkFuncReturners()
 	c.learnServers()
+	c.learnClaimers()
 	guard.At(token.NoPos, func() { c.learnDetachers() })
 	if lazyssa.FactsOnly() {
 		// A dependency analysed for its facts: what follows only reports,
@@ -256,6 +257,7 @@ type checker struct {
 	waitMethods     map[string]bool                   // the names of the pools' slot waits, once learned (poolWaitMethods)
 	schemaSetters   map[*types.Func]bool              // this package's functions that set up the schema, once learned (schema.go)
 	servers         map[*types.Func]bool              // this package's functions that serve connections (servesConns)
+	claimers        map[*types.Func]bool              // this package's functions that make a claim under a lock (claimsUnderLock)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

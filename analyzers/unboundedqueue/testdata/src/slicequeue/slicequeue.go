@@ -65,7 +65,7 @@ type BoundedOutbox struct {
 	max     int
 }
 
-func (o *BoundedOutbox) Publish(e Event) bool {
+func (o *BoundedOutbox) Publish(e Event) bool { // want Publish:"claimsUnderLock"
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.pending) >= o.max {

@@ -518,7 +518,13 @@ statements; and a call of a function that takes a slot itself (a fact,
 across packages): one that sends on a package-level or field semaphore
 channel and receives from it again (sem <- struct{}{} … <-sem), as
 go/packages' parseFile does with its ioLimit, or calls a catalogue limiter.
-Reaching such a function deeper down does not count.
+Reaching such a function deeper down does not count, with one exception:
+an acquire that keeps its slot for the caller, who releases it later — a
+semaphore type's Acquire (type Semaphore chan struct{}, whose Acquire
+sends on the receiver and whose Release receives) or a function that calls
+one and releases nothing anywhere in its body (tusd's
+acquireUploadSemaphore): acquiresSlot, a fact, transitive, since a wrapper
+of an acquire is an acquire.
 
 Scope: shapes 3 and 4 apply to code that serves requests or runs long:
 every library package, and a main package that listens (http.ListenAndServe,

@@ -33,7 +33,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot)},
 	Run:       run,
 }, Code)
 
@@ -81,6 +81,17 @@ type takesSlot struct{}
 
 func (*takesSlot) AFact()         {}
 func (*takesSlot) String() string { return "takesSlot" }
+
+// acquiresSlot marks a function that takes a slot and keeps it for its
+// caller, who releases it later: a semaphore type's Acquire (type
+// Semaphore chan struct{}, whose Acquire sends on the receiver and Release
+// receives), or a function that calls one and releases nothing. Unlike
+// takesSlot it is transitive: a wrapper of an acquire is an acquire. Such
+// a function also takes a slot (takesSlot).
+type acquiresSlot struct{}
+
+func (*acquiresSlot) AFact()         {}
+func (*acquiresSlot) String() string { return "acquiresSlot" }
 
 func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, reported: map[token.Pos]bool{}, netio: pass.ResultOf[netio.Analyzer].(*netio.Result)}
@@ -141,25 +152,145 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // learnSlotTakers exports takesSlot for the package's functions whose body
-// takes a slot of a semaphore or a limiter.
+// takes a slot of a semaphore or a limiter: a send and a receive of one
+// shared channel, a catalogue limiter, or an acquire that keeps its slot
+// for the caller (acquiresSlot).
 func (c *checker) learnSlotTakers() {
-	c.slotTakers = map[*types.Func]bool{}
+	c.slotTakers, c.acquirers = map[*types.Func]bool{}, map[*types.Func]bool{}
+	var decls []*ast.FuncDecl
 	for _, f := range c.pass.Files {
-		{
-			for _, decl := range f.Decls {
-				fd, ok := decl.(*ast.FuncDecl)
-				if !ok || fd.Body == nil {
-					continue
-				}
-				obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-				if obj == nil || c.slotTakers[obj] || !c.usesSemaphore(fd.Body) {
-					continue
-				}
-				c.slotTakers[obj] = true
-				c.pass.ExportObjectFact(obj, &takesSlot{})
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls = append(decls, fd)
 			}
 		}
 	}
+	for _, fd := range decls {
+		obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if obj != nil && c.usesSemaphore(fd.Body) {
+			c.slotTakers[obj] = true
+			c.pass.ExportObjectFact(obj, &takesSlot{})
+		}
+	}
+	c.learnAcquirers(decls)
+}
+
+// learnAcquirers exports acquiresSlot (and takesSlot) for the package's
+// functions that take a slot and keep it for their caller: the acquire of
+// a semaphore type (acquiresOwnChannel), and a function that calls an
+// acquire and releases nothing itself (tusd's acquireUploadSemaphore
+// wrapping store.uploadSemaphore.Acquire()), to a fixed point.
+func (c *checker) learnAcquirers(decls []*ast.FuncDecl) {
+	mark := func(fd *ast.FuncDecl) bool {
+		obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if obj == nil || c.acquirers[obj] {
+			return false
+		}
+		c.acquirers[obj] = true
+		c.pass.ExportObjectFact(obj, &acquiresSlot{})
+		if !c.slotTakers[obj] {
+			c.slotTakers[obj] = true
+			c.pass.ExportObjectFact(obj, &takesSlot{})
+		}
+		return true
+	}
+	for _, fd := range decls {
+		if c.acquiresOwnChannel(fd, decls) {
+			mark(fd)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fd := range decls {
+			if c.acquiresThroughCall(fd.Body) && mark(fd) {
+				changed = true
+			}
+		}
+	}
+}
+
+// acquiresOwnChannel reports whether fd is the acquire of a semaphore type:
+// a method of a named channel type that sends on its receiver, when
+// another method of the type receives from it (type Semaphore chan
+// struct{}; Acquire sends, Release receives).
+func (c *checker) acquiresOwnChannel(fd *ast.FuncDecl, decls []*ast.FuncDecl) bool {
+	recv := c.channelReceiver(fd)
+	if recv == nil || !c.usesChannelReceiver(fd.Body, recv, true) {
+		return false
+	}
+	for _, other := range decls {
+		if r := c.channelReceiver(other); other != fd && r != nil && types.Identical(r.Type(), recv.Type()) && c.usesChannelReceiver(other.Body, r, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// channelReceiver is fd's receiver when its type is a named channel type.
+func (c *checker) channelReceiver(fd *ast.FuncDecl) *types.Var {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return nil
+	}
+	v, _ := c.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	if _, isChan := v.Type().Underlying().(*types.Chan); !isChan {
+		return nil
+	}
+	return v
+}
+
+// usesChannelReceiver reports whether body sends on recv (send) or receives from
+// it (not send).
+func (c *checker) usesChannelReceiver(body *ast.BlockStmt, recv *types.Var, send bool) bool {
+	found := false
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && c.pass.TypesInfo.Uses[id] == recv
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			found = found || send && is(n.Chan)
+		case *ast.UnaryExpr:
+			found = found || !send && n.Op == token.ARROW && is(n.X)
+		}
+		return !found
+	})
+	return found
+}
+
+// acquiresThroughCall reports whether body, outside function literals and
+// go statements, calls an acquire (acquiresSlot) and releases nothing
+// anywhere in it, its literals included (no receive, no call named
+// Release): it takes the slot for its caller.
+func (c *checker) acquiresThroughCall(body *ast.BlockStmt) bool {
+	takes := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt:
+			return false
+		case *ast.CallExpr:
+			takes = takes || c.marked(c.callee(n), c.acquirers, new(acquiresSlot))
+		}
+		return !takes
+	})
+	if !takes {
+		return false
+	}
+	releases := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			releases = releases || n.Op == token.ARROW
+		case *ast.CallExpr:
+			fn := c.callee(n)
+			releases = releases || fn != nil && fn.Name() == "Release"
+		}
+		return !releases
+	})
+	return !releases
 }
 
 // usesSemaphore reports whether body sends an empty struct on a channel
@@ -258,6 +389,7 @@ type checker struct {
 	schemaSetters   map[*types.Func]bool              // this package's functions that set up the schema, once learned (schema.go)
 	servers         map[*types.Func]bool              // this package's functions that serve connections (servesConns)
 	claimers        map[*types.Func]bool              // this package's functions that make a claim under a lock (claimsUnderLock)
+	acquirers       map[*types.Func]bool              // this package's functions that take a slot for their caller (acquiresSlot)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

@@ -29,6 +29,10 @@
 # services/<name>/bhlint.yml, when present, is copied to the module root as its .bhlint.yml: the
 # deployment (replicas) and database limits the service's own manifests document, which poolbudget
 # needs and a module never ships.
+# service.txt may also say selfpatch=FILE: a unified diff (patch -p1 in the module's root) that
+# fixes a test file of the service that does not compile at its version (go vet includes test
+# files, so the package would not load at all); service.txt says why, and the diff touches only
+# what does not compile.
 # service.txt may also say apt=PACKAGES: Debian packages the build needs (cgo headers), installed
 # when missing; and tags=TAG,TAG: the build tags its own build uses (test files behind a tag,
 # database adapters behind one each), passed as -tags to go list, go vet, bhlint and staticcheck.
@@ -186,6 +190,9 @@ prepare() {
 				die "$name: could not install ${missing[*]}; install them (apt-get install ${missing[*]}) and rerun"
 		fi
 		for f in $(meta "$name" touch); do mkdir -p "$copy/$(dirname "$f")" && touch "$copy/$f"; done
+		for f in $(meta "$name" selfpatch); do
+			patch -s -p1 -d "$copy" <"bench/realworld/services/$name/$f" || die "$name: $f does not apply to its work copy"
+		done
 		local ndir nmod nsum
 		while read -r ndir nmod nsum; do
 			[ -n "$ndir" ] || continue

@@ -229,7 +229,7 @@ func (t *Table) Add(keys ...string) {
 }
 
 func (t *Table) add(keys []string) {
-	for _, k := range keys {
+	for _, k := range withAliases(keys) {
 		if recv, ok := strings.CutSuffix(k, ".*"); ok {
 			recv = withoutTypeParams(recv)
 			t.receivers[recv] = true

@@ -1,0 +1,60 @@
+package catalog
+
+import "strings"
+
+// moduleAliases are libraries published under two import paths with one
+// API: xorm moved from github.com/go-xorm/xorm (v0.7 and before, which
+// services such as gocron still build with) to xorm.io/xorm. The catalogue
+// names the current path; a key or package naming it names the old one
+// too, so every table covers both.
+var moduleAliases = map[string]string{"xorm.io/xorm": "github.com/go-xorm/xorm"}
+
+// aliased returns key with each aliased module path in it replaced by its
+// alias (as a package path, or before a dot: "(*xorm.io/xorm.Engine).Get",
+// "*xorm.io/xorm.Engine"), and whether there was one.
+func aliased(key string) (string, bool) {
+	for from, to := range moduleAliases {
+		if key == from {
+			return to, true
+		}
+		if strings.Contains(key, from+".") {
+			return strings.ReplaceAll(key, from+".", to+"."), true
+		}
+	}
+	return key, false
+}
+
+// withAliases is keys followed by the aliases of those that have one.
+func withAliases(keys []string) []string {
+	out := keys
+	for _, k := range keys {
+		if alt, ok := aliased(k); ok {
+			out = append(out[:len(out):len(out)], alt)
+		}
+	}
+	return out
+}
+
+// aliasKeys adds to m, for each key with an alias, the alias with the same
+// value (an entry the catalogue already has for the alias is kept).
+func aliasKeys[V any](m map[string]V) {
+	for k, v := range m {
+		if alt, ok := aliased(k); ok {
+			if _, has := m[alt]; !has {
+				m[alt] = v
+			}
+		}
+	}
+}
+
+// The maps and package lists keyed by paths cover the aliases too; tables
+// (Table) do when they are indexed.
+func init() {
+	aliasKeys(ResourceTypes)
+	aliasKeys(HeldCalls)
+	aliasKeys(PoolOpeners)
+	LanePackages = withAliases(LanePackages)
+	DBPackages = withAliases(DBPackages)
+	BudgetPackages = withAliases(BudgetPackages)
+	ORMContextHandles = withAliases(ORMContextHandles)
+}

@@ -1,22 +1,13 @@
 package catalog
 
 import (
-	"go/token"
 	"go/types"
 	"testing"
 )
 
 // sqlxMethod makes (*github.com/jmoiron/sqlx.DB).name, as the type checker
 // would see it.
-func sqlxMethod(name string) *types.Func {
-	pkg := types.NewPackage("github.com/jmoiron/sqlx", "sqlx")
-	tn := types.NewTypeName(token.NoPos, pkg, "DB", nil)
-	named := types.NewNamed(tn, types.NewStruct(nil, nil), nil)
-	recv := types.NewVar(token.NoPos, pkg, "db", types.NewPointer(named))
-	fn := types.NewFunc(token.NoPos, pkg, name, types.NewSignatureType(recv, nil, nil, nil, nil, false))
-	named.AddMethod(fn)
-	return fn
-}
+func sqlxMethod(name string) *types.Func { return method("github.com/jmoiron/sqlx", "sqlx", "DB", name) }
 
 // sqlx's context-taking waits join database/sql's and pgx's slot waits, so a
 // BeginTxx on context.Background() waits with no deadline as BeginTx does.

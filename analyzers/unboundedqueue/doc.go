@@ -236,7 +236,8 @@ capped by it.
     library (catalog.SchemaMigrations: golang-migrate, goose, sql-migrate,
     gorm's AutoMigrate, xorm's Sync), runs a constant DDL statement on a
     pool (CREATE, ALTER or DROP; not CREATE TEMPORARY TABLE, a query's
-    scratch), or each statement of a package variable listing them
+    scratch), a package variable initialised with one, or each
+    statement of a package variable listing them
     (for _, stmt := range schema { db.Exec(stmt) }), or reads SQL scripts
     out of the program's embedded files (an embed.FS read in a function
     naming .sql files): dendrite's table constructors, coder's migrations,

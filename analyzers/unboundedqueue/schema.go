@@ -21,8 +21,8 @@ import (
 //     made per request);
 //   - reads SQL scripts out of the program's embedded files (an embed.FS
 //     read, and a constant naming .sql files: migrations, seed data).
-// A DDL statement may be a constant at the call or the element of a list of
-// them a loop runs (for _, stmt := range schema { db.Exec(stmt) }, schema a
+// A DDL statement may be a constant at the call, a package variable
+// initialised with one, or the element of a list of them a loop runs (for _, stmt := range schema { db.Exec(stmt) }, schema a
 // package variable holding constant statements). A function of the package
 // that calls one that sets up the schema (a driver's New: open the pool,
 // create the tables, migrate the rows) runs at start-up too.
@@ -89,7 +89,7 @@ func (c *checker) setsUpSchemaItself(fd *ast.FuncDecl) bool {
 			fn := c.callee(n)
 			migrates = migrates || catalog.SchemaMigrations.Has(fn)
 			ddl = ddl || c.isDatabaseCall(fn) && slices.ContainsFunc(n.Args, func(e ast.Expr) bool {
-				return c.isDDL(e) || c.rangesOverDDL(fd, e)
+				return c.isDDL(e) || c.namesDDL(e) || c.rangesOverDDL(fd, e)
 			})
 			embedded = embedded || c.readsEmbedded(n)
 		case ast.Expr:
@@ -151,13 +151,27 @@ func (c *checker) rangesOverDDL(fd *ast.FuncDecl, e ast.Expr) bool {
 // listsDDL reports whether x names a package variable whose initial value
 // is a composite literal holding a constant DDL statement.
 func (c *checker) listsDDL(x ast.Expr) bool {
+	lit, ok := c.packageVarInit(x).(*ast.CompositeLit)
+	return ok && slices.ContainsFunc(lit.Elts, c.isDDL)
+}
+
+// namesDDL reports whether e names a package variable initialised with a
+// constant DDL statement (var keyChangesSchema = `CREATE TABLE …`).
+func (c *checker) namesDDL(e ast.Expr) bool {
+	init := c.packageVarInit(e)
+	return init != nil && c.isDDL(init)
+}
+
+// packageVarInit is the initial value of the package variable x names, or
+// nil.
+func (c *checker) packageVarInit(x ast.Expr) ast.Expr {
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
-		return false
+		return nil
 	}
 	v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
 	if !ok || v.Parent() != c.pass.Pkg.Scope() {
-		return false
+		return nil
 	}
 	for _, f := range c.pass.Files {
 		for _, d := range f.Decls {
@@ -171,16 +185,14 @@ func (c *checker) listsDDL(x ast.Expr) bool {
 					continue
 				}
 				for i, name := range vs.Names {
-					if c.pass.TypesInfo.Defs[name] != v || i >= len(vs.Values) {
-						continue
+					if c.pass.TypesInfo.Defs[name] == v && i < len(vs.Values) {
+						return vs.Values[i]
 					}
-					lit, ok := ast.Unparen(vs.Values[i]).(*ast.CompositeLit)
-					return ok && slices.ContainsFunc(lit.Elts, c.isDDL)
 				}
 			}
 		}
 	}
-	return false
+	return nil
 }
 
 // stripSQLComments drops the -- comments a schema constant starts with.

@@ -3,12 +3,14 @@ package unboundedqueue
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 )
 
 // claimsUnderLock marks a function that makes a claim by hand: it takes a
-// mutex, returns false when the key or slot is already taken and, before
-// returning true, records it in shared state (sftpgo's
+// mutex, returns false (or nil) when the key or slot is already taken and,
+// before returning true (or the address of what it recorded), records it
+// in shared state (sftpgo's
 // AddVFolderQuotaScan: lock, return false if the folder is among the
 // active scans, append it, return true). As CompareAndSwap or LoadOrStore,
 // it lets one caller through per key until the claim is released: a
@@ -28,7 +30,7 @@ func (c *checker) learnClaimers() {
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !c.returnsOneBool(fd) {
+			if !ok || fd.Body == nil || !c.returnsOneBoolOrPointer(fd) {
 				continue
 			}
 			if obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); obj != nil && c.claimsInBody(fd.Body) {
@@ -39,12 +41,17 @@ func (c *checker) learnClaimers() {
 	}
 }
 
-func (c *checker) returnsOneBool(fd *ast.FuncDecl) bool {
+// returnsOneBoolOrPointer: fd's one result says yes or no, as a bool or as
+// a pointer that is nil for no (sftpgo's RetentionChecks.Add returning the
+// check it recorded).
+func (c *checker) returnsOneBoolOrPointer(fd *ast.FuncDecl) bool {
 	res := fd.Type.Results
 	if res == nil || len(res.List) != 1 || len(res.List[0].Names) > 1 {
 		return false
 	}
-	return types.Identical(c.pass.TypesInfo.TypeOf(res.List[0].Type), types.Typ[types.Bool])
+	t := c.pass.TypesInfo.TypeOf(res.List[0].Type)
+	_, isPtr := t.(*types.Pointer)
+	return isPtr || types.Identical(t, types.Typ[types.Bool])
 }
 
 // claimsInBody reports whether body locks a mutex (Lock, not RLock),
@@ -60,10 +67,10 @@ func (c *checker) claimsInBody(body *ast.BlockStmt) bool {
 		case *ast.CallExpr:
 			locks = locks || mutexLocks.Has(c.callee(n))
 		case *ast.ReturnStmt:
-			refuses = refuses || c.returnsConstBool(n, false)
+			refuses = refuses || c.returnsNo(n)
 		case *ast.BlockStmt:
 			for i, stmt := range n.List {
-				if ret, ok := stmt.(*ast.ReturnStmt); ok && i > 0 && c.returnsConstBool(ret, true) && c.writesShared(n.List[i-1]) {
+				if ret, ok := stmt.(*ast.ReturnStmt); ok && i > 0 && c.returnsYes(ret) && c.writesShared(n.List[i-1]) {
 					records = true
 				}
 			}
@@ -73,12 +80,29 @@ func (c *checker) claimsInBody(body *ast.BlockStmt) bool {
 	return locks && refuses && records
 }
 
-func (c *checker) returnsConstBool(ret *ast.ReturnStmt, want bool) bool {
+// returnsNo reports whether ret returns the constant false or nil.
+func (c *checker) returnsNo(ret *ast.ReturnStmt) bool {
 	if len(ret.Results) != 1 {
 		return false
 	}
 	tv := c.pass.TypesInfo.Types[ret.Results[0]]
-	return tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) == want
+	if tv.IsNil() {
+		return true
+	}
+	return tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+}
+
+// returnsYes reports whether ret returns the constant true or the address
+// of a value (&check).
+func (c *checker) returnsYes(ret *ast.ReturnStmt) bool {
+	if len(ret.Results) != 1 {
+		return false
+	}
+	if u, ok := ast.Unparen(ret.Results[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return true
+	}
+	tv := c.pass.TypesInfo.Types[ret.Results[0]]
+	return tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
 }
 
 // writesShared reports whether stmt assigns to a field, a map or slice

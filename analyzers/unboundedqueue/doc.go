@@ -367,9 +367,10 @@ capped by it.
     LoadOrStore: an in-flight or dedupe guard; or the same claim written
     out on a package variable or field, `if running { return }` then
     `running = true` before the start, or in a function of any package
-    that returns false when the key or slot is taken and, under a mutex,
-    records it before returning true: claimsUnderLock, a fact, sftpgo's
-    AddVFolderQuotaScan, one scan per folder at a time); when it runs under a
+    that returns false (or nil) when the key or slot is taken and, under a
+    mutex, records it before returning true (or the address of what it
+    recorded): claimsUnderLock, a fact, sftpgo's AddVFolderQuotaScan and
+    RetentionChecks.Add, one run per folder or user at a time); when it runs under a
     sync.Once or a singleflight; when the goroutine takes a slot in its
     first statements; and when the function waits for it after starting it
     (a Wait, or a receive on a channel that no other function literal sends

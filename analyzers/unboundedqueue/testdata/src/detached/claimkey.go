@@ -82,3 +82,39 @@ func (rt *Retention) start(w http.ResponseWriter, r *http.Request) {
 		_ = mails.SendOTP(rt.mails, user)
 	}()
 }
+
+// A claim that answers with the record it made, nil when the key is taken
+// (sftpgo's RetentionChecks.Add).
+type Check struct{ User string }
+
+type Checks struct {
+	sync.Mutex
+	list []Check
+}
+
+func (c *Checks) Add(user string) *Check { // want Add:"claimsUnderLock"
+	c.Lock()
+	defer c.Unlock()
+	for _, v := range c.list {
+		if v.User == user {
+			return nil
+		}
+	}
+	check := Check{User: user}
+	c.list = append(c.list, check)
+	return &check
+}
+
+type Checker struct {
+	checks *Checks
+	mails  *mails.App
+}
+
+func (ck *Checker) start(w http.ResponseWriter, r *http.Request) {
+	c := ck.checks.Add(r.FormValue("user"))
+	if c == nil {
+		http.Error(w, "a check is running", http.StatusConflict)
+		return
+	}
+	go func() { _ = mails.SendOTP(ck.mails, c.User) }()
+}

@@ -203,11 +203,11 @@ func (c *checker) forwardedContext(fd *ast.FuncDecl, ctx ast.Expr, depth int) *t
 				return nil // the receiver, a package variable
 			}
 			for _, rhs := range c.assignmentsTo(fd, v) {
-				if !c.derivesFrom(rhs, v) {
+				if !c.derivesFrom(rhs, v) && !c.isRootContext(rhs) {
 					return nil // ctx, cancel := context.WithTimeout(ctx, …): a deadline of its own
 				}
 			}
-			return v
+			return v // reassigned at most to a context with no deadline either (if ctx == nil { ctx = context.Background() })
 		}
 		var from *types.Var
 		for _, rhs := range c.assignmentsTo(fd, v) {
@@ -231,6 +231,12 @@ func (c *checker) derivesFrom(e ast.Expr, v *types.Var) bool {
 		return catalog.DerivedContexts.Has(c.callee(e)) && len(e.Args) > 0 && c.derivesFrom(e.Args[0], v)
 	}
 	return false
+}
+
+// isRootContext reports whether e is context.Background() or TODO().
+func (c *checker) isRootContext(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && catalog.RootContexts.Has(c.callee(call))
 }
 
 // paramIndex maps fd's parameters (not its receiver) to their index.

@@ -20,7 +20,7 @@ type Service struct {
 }
 
 func (s *Service) List() error {
-	return sqlf.From("messages").QueryAndClose(context.TODO(), s.db, func(*sql.Rows) {}) // want `wait with no deadline: \(\*sqlf.Stmt\).QueryAndClose waits for a pool slot \(.*QueryContext, at sqlf.go:\d+\) with a context from context.TODO\(\) that has no deadline`
+	return sqlf.From("messages").QueryAndClose(context.TODO(), s.db, func(*sql.Rows) {}) // want `wait with no deadline: \(\*sqlf.Stmt\).QueryAndClose waits for a pool slot \(.*Query → .*QueryContext, at sqlf.go:\d+\) with a context from context.TODO\(\) that has no deadline`
 }
 
 func (s *Service) ArchiveAll(ids []int) { // want ArchiveAll:"waitsOnNetwork"

@@ -17,8 +17,12 @@ type Stmt struct{ text string }
 
 func From(table string) *Stmt { return &Stmt{text: "SELECT * FROM " + table} }
 
-// QueryAndClose waits for a slot of db, when db is a pool, for as long as ctx allows.
-func (q *Stmt) QueryAndClose(ctx context.Context, db Executor, handle func(*sql.Rows)) error { // want QueryAndClose:"forwardsSlotWait\\(ctx=0, pool=1"
+// Query waits for a slot of db, when db is a pool, for as long as ctx
+// allows; a nil ctx is replaced by one with no deadline either.
+func (q *Stmt) Query(ctx context.Context, db Executor, handle func(*sql.Rows)) error { // want Query:"forwardsSlotWait\\(ctx=0, pool=1"
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	rows, err := db.QueryContext(ctx, q.text)
 	if err != nil {
 		return err
@@ -28,6 +32,11 @@ func (q *Stmt) QueryAndClose(ctx context.Context, db Executor, handle func(*sql.
 		handle(rows)
 	}
 	return rows.Err()
+}
+
+// QueryAndClose forwards to Query (leporo/sqlf's shape).
+func (q *Stmt) QueryAndClose(ctx context.Context, db Executor, handle func(*sql.Rows)) error { // want QueryAndClose:"forwardsSlotWait\\(ctx=0, pool=1"
+	return q.Query(ctx, db, handle)
 }
 
 // ExecWithin gives the wait a deadline of its own.

@@ -7,7 +7,9 @@ import (
 
 // sqlxMethod makes (*github.com/jmoiron/sqlx.DB).name, as the type checker
 // would see it.
-func sqlxMethod(name string) *types.Func { return method("github.com/jmoiron/sqlx", "sqlx", "DB", name) }
+func sqlxMethod(name string) *types.Func {
+	return method("github.com/jmoiron/sqlx", "sqlx", "DB", name)
+}
 
 // sqlx's context-taking waits join database/sql's and pgx's slot waits, so a
 // BeginTxx on context.Background() waits with no deadline as BeginTx does.

@@ -19,18 +19,9 @@ import (
 // (an AFact method) is in its FactTypes. go vet -vettool gob-encodes facts
 // and knows only the declared types, so an undeclared one fails every
 // package that exports it ("gob: type not registered"), while
-// analysistest, which keeps facts in memory, passes.
+// analysistest, which encodes each fact by its own concrete type, passes.
 func TestFactTypesDeclared(t *testing.T) {
-	seen := map[*analysis.Analyzer]bool{}
-	var visit func(a *analysis.Analyzer)
-	visit = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, r := range a.Requires {
-			visit(r)
-		}
+	suite.ForEach(suite.Analyzers(), func(a *analysis.Analyzer) {
 		declared := map[string]bool{}
 		for _, f := range a.FactTypes {
 			declared[reflect.TypeOf(f).Elem().Name()] = true
@@ -42,10 +33,7 @@ func TestFactTypesDeclared(t *testing.T) {
 				}
 			}
 		}
-	}
-	for _, e := range suite.All {
-		visit(e.Analyzer)
-	}
+	})
 }
 
 // packagesOf are the import paths of the packages that define a's fact

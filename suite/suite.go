@@ -51,6 +51,26 @@ func Analyzers() []*analysis.Analyzer {
 	return out
 }
 
+// ForEach calls f once for every analyzer in the graph under analyzers
+// (those they require included), each after those it requires.
+func ForEach(analyzers []*analysis.Analyzer, f func(*analysis.Analyzer)) {
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		for _, req := range a.Requires {
+			visit(req)
+		}
+		f(a)
+	}
+	for _, a := range analyzers {
+		visit(a)
+	}
+}
+
 // Lookup finds an analyzer by its name or its diagnostic code.
 func Lookup(nameOrCode string) (Entry, bool) {
 	for _, e := range All {

@@ -49,17 +49,26 @@ func (c *checker) checkAbandonedSends(fd *ast.FuncDecl) {
 	})
 }
 
-// makesUnbufferedChan reports whether e is make(chan T) or make(chan T, 0).
-func (c *checker) makesUnbufferedChan(e ast.Expr) bool {
+// makeCall is e as a call of the make builtin, or nil.
+func (c *checker) makeCall(e ast.Expr) *ast.CallExpr {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(call.Args) == 0 {
-		return false
+	if !ok {
+		return nil
 	}
 	fun, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
-		return false
+		return nil
 	}
 	if b, ok := c.pass.TypesInfo.Uses[fun].(*types.Builtin); !ok || b.Name() != "make" {
+		return nil
+	}
+	return call
+}
+
+// makesUnbufferedChan reports whether e is make(chan T) or make(chan T, 0).
+func (c *checker) makesUnbufferedChan(e ast.Expr) bool {
+	call := c.makeCall(e)
+	if call == nil || len(call.Args) == 0 {
 		return false
 	}
 	if _, isChan := c.pass.TypesInfo.TypeOf(call.Args[0]).Underlying().(*types.Chan); !isChan {

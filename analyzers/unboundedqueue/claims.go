@@ -24,19 +24,10 @@ func (*claimsUnderLock) String() string { return "claimsUnderLock" }
 // make a claim under a lock.
 func (c *checker) learnClaimers() {
 	c.claimers = map[*types.Func]bool{}
-	for _, f := range c.pass.Files {
-		if c.isTest(f) {
-			continue
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !c.returnsOneBoolOrPointer(fd) {
-				continue
-			}
-			if obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); obj != nil && c.claimsInBody(fd.Body) {
-				c.claimers[obj] = true
-				c.pass.ExportObjectFact(obj, new(claimsUnderLock))
-			}
+	for _, d := range c.funcDecls(false) {
+		if c.returnsOneBoolOrPointer(d.fd) && c.claimsInBody(d.fd.Body) {
+			c.claimers[d.obj] = true
+			c.pass.ExportObjectFact(d.obj, new(claimsUnderLock))
 		}
 	}
 }

@@ -95,7 +95,7 @@ func (c *checker) firstForwardedWait(fd *ast.FuncDecl) *forwardsSlotWait {
 			if !ok {
 				return true
 			}
-			ctxParam := c.forwardedContext(fd, ctx, 0)
+			ctxParam := c.forwardedContext(fd, params, ctx, 0)
 			if ctxParam == nil {
 				return true
 			}
@@ -184,14 +184,14 @@ func (c *checker) forwarderOf(fn *types.Func) *forwardsSlotWait {
 // forwardedContext is the context parameter of fd that ctx is, through
 // derivations that add no deadline (WithCancel, WithValue) and locals every
 // value of which is one, or nil.
-func (c *checker) forwardedContext(fd *ast.FuncDecl, ctx ast.Expr, depth int) *types.Var {
+func (c *checker) forwardedContext(fd *ast.FuncDecl, params map[*types.Var]int, ctx ast.Expr, depth int) *types.Var {
 	if depth > 8 {
 		return nil
 	}
 	switch e := ast.Unparen(ctx).(type) {
 	case *ast.CallExpr:
 		if catalog.DerivedContexts.Has(c.callee(e)) && len(e.Args) > 0 {
-			return c.forwardedContext(fd, e.Args[0], depth+1)
+			return c.forwardedContext(fd, params, e.Args[0], depth+1)
 		}
 	case *ast.Ident:
 		v := c.localVarOrParam(e)
@@ -199,7 +199,7 @@ func (c *checker) forwardedContext(fd *ast.FuncDecl, ctx ast.Expr, depth int) *t
 			return nil
 		}
 		if v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End() {
-			if _, isParam := paramIndex(c.pass.TypesInfo, fd)[v]; !isParam || !isNamed(v.Type(), "context", "Context") {
+			if _, isParam := params[v]; !isParam || !isNamed(v.Type(), "context", "Context") {
 				return nil // the receiver, a package variable
 			}
 			for _, rhs := range c.assignmentsTo(fd, v) {
@@ -211,7 +211,7 @@ func (c *checker) forwardedContext(fd *ast.FuncDecl, ctx ast.Expr, depth int) *t
 		}
 		var from *types.Var
 		for _, rhs := range c.assignmentsTo(fd, v) {
-			p := c.forwardedContext(fd, rhs, depth+1)
+			p := c.forwardedContext(fd, params, rhs, depth+1)
 			if p == nil || from != nil && p != from {
 				return nil
 			}

@@ -74,11 +74,7 @@ func (c *checker) emptyValue(e ast.Expr) bool {
 	case *ast.CompositeLit:
 		return len(e.Elts) == 0
 	case *ast.CallExpr:
-		id, ok := ast.Unparen(e.Fun).(*ast.Ident)
-		if !ok || len(e.Args) < 2 {
-			return false
-		}
-		if b, ok := c.pass.TypesInfo.Uses[id].(*types.Builtin); !ok || b.Name() != "make" {
+		if c.makeCall(e) == nil || len(e.Args) < 2 {
 			return false
 		}
 		tv := c.pass.TypesInfo.Types[e.Args[1]]

@@ -87,14 +87,7 @@ func (c *checker) handedToImporters(obj types.Object) bool {
 // channel (make(chan …)) in obj: obj = make(…), x.obj = make(…), or
 // T{obj: make(…)}.
 func (c *checker) madeInPackage(obj types.Object) bool {
-	isMake := func(e ast.Expr) bool {
-		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return false
-		}
-		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-		return ok && id.Name == "make" && c.pass.TypesInfo.Uses[id] == types.Universe.Lookup("make")
-	}
+	isMake := func(e ast.Expr) bool { return c.makeCall(e) != nil }
 	found := false
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {

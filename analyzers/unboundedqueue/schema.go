@@ -44,29 +44,19 @@ func (c *checker) setsUpSchema(fd *ast.FuncDecl) bool {
 func (c *checker) learnSchemaSetters() map[*types.Func]bool {
 	setters := map[*types.Func]bool{}
 	calls := map[*types.Func][]*types.Func{}
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if obj == nil {
-				continue
-			}
-			if c.setsUpSchemaItself(fd) {
-				setters[obj] = true
-				continue
-			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					if fn := c.callee(call); fn != nil && fn.Pkg() == c.pass.Pkg {
-						calls[obj] = append(calls[obj], fn.Origin())
-					}
-				}
-				return true
-			})
+	for _, d := range c.funcDecls(true) {
+		if c.setsUpSchemaItself(d.fd) {
+			setters[d.obj] = true
+			continue
 		}
+		ast.Inspect(d.fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn := c.callee(call); fn != nil && fn.Pkg() == c.pass.Pkg {
+					calls[d.obj] = append(calls[d.obj], fn.Origin())
+				}
+			}
+			return true
+		})
 	}
 	for changed := true; changed; {
 		changed = false

@@ -24,23 +24,7 @@ func (*servesConns) String() string { return "servesConns" }
 // learnServers exports servesConns for this package's functions that serve.
 func (c *checker) learnServers() {
 	c.servers = map[*types.Func]bool{}
-	type decl struct {
-		fd  *ast.FuncDecl
-		obj *types.Func
-	}
-	var decls []decl
-	for _, f := range c.pass.Files {
-		if c.isTest(f) {
-			continue
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				if obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); obj != nil {
-					decls = append(decls, decl{fd, obj})
-				}
-			}
-		}
-	}
+	decls := c.funcDecls(false)
 	for changed := true; changed; {
 		changed = false
 		for _, d := range decls {

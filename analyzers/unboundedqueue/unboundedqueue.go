@@ -157,22 +157,40 @@ func run(pass *analysis.Pass) (any, error) {
 // for the caller (acquiresSlot).
 func (c *checker) learnSlotTakers() {
 	c.slotTakers, c.acquirers = map[*types.Func]bool{}, map[*types.Func]bool{}
-	var decls []*ast.FuncDecl
-	for _, f := range c.pass.Files {
-		for _, decl := range f.Decls {
-			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
-				decls = append(decls, fd)
-			}
-		}
-	}
-	for _, fd := range decls {
-		obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if obj != nil && c.usesSemaphore(fd.Body) {
-			c.slotTakers[obj] = true
-			c.pass.ExportObjectFact(obj, &takesSlot{})
+	decls := c.funcDecls(true)
+	for _, d := range decls {
+		if c.usesSemaphore(d.fd.Body) {
+			c.slotTakers[d.obj] = true
+			c.pass.ExportObjectFact(d.obj, &takesSlot{})
 		}
 	}
 	c.learnAcquirers(decls)
+}
+
+// funcDecl is a function declaration of the package, with a body, and the
+// function it declares.
+type funcDecl struct {
+	fd  *ast.FuncDecl
+	obj *types.Func
+}
+
+// funcDecls are the package's function declarations with a body, those of
+// _test.go files only withTests.
+func (c *checker) funcDecls(withTests bool) []funcDecl {
+	var out []funcDecl
+	for _, f := range c.pass.Files {
+		if !withTests && c.isTest(f) {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); obj != nil {
+					out = append(out, funcDecl{fd, obj})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // learnAcquirers exports acquiresSlot (and takesSlot) for the package's
@@ -180,10 +198,9 @@ func (c *checker) learnSlotTakers() {
 // a semaphore type (acquiresOwnChannel), and a function that calls an
 // acquire and releases nothing itself (tusd's acquireUploadSemaphore
 // wrapping store.uploadSemaphore.Acquire()), to a fixed point.
-func (c *checker) learnAcquirers(decls []*ast.FuncDecl) {
-	mark := func(fd *ast.FuncDecl) bool {
-		obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if obj == nil || c.acquirers[obj] {
+func (c *checker) learnAcquirers(decls []funcDecl) {
+	mark := func(obj *types.Func) bool {
+		if c.acquirers[obj] {
 			return false
 		}
 		c.acquirers[obj] = true
@@ -194,15 +211,15 @@ func (c *checker) learnAcquirers(decls []*ast.FuncDecl) {
 		}
 		return true
 	}
-	for _, fd := range decls {
-		if c.acquiresOwnChannel(fd, decls) {
-			mark(fd)
+	for _, d := range decls {
+		if c.acquiresOwnChannel(d.fd, decls) {
+			mark(d.obj)
 		}
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, fd := range decls {
-			if c.acquiresThroughCall(fd.Body) && mark(fd) {
+		for _, d := range decls {
+			if c.acquiresThroughCall(d.fd.Body) && mark(d.obj) {
 				changed = true
 			}
 		}
@@ -213,13 +230,13 @@ func (c *checker) learnAcquirers(decls []*ast.FuncDecl) {
 // a method of a named channel type that sends on its receiver, when
 // another method of the type receives from it (type Semaphore chan
 // struct{}; Acquire sends, Release receives).
-func (c *checker) acquiresOwnChannel(fd *ast.FuncDecl, decls []*ast.FuncDecl) bool {
+func (c *checker) acquiresOwnChannel(fd *ast.FuncDecl, decls []funcDecl) bool {
 	recv := c.channelReceiver(fd)
 	if recv == nil || !c.usesChannelReceiver(fd.Body, recv, true) {
 		return false
 	}
 	for _, other := range decls {
-		if r := c.channelReceiver(other); other != fd && r != nil && types.Identical(r.Type(), recv.Type()) && c.usesChannelReceiver(other.Body, r, false) {
+		if r := c.channelReceiver(other.fd); other.fd != fd && r != nil && types.Identical(r.Type(), recv.Type()) && c.usesChannelReceiver(other.fd.Body, r, false) {
 			return true
 		}
 	}

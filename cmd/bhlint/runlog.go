@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/suite"
 )
 
 // runLogEnv names a file to which every vet-tool process appends one line
@@ -33,7 +34,7 @@ func logRuns(analyzers []*analysis.Analyzer) {
 		os.Exit(exitError)
 	}
 	log := &runLog{f: f}
-	forEachAnalyzer(analyzers, func(a *analysis.Analyzer) {
+	suite.ForEach(analyzers, func(a *analysis.Analyzer) {
 		run := a.Run
 		a.Run = func(pass *analysis.Pass) (any, error) {
 			start := time.Now()
@@ -62,24 +63,4 @@ func (l *runLog) write(pkg, analyzer string, took time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.f.WriteString(line)
-}
-
-// forEachAnalyzer calls f once for every analyzer in the graph under
-// analyzers, each after those it requires.
-func forEachAnalyzer(analyzers []*analysis.Analyzer, f func(*analysis.Analyzer)) {
-	seen := map[*analysis.Analyzer]bool{}
-	var visit func(a *analysis.Analyzer)
-	visit = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, req := range a.Requires {
-			visit(req)
-		}
-		f(a)
-	}
-	for _, a := range analyzers {
-		visit(a)
-	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/config"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/suite"
 )
 
 // runVetTool serves the unitchecker protocol for go vet and go fix: -V=full
@@ -67,7 +68,7 @@ func isRecordFlag(arg string) bool {
 // exit is never cached. Packages analysed only for their facts (a
 // dependency, whose results go vet discards) keep unitchecker's behaviour.
 func failOnError(analyzers []*analysis.Analyzer) {
-	forEachAnalyzer(analyzers, func(a *analysis.Analyzer) {
+	suite.ForEach(analyzers, func(a *analysis.Analyzer) {
 		run := a.Run
 		a.Run = func(pass *analysis.Pass) (any, error) {
 			result, err := run(pass)

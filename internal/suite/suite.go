@@ -20,3 +20,7 @@ func Analyzers() []*analysis.Analyzer { return suite.Analyzers() }
 
 // Lookup finds an analyzer by its name or its diagnostic code.
 func Lookup(nameOrCode string) (Entry, bool) { return suite.Lookup(nameOrCode) }
+
+// ForEach calls f once for every analyzer in the graph under analyzers,
+// each after those it requires.
+func ForEach(analyzers []*analysis.Analyzer, f func(*analysis.Analyzer)) { suite.ForEach(analyzers, f) }

@@ -2,7 +2,8 @@
 // package keeps a no-op beside it into the handlers and the background
 // collector: the calls the handlers' and the collector's packages make
 // through the interface are carried to here, where the backend is
-// visible, and the pool is shared.
+// visible, and the pool is shared. Trap: the reads' pool, behind an
+// interface with a no-op beside it too, serves only the handlers: silent.
 package inferstandin
 
 import (
@@ -14,9 +15,10 @@ import (
 	"inferstandin/storage/pg"
 )
 
-func Main() { // want Main:`creates\(pg\.Writer\.DB\)` Main:`reaches\(via \(storage\.Writer\)\.Write\)`
+func Main() { // want Main:`creates\(pg\.Reader\.DB, pg\.Writer\.DB\)` Main:`reaches\(via \(storage\.Writer\)\.Write\)`
 	db, _ := sql.Open("postgres", "app") // want `pg.Writer.DB, a database pool created once, serves both interactive and background work`
 	w := &pg.Writer{DB: db}
+	reads, _ := sql.Open("postgres", "app-reads")
 	go gc.Run(w)
-	http.ListenAndServe(":8080", &servers.Server{W: w})
+	http.ListenAndServe(":8080", &servers.Server{W: w, R: &pg.Reader{DB: reads}})
 }

@@ -10,6 +10,12 @@ import (
 
 var _ storage.Writer = storage.NoopWriter{}
 
-type Server struct{ W storage.Writer }
+type Server struct {
+	W storage.Writer
+	R storage.Reader
+}
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.W.Write(r.URL.Path) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.W.Write(r.URL.Path)
+	w.Write([]byte(s.R.Read(r.URL.Path)))
+}

@@ -13,3 +13,11 @@ var ErrNotFound = sql.ErrNoRows
 type NoopWriter struct{}
 
 func (NoopWriter) Write(string) error { return nil }
+
+// Reader has a no-op beside it too; its database backend serves only the
+// handlers.
+type Reader interface{ Read(k string) string }
+
+type NoopReader struct{}
+
+func (NoopReader) Read(string) string { return "" }

@@ -7,6 +7,9 @@
 package suite
 
 import (
+	"fmt"
+	"go/token"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/analyzers/directives"
@@ -79,4 +82,46 @@ func Lookup(nameOrCode string) (Entry, bool) {
 		}
 	}
 	return Entry{}, false
+}
+
+// InPackage returns the analyzers of All for a driver that shows a package
+// only the findings in its own files (gopls drops the others). A finding
+// an analyzer reports in another package's file (sharedpool's main reports
+// a shared pool where a dependency opens it) moves to the package clause
+// of the package's first file, naming the line to change in its message
+// and pointing at it as related information.
+func InPackage() []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(All))
+	for i, e := range All {
+		out[i] = inPackage(e.Analyzer)
+	}
+	return out
+}
+
+func inPackage(a *analysis.Analyzer) *analysis.Analyzer {
+	cp := *a
+	cp.Run = func(pass *analysis.Pass) (any, error) {
+		inner := *pass
+		inner.Report = func(d analysis.Diagnostic) {
+			if len(pass.Files) > 0 && !inFiles(pass, d.Pos) {
+				at := pass.Fset.Position(d.Pos)
+				d.Related = append([]analysis.RelatedInformation{{Pos: d.Pos, End: d.End, Message: "the line to change"}}, d.Related...)
+				d.Message = fmt.Sprintf("%s (the line to change is %s:%d, in a package this one imports)", d.Message, at.Filename, at.Line)
+				d.Pos, d.End = pass.Files[0].Package, pass.Files[0].Name.End()
+				d.SuggestedFixes = nil
+			}
+			pass.Report(d)
+		}
+		return a.Run(&inner)
+	}
+	return &cp
+}
+
+func inFiles(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return true
+		}
+	}
+	return false
 }

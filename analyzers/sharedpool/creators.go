@@ -39,6 +39,12 @@ type poolCreation struct {
 	// Also are the other branches that open it (redis, err =
 	// NewSentinel(…) in one, redis, err = New(…) in the other).
 	Also []openAt
+	// Hops counts the package boundaries the creators' facts carried the
+	// creation across (0 in the package that opens it), and Wire is the
+	// call that carried it across the last one: where the outermost
+	// package that reaches the creator by static calls wires the pool.
+	Hops int
+	Wire openAt
 }
 
 // openAt is one call that opens a pool, by file, line and name.
@@ -72,6 +78,28 @@ func (c *checker) findCreators(funcs []*ssa.Function) {
 			continue
 		}
 		c.pass.ExportObjectFact(obj, &createsPool{Pools: c.creators[fn]})
+	}
+	c.anchorCreations()
+}
+
+// anchorCreations marks the lines of this package where a main package
+// importing it may report a shared pool (createdElsewhere): the openings,
+// and the calls that carry another package's creation in. An ignore
+// written there is for that finding.
+func (c *checker) anchorCreations() {
+	done := map[openAt]bool{}
+	for _, pools := range c.creators {
+		for _, p := range pools {
+			for _, at := range []openAt{p.openedAt(), p.wiredAt()} {
+				if done[at] {
+					continue
+				}
+				done[at] = true
+				if pos := c.posOf(at.File, at.Line); pos.IsValid() && c.inPackage(pos) {
+					guard.Anchor(c.pass, pos)
+				}
+			}
+		}
 	}
 }
 
@@ -122,7 +150,7 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 				} else if obj, ok := origin(callee).Object().(*types.Func); ok && obj.Pkg() != c.pass.Pkg {
 					var fact createsPool
 					if c.pass.ImportObjectFact(obj, &fact) {
-						add(fact.Pools...)
+						add(c.carriedBy(instr, fact.Pools)...)
 					}
 				}
 			}
@@ -135,6 +163,23 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	c.linkOpenings(out)
 	c.creators[fn] = out
+	return out
+}
+
+// carriedBy is another package's creations, carried across its boundary
+// by a call of this package.
+func (c *checker) carriedBy(call ssa.CallInstruction, pools []poolCreation) []poolCreation {
+	pos := c.callStart(call.Pos())
+	if !pos.IsValid() {
+		return pools
+	}
+	at := c.pass.Fset.Position(pos)
+	out := make([]poolCreation, len(pools))
+	for i, p := range pools {
+		p.Hops++
+		p.Wire = openAt{File: at.Filename, Line: at.Line, Call: callName(call.Common())}
+		out[i] = p
+	}
 	return out
 }
 
@@ -152,39 +197,71 @@ func (c *checker) storedCreation(st *ssa.Store) (poolCreation, bool) {
 	if !ok || r.Lane != "" {
 		return poolCreation{}, false
 	}
-	v := st.Val
-	for {
-		switch x := v.(type) {
-		case *ssa.Extract:
-			v = x.Tuple
+	// The opening calls the stored value comes from, through a local
+	// variable and the branches that choose between them (dbHandle =
+	// stdlib.OpenDB(…) in one, dbHandle, err = sql.Open(…) in the other):
+	// the first in the source is the creation, the others Also.
+	var first *ssa.Call
+	var also []openAt
+	for _, call := range c.openingCalls(st.Val, true) {
+		pos := c.callStart(call.Pos())
+		if !pos.IsValid() || c.isTestFile(pos) {
 			continue
-		case *ssa.ChangeType:
-			v = x.X
+		}
+		if first == nil {
+			first = call
 			continue
-		case *ssa.UnOp:
-			// A local variable that closures capture lives in memory:
-			// dbConn, err := openDB(cfg) is stored, and loaded at the use.
-			if stored := onlyStore(x); stored != nil {
-				v = stored
-				continue
+		}
+		if len(also) < maxInnerOpens {
+			p := c.pass.Fset.Position(pos)
+			also = append(also, openAt{File: p.Filename, Line: p.Line, Call: callName(call.Common())})
+		}
+	}
+	if first == nil {
+		return poolCreation{}, false
+	}
+	p := c.pass.Fset.Position(c.callStart(first.Pos()))
+	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(first.Common()),
+		Global: r.Global || heldByGlobal(st.Addr),
+		Inner:  c.returnedOpens(first.Common().StaticCallee()), Also: also}, true
+}
+
+// heldByGlobal reports whether addr is the field of a value the function
+// then keeps in a package-level variable (provider = &PGSQLProvider{dbHandle:
+// db}): its pool is one, whoever calls, like a package-level pool.
+func heldByGlobal(addr ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	alloc, ok := fa.X.(*ssa.Alloc)
+	if !ok || !alloc.Heap {
+		return false
+	}
+	var held func(v ssa.Value, depth int) bool
+	held = func(v ssa.Value, depth int) bool {
+		if depth == 0 {
+			return false
+		}
+		for _, ref := range *v.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.Store:
+				if _, ok := r.Addr.(*ssa.Global); ok && r.Val == v {
+					return true
+				}
+			case *ssa.MakeInterface:
+				if held(r, depth-1) {
+					return true
+				}
+			case *ssa.ChangeType:
+				if held(r, depth-1) {
+					return true
+				}
 			}
 		}
-		break
+		return false
 	}
-	call, ok := v.(*ssa.Call)
-	if !ok {
-		return poolCreation{}, false
-	}
-	if common := call.Common(); common.IsInvoke() || common.Signature().Recv() != nil {
-		return poolCreation{}, false
-	}
-	pos := c.callStart(call.Pos())
-	if !pos.IsValid() || c.isTestFile(pos) {
-		return poolCreation{}, false
-	}
-	p := c.pass.Fset.Position(pos)
-	return poolCreation{Key: r.Key, Name: r.Name, File: p.Filename, Line: p.Line, Call: callName(call.Common()), Global: r.Global,
-		Inner: c.returnedOpens(call.Common().StaticCallee())}, true
+	return held(alloc, 3)
 }
 
 // maxInnerOpens caps the inner opening calls a finding points at.
@@ -229,16 +306,6 @@ func (c *checker) returnedOpens(fn *ssa.Function) []openAt {
 		}
 	}
 	return out
-}
-
-// onlyStore is the value a load reads when it loads a local variable (an
-// Alloc) that one store writes, or nil.
-func onlyStore(load *ssa.UnOp) ssa.Value {
-	alloc, ok := load.X.(*ssa.Alloc)
-	if !ok || load.Op != token.MUL {
-		return nil
-	}
-	return ssautil.StoredOnce(alloc)
 }
 
 // creatorCall finds the first call of this package (outside tests) of a
@@ -294,6 +361,105 @@ func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
 		return token.NoPos, poolCreation{}
 	}
 	return best, found
+}
+
+// inPackage reports whether pos is in one of this package's files.
+func (c *checker) inPackage(pos token.Pos) bool {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return true
+		}
+	}
+	return false
+}
+
+// createdElsewhere is where a main package reports a pool that no call of
+// its own leads to by static calls (main runs a command tree, and the
+// commands are closures in cobra.Command fields): a package-level pool, or
+// the field of a value kept in one, where it is opened, whoever calls; any
+// other field where the outermost package the creators' facts reach fills
+// it, when it does so at one call only. Two such calls fill two pools, and
+// neither is the shared one.
+func (c *checker) createdElsewhere(key string) (token.Pos, poolCreation) {
+	var global, outer []poolCreation
+	for _, d := range c.deps {
+		for _, cr := range d.Created {
+			if cr.Key != key {
+				continue
+			}
+			p := poolCreation{Key: cr.Key, File: cr.File, Line: cr.Line, Call: cr.Call, Global: cr.Global,
+				Hops: cr.Hops, Wire: openAt{File: cr.WireFile, Line: cr.WireLine, Call: cr.WireCall}}
+			switch {
+			case p.Global:
+				global = append(global, p)
+			case len(outer) == 0 || p.Hops > outer[0].Hops:
+				outer = []poolCreation{p}
+			case p.Hops == outer[0].Hops:
+				outer = append(outer, p)
+			}
+		}
+	}
+	if len(global) > 0 {
+		first := slices.MinFunc(global, func(a, b poolCreation) int { return compareAt(a.openedAt(), b.openedAt()) })
+		return c.posOf(first.File, first.Line), first
+	}
+	places := map[openAt]bool{}
+	for _, p := range outer {
+		places[p.wiredAt()] = true
+	}
+	if len(places) != 1 {
+		return token.NoPos, poolCreation{}
+	}
+	at := outer[0].wiredAt()
+	return c.posOf(at.File, at.Line), outer[0]
+}
+
+// created is what the summary carries of the pools this package and those
+// before it create (createdElsewhere), each once.
+func (c *checker) created() []lanes.Created {
+	var out []lanes.Created
+	seen := map[lanes.Created]bool{}
+	add := func(cr lanes.Created) {
+		if !seen[cr] {
+			seen[cr] = true
+			out = append(out, cr)
+		}
+	}
+	for _, d := range c.deps {
+		for _, cr := range d.Created {
+			add(cr)
+		}
+	}
+	var fns []*ssa.Function
+	for fn := range c.creators {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		for _, p := range c.creators[fn] {
+			add(lanes.Created{Key: p.Key, Call: p.Call, File: p.File, Line: p.Line, Global: p.Global,
+				Hops: p.Hops, WireFile: p.Wire.File, WireCall: p.Wire.Call, WireLine: p.Wire.Line})
+		}
+	}
+	return out
+}
+
+// openedAt is the call that opens the pool; wiredAt the call that wires it,
+// the same in the package that opens it.
+func (p poolCreation) openedAt() openAt { return openAt{File: p.File, Line: p.Line, Call: p.Call} }
+
+func (p poolCreation) wiredAt() openAt {
+	if p.Hops == 0 {
+		return p.openedAt()
+	}
+	return p.Wire
+}
+
+func compareAt(a, b openAt) int {
+	if a.File != b.File {
+		return strings.Compare(a.File, b.File)
+	}
+	return a.Line - b.Line
 }
 
 // fieldFuncs returns the functions this package stores in a func-typed

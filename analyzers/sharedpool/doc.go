@@ -97,7 +97,20 @@ Reported:
     gorm.Open's result, in each branch), at those calls too. A package that sees both classes but
     neither creates such a pool nor is a main package leaves the finding
     to the one that does (the handlers' package that also imports the
-    workers is not where the program is wired).
+    workers is not where the program is wired). A main package that
+    reaches the creation by no static call (the commands of a CLI
+    library are closures in its fields; storage openers registered in a
+    map) reports it at the line of the package that opens it, the line to
+    change: for a package-level pool, or the field of a value kept in one
+    (provider = &PGSQLProvider{dbHandle: db}), the opening call, the
+    first in the source where branches choose between two; for another
+    field, the call of the outermost package that fills it, if that
+    package does so at one call only (two calls fill two pools). The
+    packages carry what they create in their summaries, as a driver
+    shows main only the facts of the packages its export data mentions.
+    A //bhlint:ignore written at that line holds. In an editor that
+    shows a package only its own files' findings (gopls), the finding
+    sits at main's package clause and names the line.
 
 Cases 2–5 are reported in the first package that sees both lanes (often
 main), at the entry point or wrap of this package, or else at its package

@@ -715,8 +715,8 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 			}
 		}
 		for _, conf := range group {
-			if at, p := c.creatorCall(conf.Resource.Key); at == pos {
-				if cp := c.posOf(p.File, p.Line); cp.IsValid() {
+			if at, p := c.creationCall(conf.Resource.Key); at == pos {
+				if cp := c.posOf(p.File, p.Line); cp.IsValid() && cp != pos {
 					d.Related = append(d.Related, analysis.RelatedInformation{Pos: cp, Message: conf.Resource.Name + " is opened here, by " + p.Call})
 				}
 				for _, in := range p.Inner {
@@ -753,15 +753,17 @@ func pickClaim(conf lanes.Conflict, class string) lanes.Claim {
 // inferredPos is where an inferred conflict is reported in this package:
 // where it creates such a pool, or calls a function that creates it into a
 // package-level variable (models.Setup(), which does db = gorm.Open(…);
-// creators.go), or, in a main package, where it starts the
-// background work or registers the handler, or its package clause. Another
+// creators.go), or, in a main package, where another package creates it
+// (createdElsewhere: a line of that package, the one to change), else
+// where main starts the background work or registers the handler, or its
+// package clause. Another
 // package that sees both classes (a handler package that also imports the
 // workers) leaves it to the package that wires the program.
 func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 	if pos := c.creationOf(conf.Resource.Type); pos.IsValid() {
 		return pos
 	}
-	if pos, _ := c.creatorCall(conf.Resource.Key); pos.IsValid() {
+	if pos, _ := c.creationCall(conf.Resource.Key); pos.IsValid() {
 		return pos
 	}
 	if c.pass.Pkg.Name() != "main" {
@@ -775,6 +777,15 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 		}
 	}
 	return c.packageClause()
+}
+
+// creationCall is creatorCall, and in a main package, where no call of its
+// own leads to the creation, createdElsewhere.
+func (c *checker) creationCall(key string) (token.Pos, poolCreation) {
+	if pos, p := c.creatorCall(key); pos.IsValid() || c.pass.Pkg.Name() != "main" {
+		return pos, p
+	}
+	return c.createdElsewhere(key)
 }
 
 // creationOf finds the first call of this package (outside tests) whose

@@ -170,7 +170,7 @@ func (c *checker) handedCreations(fn *ssa.Function, common *ssa.CallCommon, visi
 		}
 		var opens []openAt
 		var first *ssa.Call
-		for _, call := range c.openingCalls(common.Args[j]) {
+		for _, call := range c.openingCalls(common.Args[j], false) {
 			pos := c.callStart(call.Pos())
 			if !pos.IsValid() || c.isTestFile(pos) || len(opens) == maxInnerOpens {
 				continue
@@ -197,8 +197,10 @@ func (c *checker) handedCreations(fn *ssa.Function, common *ssa.CallCommon, visi
 // openingCalls are the calls of functions (not methods) whose result a
 // value is, through the tuple, conversions, a local variable (each store
 // into it: a closure captures it) and the branches that choose between such
-// calls, in the order of the source.
-func (c *checker) openingCalls(v ssa.Value) []*ssa.Call {
+// calls, in the order of the source. With once, a local variable written
+// more than once (conn reopened on retry) is no call's result: which pool
+// it holds depends on the run, and the one left behind is a pool too.
+func (c *checker) openingCalls(v ssa.Value, once bool) []*ssa.Call {
 	var out []*ssa.Call
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value, depth int)
@@ -216,7 +218,11 @@ func (c *checker) openingCalls(v ssa.Value) []*ssa.Call {
 			walk(x.X, depth-1)
 		case *ssa.UnOp:
 			if alloc, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL {
-				for _, stored := range storedValues(alloc) {
+				stored := storedValues(alloc)
+				if once && len(stored) > 1 {
+					return
+				}
+				for _, stored := range stored {
 					walk(stored, depth-1)
 				}
 			}

@@ -946,7 +946,7 @@ func (c *checker) checkShared() {
 			}
 		}
 	}
-	own.Impls, own.Dead = c.allImpls, c.dead
+	own.Impls, own.Dead, own.Created = c.allImpls, c.dead, c.created()
 	for _, e := range c.entries {
 		if e.entry.Inferred {
 			e.entry.Uses = append(e.entry.Uses, c.resolveDead(e.entry.Dispatch)...)
@@ -964,7 +964,7 @@ func (c *checker) checkShared() {
 		seen[own.Pkg] = true
 	}
 	if len(seen) == 0 {
-		if len(own.Links) > 0 || len(own.Impls) > 0 || len(own.Dead) > 0 || carriesAny(deps) {
+		if len(own.Links) > 0 || len(own.Impls) > 0 || len(own.Dead) > 0 || len(own.Created) > 0 || carriesAny(deps) {
 			own.Declared = declaredIn(deps, own)
 			if !own.Declared {
 				own.Carried = carryOn(c.inferredView(deps, own), own.Pkg)

@@ -140,3 +140,11 @@ func TestInferHandedRelated(t *testing.T) {
 		}
 	}
 }
+
+// TestInferElsewhere: main reaches the pool's creation by no static call,
+// and reports the shared pool where the provider package opens it.
+func TestInferElsewhere(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), sharedpool.Analyzer, "inferelsewhere", "inferelsewhere/provider")
+	elsewhere.Done()
+}

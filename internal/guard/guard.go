@@ -17,6 +17,7 @@ package guard
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"runtime/debug"
 	"strings"
@@ -37,14 +38,18 @@ func Wrap(a *analysis.Analyzer, code string) *analysis.Analyzer {
 		if cfg, err := Config(pass); err != nil || !cfg.Enabled(a.Name) {
 			return nil, err // off in .bhlint.yml, under every driver
 		}
-		var ignores ignoreSet
+		ignores := &ignoreSet{code: code}
 		if !lazyssa.FactsOnly() { // what an ignore suppresses is discarded anyway
 			ignores = collectIgnores(pass, code)
 		}
 		tests := newTestSupport(pass)
 		inner := *pass
 		inner.Report = func(d analysis.Diagnostic) {
-			if !d.Pos.IsValid() || (!*reportGenerated && isGenerated(pass, d.Pos)) || tests.at(d.Pos) || ignores.suppress(pass.Fset, d.Pos) {
+			if d.Category == anchorCategory {
+				ignores.suppress(pass, d.Pos) // used by the package that reports there
+				return
+			}
+			if !d.Pos.IsValid() || (!*reportGenerated && isGenerated(pass, d.Pos)) || tests.at(d.Pos) || ignores.suppress(pass, d.Pos) {
 				return
 			}
 			d = withSpan(pass, d)
@@ -135,30 +140,79 @@ type ignore struct {
 	file       string
 	start, end int // lines, inclusive
 	used       bool
+	foreign    bool // in another package's file: that package reports it unused
 }
 
-type ignoreSet []*ignore
+// anchorCategory marks a diagnostic that only says "another package's pass
+// may report a finding on this line" (Anchor): it uses the ignore there,
+// and reaches no driver.
+const anchorCategory = "bhlint-anchor"
 
-func collectIgnores(pass *analysis.Pass, code string) ignoreSet {
-	var set ignoreSet
+// Anchor tells the wrapper that a package importing this one may report a
+// finding at pos (sharedpool's main reports a shared pool where this
+// package opens it), so that an ignore for it written there is not
+// reported as suppressing nothing here.
+func Anchor(pass *analysis.Pass, pos token.Pos) {
+	pass.Report(analysis.Diagnostic{Pos: pos, Category: anchorCategory})
+}
+
+// ignoreSet holds the ignores of the package's files, and those of the
+// files of other packages that a finding was reported in, read when it was.
+type ignoreSet struct {
+	code    string
+	list    []*ignore
+	foreign map[string]bool // files of other packages read
+}
+
+func collectIgnores(pass *analysis.Pass, code string) *ignoreSet {
+	set := &ignoreSet{code: code}
 	for _, f := range pass.Files {
-		funcDocs := map[*ast.CommentGroup]*ast.FuncDecl{}
-		for _, decl := range f.Decls {
-			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Doc != nil {
-				funcDocs[fd.Doc] = fd
-			}
-		}
-		for _, group := range f.Comments {
-			for _, c := range group.List {
-				d, ok, err := directive.Parse(c)
-				if !ok || err != nil || d.Verb != directive.Ignore || d.Args[0] != code {
-					continue
-				}
-				set = append(set, ignoreRange(pass.Fset, d, funcDocs[group]))
-			}
-		}
+		set.add(pass.Fset, f, false)
 	}
 	return set
+}
+
+func (s *ignoreSet) add(fset *token.FileSet, f *ast.File, foreign bool) {
+	funcDocs := map[*ast.CommentGroup]*ast.FuncDecl{}
+	for _, decl := range f.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Doc != nil {
+			funcDocs[fd.Doc] = fd
+		}
+	}
+	for _, group := range f.Comments {
+		for _, c := range group.List {
+			d, ok, err := directive.Parse(c)
+			if !ok || err != nil || d.Verb != directive.Ignore || d.Args[0] != s.code {
+				continue
+			}
+			ig := ignoreRange(fset, d, funcDocs[group])
+			ig.foreign = foreign
+			s.list = append(s.list, ig)
+		}
+	}
+}
+
+// readForeign adds the ignores of a file outside the package, where an
+// analyzer reported a finding (sharedpool's main reports a shared pool
+// where a dependency opens it): the ignore written at that line holds
+// there too. A file that cannot be read holds none.
+func (s *ignoreSet) readForeign(pass *analysis.Pass, file string) {
+	if s.foreign == nil {
+		s.foreign = map[string]bool{}
+	}
+	if s.foreign[file] {
+		return
+	}
+	s.foreign[file] = true
+	for _, f := range pass.Files {
+		if pass.Fset.Position(f.Package).Filename == file {
+			return
+		}
+	}
+	fset := token.NewFileSet()
+	if f, err := parser.ParseFile(fset, file, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+		s.add(fset, f, true)
+	}
 }
 
 // ignoreRange covers the directive's own line and the next one, or the whole
@@ -172,10 +226,16 @@ func ignoreRange(fset *token.FileSet, d directive.Directive, fn *ast.FuncDecl) *
 	return ig
 }
 
-func (s ignoreSet) suppress(fset *token.FileSet, pos token.Pos) bool {
-	p := fset.Position(pos)
+func (s *ignoreSet) suppress(pass *analysis.Pass, pos token.Pos) bool {
+	p := pass.Fset.Position(pos)
+	if !pos.IsValid() || p.Filename == "" {
+		return false
+	}
+	if fileAt(pass, pos) == nil {
+		s.readForeign(pass, p.Filename)
+	}
 	hit := false
-	for _, ig := range s {
+	for _, ig := range s.list {
 		if ig.file == p.Filename && ig.start <= p.Line && p.Line <= ig.end {
 			ig.used, hit = true, true
 		}
@@ -183,9 +243,9 @@ func (s ignoreSet) suppress(fset *token.FileSet, pos token.Pos) bool {
 	return hit
 }
 
-func (s ignoreSet) reportUnused(pass *analysis.Pass, code string) {
-	for _, ig := range s {
-		if !ig.used {
+func (s *ignoreSet) reportUnused(pass *analysis.Pass, code string) {
+	for _, ig := range s.list {
+		if !ig.used && !ig.foreign {
 			pass.Report(analysis.Diagnostic{
 				Pos: ig.d.Pos, End: ig.d.End, Category: code,
 				Message: fmt.Sprintf("%s: this //bhlint:ignore suppresses nothing; remove it, or move it to the line or function it is meant for", code),

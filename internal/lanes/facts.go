@@ -189,6 +189,25 @@ type Summary struct {
 	// package or one before it reported (inferred conflicts can only be
 	// seen whole where the interfaces on the way resolve).
 	Reported []string
+	// Created are the pools this package and those before it create, for
+	// main to report a shared one where it is created: the driver shows
+	// main the facts of the creating package's functions only when its
+	// export data mentions them.
+	Created []Created
+}
+
+// Created is one pool a function creates (sharedpool's creators): the call
+// that opens it, and the call that carried it across the last package
+// boundary on the creators' static calls (Hops of them), where the
+// outermost package that reaches it wires the pool.
+type Created struct {
+	Key, Call          string
+	File               string
+	Line               int
+	Global             bool // one pool whoever calls: a package-level variable, or a field of a value kept in one
+	Hops               int
+	WireFile, WireCall string
+	WireLine           int
 }
 
 // AFact marks Summary as an analysis fact.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -79,4 +80,55 @@ func Related(r *analysistest.Result, d analysis.Diagnostic) []string {
 		out = append(out, fmt.Sprintf("%s:%d %s", filepath.Base(p.Filename), p.Line, rel.Message))
 	}
 	return out
+}
+
+// Elsewhere is an analysistest.Testing that lets a diagnostic one package
+// reports at a line of another satisfy that line's // want: sharedpool's
+// main package reports a shared pool where a dependency opens it. Run both
+// packages as roots; analysistest then says "unexpected diagnostic" for
+// the reporting package and "no diagnostic was reported" for the other,
+// and each such pair on one line whose pattern matches the message
+// cancels. Every other complaint reaches t; call Done after the run.
+type Elsewhere struct {
+	T          testing.TB
+	unexpected []elsewhereMsg // file:line, message
+	missing    []elsewhereMsg // file:line, pattern
+}
+
+type elsewhereMsg struct{ at, text string }
+
+var (
+	unexpectedRx = regexp.MustCompile(`^(.+:\d+):\d+: unexpected diagnostic: (.*)$`)
+	missingRx    = regexp.MustCompile("^(.+:\\d+): no diagnostic was reported matching `(.*)`$")
+)
+
+func (e *Elsewhere) Errorf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if m := unexpectedRx.FindStringSubmatch(msg); m != nil {
+		e.unexpected = append(e.unexpected, elsewhereMsg{m[1], m[2]})
+		return
+	}
+	if m := missingRx.FindStringSubmatch(msg); m != nil {
+		e.missing = append(e.missing, elsewhereMsg{m[1], m[2]})
+		return
+	}
+	e.T.Errorf("%s", msg)
+}
+
+// Done pairs the complaints and reports what no pair explains.
+func (e *Elsewhere) Done() {
+	e.T.Helper()
+	for _, u := range e.unexpected {
+		i := slices.IndexFunc(e.missing, func(m elsewhereMsg) bool {
+			return m.at == u.at && regexp.MustCompile(m.text).MatchString(u.text)
+		})
+		if i < 0 {
+			e.T.Errorf("%s: unexpected diagnostic: %s", u.at, u.text)
+			continue
+		}
+		e.missing = slices.Delete(e.missing, i, i+1)
+	}
+	for _, m := range e.missing {
+		e.T.Errorf("%s: no diagnostic was reported matching `%s`", m.at, m.text)
+	}
 }

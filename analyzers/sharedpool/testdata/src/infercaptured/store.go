@@ -1,4 +1,4 @@
-// Package infercaptured opens its pool into a local variable that the
+// Package infercaptured opens its pool into a local variable that the // want package:`lanes\(\)`
 // migration closures capture (so it lives in memory, not in a register),
 // then keeps it in a field of the value it returns, as headscale's
 // NewHeadscaleDatabase does.

@@ -19,7 +19,7 @@ type App struct {
 	params dbx.Params
 }
 
-func NewApp() *App { // want NewApp:`creates\(inferdbx\.App\.logsDB\)`
+func NewApp() *App { // want NewApp:`creates\(inferdbx\.App\.concurrentDB, inferdbx\.App\.logsDB\)`
 	main, _ := dbx.Open("sqlite", "data.db") // want `inferdbx.App.concurrentDB, a database pool created once, serves both interactive and background work`
 	raw, _ := sql.Open("sqlite", "logs.db")
 	return &App{concurrentDB: main, logsDB: dbx.NewFromDB(raw, "sqlite"), params: dbx.Params{}}
@@ -40,7 +40,7 @@ func (a *App) cleanupLoop() {
 	}
 }
 
-func Main() { // want Main:`reaches\(inferdbx\.App\.concurrentDB\(no lane\), inferdbx\.App\.logsDB\(no lane\)\)` Main:`creates\(inferdbx\.App\.logsDB\)`
+func Main() { // want Main:`reaches\(inferdbx\.App\.concurrentDB\(no lane\), inferdbx\.App\.logsDB\(no lane\)\)` Main:`creates\(inferdbx\.App\.concurrentDB, inferdbx\.App\.logsDB\)`
 	a := NewApp()
 	http.HandleFunc("/records", a.records)
 	go a.cleanupLoop()

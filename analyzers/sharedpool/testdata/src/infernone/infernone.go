@@ -1,4 +1,4 @@
-// Package infernone is inferdirect with lanes.infer: false in its
+// Package infernone is inferdirect with lanes.infer: false in its // want package:`lanes\(\)`
 // .bhlint.yml: silent.
 package infernone
 

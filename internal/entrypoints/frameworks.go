@@ -69,6 +69,18 @@ var ginMethods = map[string]int{
 var gin = expand(ginMethods,
 	"(*github.com/gin-gonic/gin.RouterGroup)", "(github.com/gin-gonic/gin.IRoutes)", "(github.com/gin-gonic/gin.IRouter)")
 
+// fiberMethods are gofiber's route methods, on *App, *Group and the Router
+// interface Group returns (v2 and v3 share them); the handlers come after
+// the path (Add: after the method).
+var fiberMethods = map[string]int{
+	"Get": 1, "Head": 1, "Post": 1, "Put": 1, "Delete": 1, "Connect": 1, "Options": 1, "Trace": 1, "Patch": 1,
+	"All": 1, "Add": 2,
+}
+
+var fiber = expand(fiberMethods,
+	"(*github.com/gofiber/fiber/v2.App)", "(*github.com/gofiber/fiber/v2.Group)", "(github.com/gofiber/fiber/v2.Router)",
+	"(*github.com/gofiber/fiber/v3.App)", "(*github.com/gofiber/fiber/v3.Group)", "(github.com/gofiber/fiber/v3.Router)")
+
 // httprouter is julienschmidt/httprouter.
 var httprouter = expand(map[string]int{
 	"GET": 1, "POST": 1, "PUT": 1, "DELETE": 1, "PATCH": 1, "HEAD": 1, "OPTIONS": 1,
@@ -103,6 +115,7 @@ var interactiveTables = []struct {
 	{"gorilla/mux", gorillaMux},
 	{"echo", echo},
 	{"gin", gin},
+	{"fiber", fiber},
 	{"httprouter", httprouter},
 	{"pocketbase", pocketbaseRouter},
 }
@@ -158,4 +171,5 @@ var frameworkPackages = []string{
 	"net/http", "github.com/go-chi/chi", "github.com/gorilla/mux", "github.com/labstack/echo",
 	"github.com/gin-gonic/gin", "github.com/julienschmidt/httprouter", "google.golang.org/grpc",
 	"github.com/grpc-ecosystem/grpc-gateway", "github.com/pocketbase/pocketbase/tools/router",
+	"github.com/gofiber/fiber",
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/go-chi/chi/v5"
+	"github.com/gofiber/fiber/v2"
 	"github.com/gorilla/mux"
 	"github.com/julienschmidt/httprouter"
 	"github.com/labstack/echo/v4"
@@ -23,6 +24,7 @@ func (s *Server) listFeeds(w http.ResponseWriter, r *http.Request)              
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request)                       {}
 func (s *Server) feed(c echo.Context) error                                              { return nil }
 func (s *Server) ginFeed(c *gin.Context)                                                 {}
+func (s *Server) fiberFeed(c *fiber.Ctx) error                                           { return nil }
 func (s *Server) routerFeed(w http.ResponseWriter, r *http.Request, p httprouter.Params) {}
 
 func logging(next http.Handler) http.Handler      { return next }
@@ -55,6 +57,12 @@ func frameworks(s *Server) {
 	g.GET("/feeds", ginAuth, s.ginFeed) // want `interactive: gin handler registered with RouterGroup.GET: app.ginAuth` `interactive: gin handler registered with RouterGroup.GET: \(\*app.Server\).ginFeed`
 	hr := httprouter.New()
 	hr.GET("/feeds", s.routerFeed) // want `interactive: httprouter handler registered with Router.GET: \(\*app.Server\).routerFeed`
+	f := fiber.New()
+	f.Get("/feeds", s.fiberFeed)                  // want `interactive: fiber handler registered with App.Get: \(\*app.Server\).fiberFeed`
+	api := f.Group("/api")                        // the group's prefix is no route
+	api.Post("/feeds", func(c *fiber.Ctx) error { // want `interactive: fiber handler registered with Router.Post: func literal in app.frameworks`
+		return c.SendString("ok")
+	})
 }
 
 type feedService struct {

@@ -33,7 +33,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext)},
 	Run:       run,
 }, Code)
 
@@ -111,6 +111,9 @@ func run(pass *analysis.Pass) (any, error) {
 			guard.At(token.NoPos, func() { c.checkSQLPools() })
 			guard.At(token.NoPos, func() { c.learnWaitForwarders() })
 		}
+		// Waits with no context travel through packages that import no
+		// pool: a handler package calls the store's interface.
+		guard.At(token.NoPos, func() { c.learnNoContextWaiters() })
 		return nil, nil
 	}
 	// Goroutines per item and slice queues need no import; the other shapes
@@ -132,6 +135,10 @@ func run(pass *analysis.Pass) (any, error) {
 	guard.At(token.NoPos, func() { c.checkSliceQueues() })
 	guard.At(token.NoPos, func() { c.checkMutexesPerRequest() })
 	guard.At(token.NoPos, func() { c.checkSendsPerRequest() })
+	guard.At(token.NoPos, func() { c.learnNoContextWaiters() })
+	if c.serving {
+		guard.At(token.NoPos, func() { c.checkRequestNoContextWaits() })
+	}
 	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
 		return nil, nil
 	}
@@ -385,6 +392,7 @@ type checker struct {
 	starters        map[*types.Func]*startsGoroutine // this package's functions that start a goroutine per call (startsGoroutine)
 	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
 	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
+	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
 	net             *netWaits                        // this package's network waits (waitsOnNetwork), once learned
 	funcReturners   map[*types.Func]string           // this package's returnsNetworkFunc
 	netio           *netio.Result

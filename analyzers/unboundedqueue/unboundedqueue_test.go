@@ -80,3 +80,12 @@ func TestParkedViaIsDeterministic(t *testing.T) {
 		analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/parkorder")
 	}
 }
+
+// TestRequestNoContextWaits: a handler reaches, through an interface the
+// store package fills, a wait with no context in a function handed none;
+// the finding sits at the wait, in the store's package.
+func TestRequestNoContextWaits(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "reqwaits/api", "reqwaits/jobs", "reqwaits/store/sqlstore")
+	elsewhere.Done()
+}

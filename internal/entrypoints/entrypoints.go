@@ -380,6 +380,17 @@ func resolve(v ssa.Value, depth int) []*ssa.Function {
 				out = append(out, resolve(arg, depth-1)...)
 			}
 		}
+		// A factory returning the handler (EndpointStatuses(cfg) returning
+		// func(c *fiber.Ctx) error {…}): what runs is what it returns.
+		if callee := v.Common().StaticCallee(); callee != nil && len(out) == 0 {
+			if _, isFunc := v.Type().Underlying().(*types.Signature); isFunc {
+				for _, b := range callee.Blocks {
+					if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+						out = append(out, resolve(ret.Results[0], depth-1)...)
+					}
+				}
+			}
+		}
 		return out
 	}
 	return nil

@@ -77,11 +77,11 @@ func OpenMigrated(dsn string) (*sql.DB, error) { // want OpenMigrated:"opensUnbo
 
 // openServing migrates the pool, then hands it to a goroutine before
 // returning it: shared before the caller could bound it.
-func openServing(dsn string) *sql.DB { // want openServing:"startsGoroutine" openServing:"detachesPerCall" openServing:"waitsOnNetwork"
+func openServing(dsn string) *sql.DB { // want openServing:"startsGoroutine" openServing:"detachesPerCall" openServing:"waitsOnNetwork" openServing:"waitsNoContext"
 	db, _ := Open(dsn) // want `pool without a maximum: the \*sql.DB that dbopen.Open returns is handed to the goroutine or deferred call of dbopen.serve without SetMaxOpenConns`
 	_ = migrate(db)
 	go serve(db)
 	return db
 }
 
-func serve(db *sql.DB) { _ = db.Ping() } // want serve:"waitsOnNetwork"
+func serve(db *sql.DB) { _ = db.Ping() } // want serve:"waitsOnNetwork" serve:"waitsNoContext"

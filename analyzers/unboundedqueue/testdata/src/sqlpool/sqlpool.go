@@ -95,12 +95,12 @@ func callerStores(dsn string) *Store {
 
 // ---- pools no concurrent request waits on (issue 18) ----
 
-func migrateUp(db *sql.DB) error { return db.Ping() } // want migrateUp:"waitsOnNetwork"
+func migrateUp(db *sql.DB) error { return db.Ping() } // want migrateUp:"waitsOnNetwork" migrateUp:"waitsNoContext"
 
 // Trap, after openfga's migrate command in a library package: the pool is
 // opened, used by this call only (a closure retries the ping, a function
 // runs the migrations) and closed when it returns; nothing runs beside it.
-func RunMigrations(dsn string) error { // want RunMigrations:"waitsOnNetwork"
+func RunMigrations(dsn string) error { // want RunMigrations:"waitsOnNetwork" RunMigrations:"waitsNoContext"
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return err
@@ -126,7 +126,7 @@ func serveUntilDone(dsn string) error { // want serveUntilDone:"servesConns"
 }
 
 // Nor when it starts goroutines that share it.
-func pingInParallel(dsn string, n int) {
+func pingInParallel(dsn string, n int) { // want pingInParallel:"waitsNoContext"
 	db, _ := sql.Open("pgx", dsn) // want `pool without a maximum`
 	defer db.Close()
 	for range n {

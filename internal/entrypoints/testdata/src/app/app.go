@@ -59,10 +59,16 @@ func frameworks(s *Server) {
 	hr.GET("/feeds", s.routerFeed) // want `interactive: httprouter handler registered with Router.GET: \(\*app.Server\).routerFeed`
 	f := fiber.New()
 	f.Get("/feeds", s.fiberFeed)                  // want `interactive: fiber handler registered with App.Get: \(\*app.Server\).fiberFeed`
+	f.Get("/made", fiberHandler("made"))          // want `interactive: fiber handler registered with App.Get: func literal in app.fiberHandler`
 	api := f.Group("/api")                        // the group's prefix is no route
 	api.Post("/feeds", func(c *fiber.Ctx) error { // want `interactive: fiber handler registered with Router.Post: func literal in app.frameworks`
 		return c.SendString("ok")
 	})
+}
+
+// fiberHandler is a factory: what the route runs is the literal it returns.
+func fiberHandler(name string) fiber.Handler {
+	return func(c *fiber.Ctx) error { return c.SendString(name) }
 }
 
 type feedService struct {

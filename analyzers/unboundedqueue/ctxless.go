@@ -1,0 +1,261 @@
+package unboundedqueue
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// waitsNoContext marks a function that waits for a pool slot with no
+// context where no context could reach the wait: a database/sql method
+// without the Context suffix (s.db.Begin()), or an ORM round trip on a
+// handle with none attached, in a function handed no context, itself or
+// through the functions it calls (to a fixed point, across packages), and
+// an interface method of this package one of whose implementations here
+// or in a package it imports does (gatus's store.Store, filled by the SQL
+// store). Per-request is whatever an entry point reaches: a request's
+// path that calls it waits for as long as the pool stays full, and no
+// deadline of the request's can end the wait (shape 4). A wait in a
+// function handed a context is reported where it is, and is not here.
+type waitsNoContext struct {
+	Waits []waitAt
+}
+
+// waitAt is one wait: where it is and what it calls.
+type waitAt struct {
+	File      string
+	Line, Col int
+	Call, In  string // the wait ((*sql.DB).Begin) and the function it is in
+}
+
+// maxNoContextWaits caps the waits a fact carries.
+const maxNoContextWaits = 4
+
+func (*waitsNoContext) AFact() {}
+
+func (f *waitsNoContext) String() string {
+	if len(f.Waits) == 0 {
+		return "waitsNoContext()"
+	}
+	w := f.Waits[0]
+	more := ""
+	if len(f.Waits) > 1 {
+		more = fmt.Sprintf(" +%d", len(f.Waits)-1)
+	}
+	return "waitsNoContext(" + w.Call + " in " + w.In + more + ")"
+}
+
+// learnNoContextWaiters exports waitsNoContext for the package's functions
+// and interface methods, and anchors each wait's line: a package whose
+// request path reaches it reports the finding there.
+func (c *checker) learnNoContextWaiters() {
+	c.noCtxWaits = map[*types.Func][]waitAt{}
+	decls := c.funcDecls(false)
+	own := map[*types.Func][]waitAt{}
+	for _, d := range decls {
+		guard.At(d.fd.Pos(), func() { own[d.obj] = c.ownNoContextWaits(d.fd) })
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, d := range decls {
+			if len(c.noCtxWaits[d.obj]) > 0 {
+				continue
+			}
+			waits := own[d.obj]
+			if len(waits) == 0 {
+				guard.At(d.fd.Pos(), func() { waits = c.calledNoContextWaits(d.fd) })
+			}
+			if len(waits) > 0 {
+				c.noCtxWaits[d.obj] = waits
+				changed = true
+			}
+		}
+	}
+	c.learnInterfaceWaiters()
+	for obj, waits := range c.noCtxWaits {
+		c.pass.ExportObjectFact(obj, &waitsNoContext{Waits: waits})
+	}
+	for _, waits := range own {
+		for _, w := range waits {
+			guard.Anchor(c.pass, c.waitPos(w))
+		}
+	}
+}
+
+// ownNoContextWaits are the waits in fd's own body (not in its function
+// literals, which may run later) that no context reaches: fd is handed
+// none, runs after start-up, and the pool is shared.
+func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
+	if c.contextParam(fd) != nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") || c.setsUpSchema(fd) {
+		return nil
+	}
+	var out []waitAt
+	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || len(out) == maxNoContextWaits {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok || c.contextlessWait(fd, call) == "" || c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
+			return true
+		}
+		p := c.pass.Fset.Position(call.Pos())
+		out = append(out, waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd)})
+		return true
+	})
+	return out
+}
+
+// calledNoContextWaits are the waits of the functions fd's own body calls
+// (not its function literals).
+func (c *checker) calledNoContextWaits(fd *ast.FuncDecl) []waitAt {
+	var out []waitAt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || len(out) >= maxNoContextWaits {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn := c.callee(call); fn != nil {
+				out = appendWaits(out, c.noContextWaitsOf(fn))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// learnInterfaceWaiters gives each method of this package's interfaces the
+// waits of its implementations among the named types of this package and
+// of those it imports: where a call through the interface is made, the
+// implementing package may not be visible.
+func (c *checker) learnInterfaceWaiters() {
+	var impls []types.Type
+	for _, pkg := range append([]*types.Package{c.pass.Pkg}, c.pass.Pkg.Imports()...) {
+		for _, name := range pkg.Scope().Names() {
+			if tn, ok := pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() && !types.IsInterface(tn.Type()) {
+				impls = append(impls, tn.Type())
+			}
+		}
+	}
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			continue
+		}
+		for _, t := range impls {
+			ptr := types.NewPointer(t)
+			if !types.Implements(ptr, iface) {
+				continue
+			}
+			for m := range iface.Methods() {
+				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
+				if impl, ok := obj.(*types.Func); ok {
+					if waits := c.noContextWaitsOf(impl); len(waits) > 0 {
+						c.noCtxWaits[m] = appendWaits(c.noCtxWaits[m], waits)
+					}
+				}
+			}
+		}
+	}
+}
+
+// noContextWaitsOf is fn's waits, this package's or its fact's.
+func (c *checker) noContextWaitsOf(fn *types.Func) []waitAt {
+	fn = fn.Origin()
+	if waits, ok := c.noCtxWaits[fn]; ok || fn.Pkg() == c.pass.Pkg {
+		return waits
+	}
+	var f waitsNoContext
+	if fn.Pkg() != nil && c.pass.ImportObjectFact(fn, &f) {
+		return f.Waits
+	}
+	return nil
+}
+
+func appendWaits(to, more []waitAt) []waitAt {
+	for _, w := range more {
+		if len(to) == maxNoContextWaits {
+			break
+		}
+		if !slices.Contains(to, w) {
+			to = append(to, w)
+		}
+	}
+	return to
+}
+
+// waitPos is where a wait is in this pass's file set: exact in this
+// package's files, the start of its line in another package's.
+func (c *checker) waitPos(w waitAt) token.Pos {
+	pos := ssautil.LinePos(c.pass.Fset, w.File, w.Line)
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return pos + token.Pos(max(w.Col-1, 0))
+		}
+	}
+	return pos
+}
+
+// checkRequestNoContextWaits reports each wait that no context reaches and
+// that a request's path of this package calls, at the wait: a line of
+// another package when the call crosses into it (the store behind an
+// interface), with the call and the entry point as related information.
+func (c *checker) checkRequestNoContextWaits() {
+	if !c.callsNoContextWaiter() {
+		return // most packages call none: no SSA for this shape
+	}
+	calls, frames := onRequestPath(c, func(call *ssa.Call, _ *requestFrame) bool {
+		return len(c.ssaNoContextWaits(call.Common())) > 0
+	})
+	var starts ssautil.CallStarts
+	for _, call := range calls {
+		fr := frames[call]
+		for _, w := range c.ssaNoContextWaits(call.Common()) {
+			pos := c.waitPos(w)
+			d := c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
+				"wait with no deadline: %s waits for a pool slot with no context in %s, which is handed none, and a request reaches it (%s): "+
+					"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
+					"hand the request's context down to %s and use the Context variant",
+				w.Call, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fr.entry.Pos(), Message: "the request's entry point"})
+			c.emit(d)
+		}
+	}
+}
+
+// ssaNoContextWaits is the waits of a call's callee: a function, or an
+// interface method.
+func (c *checker) ssaNoContextWaits(common *ssa.CallCommon) []waitAt {
+	if common.IsInvoke() {
+		return c.noContextWaitsOf(common.Method)
+	}
+	if callee := common.StaticCallee(); callee != nil {
+		if obj, ok := callee.Object().(*types.Func); ok {
+			return c.noContextWaitsOf(obj)
+		}
+	}
+	return nil
+}
+
+// callsNoContextWaiter reports whether the package uses a function or
+// interface method that waits with no context.
+func (c *checker) callsNoContextWaiter() bool {
+	for _, obj := range c.pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok && len(c.noContextWaitsOf(fn)) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,22 @@
+// Package api answers requests from the store.
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"reqwaits/store"
+)
+
+func Routes() {
+	http.HandleFunc("/uptime", uptime)
+	http.HandleFunc("/count", count)
+}
+
+func uptime(w http.ResponseWriter, r *http.Request) { // want uptime:"waitsNoContext"
+	fmt.Fprint(w, store.Get().Uptime(r.URL.Query().Get("key")))
+}
+
+func count(w http.ResponseWriter, r *http.Request) {
+	fmt.Fprint(w, store.Get().Count(r.Context()))
+}

@@ -1,0 +1,14 @@
+// Package jobs prunes the store in the background.
+package jobs
+
+import (
+	"time"
+
+	"reqwaits/store"
+)
+
+func Run() { // want Run:"waitsNoContext"
+	for range time.Tick(time.Hour) {
+		store.Get().Prune()
+	}
+}

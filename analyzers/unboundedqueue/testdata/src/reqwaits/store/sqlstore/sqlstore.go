@@ -1,0 +1,39 @@
+// Package sqlstore is the SQL store: one pool of one connection.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+)
+
+type Store struct{ db *sql.DB }
+
+func New(dsn string) *Store {
+	db, _ := sql.Open("sqlite", dsn)
+	db.SetMaxOpenConns(1)
+	return &Store{db: db}
+}
+
+// Uptime is handed no context: a request that reaches it waits for the
+// connection for as long as the pool stays taken.
+func (s *Store) Uptime(key string) int { // want Uptime:"waitsNoContext\\(\\(\\*sql.DB\\).Begin in \\(Store\\).Uptime\\)" Uptime:"waitsOnNetwork"
+	tx, _ := s.db.Begin() // want `wait with no deadline: \(\*sql.DB\).Begin waits for a pool slot with no context in \(Store\).Uptime, which is handed none, and a request reaches it \(uptime\)`
+	defer tx.Rollback()
+	var n int
+	tx.QueryRow("SELECT up FROM uptimes WHERE k = ?", key).Scan(&n)
+	tx.Commit()
+	return n
+}
+
+// Count was handed a context and drops it: reported here, once.
+func (s *Store) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" Count:"ignoresContext"
+	var n int
+	s.db.QueryRow("SELECT count(*) FROM uptimes").Scan(&n) // want `though Count was handed one`
+	return n
+}
+
+// Prune waits with no context too, and only the background job reaches it:
+// no request waits behind it. Trap.
+func (s *Store) Prune() { // want Prune:"waitsNoContext" Prune:"waitsOnNetwork"
+	s.db.Exec("DELETE FROM uptimes WHERE old")
+}

@@ -22,7 +22,7 @@ responsive) that uses no shared pool.
 What is a probe:
   - a handler registered with one of the routers bhlint knows (net/http's
     ServeMux and package-level Handle/HandleFunc, chi, gorilla/mux, echo,
-    gin, httprouter, pocketbase) for a route whose path's last segment is
+    gin, fiber, httprouter, pocketbase) for a route whose path's last segment is
     a probe's name — health, healthz, healthcheck, health-check,
     health_check, _health, hc (a health probe); livez, live, liveness,
     alive (liveness); readyz, ready, readiness (readiness) — or whose
@@ -208,7 +208,7 @@ Escape policy (what is assumed where the analysis cannot see):
   - a handler named Health that is not registered for a probe's route is
     not a probe, and a route whose path is not a constant is not known;
     gorilla/mux's r.Path("/healthz").Handler(h) names the path in another
-    call and is not seen; fiber is not covered (not built on net/http);
+    call and is not seen;
   - a deep check behind an opt-in — the call runs only on one branch of a
     condition that reads the request's own input, a query parameter, form
     value, path value or header (/healthz?full=1; catalogue

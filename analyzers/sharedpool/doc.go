@@ -38,7 +38,7 @@ inferred:
 
   - interactive: request handlers registered with net/http (Handle,
     HandleFunc, http.Server{Handler}, ListenAndServe), chi, gorilla/mux,
-    echo, gin, httprouter or pocketbase's router (GET/POST/.../Route/Any,
+    echo, gin, fiber, httprouter or pocketbase's router (GET/POST/.../Route/Any,
     BindFunc on a route group), and the methods of a gRPC service
     implementation handed to a generated RegisterXxxServer (or to
     RegisterService); and, whoever registers it, a function that takes a

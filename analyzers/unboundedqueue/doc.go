@@ -228,8 +228,21 @@ capped by it.
     is a parameter, or comes from a function that returns one, may carry
     its caller's context and is trusted; a field or a package variable is
     the shared handle and carries none. Not in main or init, nor in a
-    function handed no context (start-up, a migration step). Fix: the
-    Context variant, or attach the context to the handle first. Neither
+    function handed no context (start-up, a migration step), unless a
+    request reaches it: per-request is whatever an entry point reaches. A
+    function handed no context that waits this way, itself or through the
+    functions it calls, carries waitsNoContext (a fact, across packages),
+    and so does a method of an interface whose package sees such an
+    implementation among its own types and its imports' (gatus's
+    store.Store, filled by its SQL store: the handlers call through the
+    interface). A request's path (the handlers any package registers,
+    and what they call there) that calls such a function or method
+    reports the wait where it is, in the store's package when the call
+    crosses into it, with the call and the entry point as related
+    information; the same wait reached only by background work is not
+    reported. Fix: the
+    Context variant, or attach the context to the handle first; for a
+    function handed none, hand the request's context down to it. Neither
     kind of wait is reported in a function that sets up the database's
     schema, which runs before the service can serve (its requests need the
     tables), so that nothing queues behind it: one that calls a migration

@@ -48,6 +48,8 @@ var ProbeRootRouters = map[string]bool{
 	"*github.com/go-chi/chi/v5.Mux":               true,
 	"*github.com/go-chi/chi.Mux":                  true,
 	"*github.com/julienschmidt/httprouter.Router": true,
+	"*github.com/gofiber/fiber/v2.App":            true,
+	"*github.com/gofiber/fiber/v3.App":            true,
 }
 
 // GRPCHealthRequestType is the request of the gRPC health service's Check
@@ -171,4 +173,5 @@ var ProbePackages = []string{
 	"net/http", "google.golang.org/grpc", "github.com/heptiolabs/healthcheck", "github.com/alexliesenfeld/health",
 	"github.com/hellofresh/health-go/v5", "github.com/hellofresh/health-go/v4", "github.com/ory/x/healthx",
 	"google.golang.org/grpc/health/grpc_health_v1",
+	"github.com/gofiber/fiber/v2", "github.com/gofiber/fiber/v3", // on fasthttp, not net/http
 }

@@ -81,7 +81,9 @@ func (c *checker) learnNoContextWaiters() {
 	}
 	c.learnInterfaceWaiters()
 	for obj, waits := range c.noCtxWaits {
-		c.pass.ExportObjectFact(obj, &waitsNoContext{Waits: waits})
+		if obj.Pkg() == c.pass.Pkg { // an embedded interface's methods are its package's
+			c.pass.ExportObjectFact(obj, &waitsNoContext{Waits: waits})
+		}
 	}
 	for _, waits := range own {
 		for _, w := range waits {
@@ -131,7 +133,8 @@ func (c *checker) calledNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	return out
 }
 
-// learnInterfaceWaiters gives each method of this package's interfaces the
+// learnInterfaceWaiters gives each method this package's interfaces declare
+// (not those they embed: another package's objects) the
 // waits of its implementations among the named types of this package and
 // of those it imports: where a call through the interface is made, the
 // implementing package may not be visible.
@@ -159,7 +162,7 @@ func (c *checker) learnInterfaceWaiters() {
 			if !types.Implements(ptr, iface) {
 				continue
 			}
-			for m := range iface.Methods() {
+			for m := range iface.ExplicitMethods() {
 				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
 				if impl, ok := obj.(*types.Func); ok {
 					if waits := c.noContextWaitsOf(impl); len(waits) > 0 {

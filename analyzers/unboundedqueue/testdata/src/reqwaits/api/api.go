@@ -8,12 +8,12 @@ import (
 	"reqwaits/store"
 )
 
-func Routes() {
+func Routes() { // want Routes:"waitsOnNetwork"
 	http.HandleFunc("/uptime", uptime)
 	http.HandleFunc("/count", count)
 }
 
-func uptime(w http.ResponseWriter, r *http.Request) { // want uptime:"waitsNoContext"
+func uptime(w http.ResponseWriter, r *http.Request) { // want uptime:"waitsNoContext" uptime:"waitsOnNetwork"
 	fmt.Fprint(w, store.Get().Uptime(r.URL.Query().Get("key")))
 }
 

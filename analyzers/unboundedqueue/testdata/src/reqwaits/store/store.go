@@ -9,8 +9,10 @@ import (
 	"reqwaits/store/sqlstore"
 )
 
+// Store embeds the SQL store's Uptimer: its method is sqlstore's object,
+// and carries sqlstore's fact, not this package's.
 type Store interface {
-	Uptime(key string) int
+	sqlstore.Uptimer
 	Count(ctx context.Context) int
 	Prune()
 }

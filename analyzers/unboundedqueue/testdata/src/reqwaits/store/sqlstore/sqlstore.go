@@ -8,6 +8,11 @@ import (
 
 type Store struct{ db *sql.DB }
 
+// Uptimer is the part of the store a badge needs.
+type Uptimer interface {
+	Uptime(key string) int // want Uptime:"waitsOnNetwork" Uptime:"waitsNoContext"
+}
+
 func New(dsn string) *Store {
 	db, _ := sql.Open("sqlite", dsn)
 	db.SetMaxOpenConns(1)

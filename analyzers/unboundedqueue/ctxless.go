@@ -223,9 +223,15 @@ func (c *checker) checkRequestNoContextWaits() {
 		return len(c.ssaNoContextWaits(call.Common())) > 0
 	})
 	var starts ssautil.CallStarts
+	reported := c.noContextWaitsReportedBefore()
 	for _, call := range calls {
 		fr := frames[call]
 		for _, w := range c.ssaNoContextWaits(call.Common()) {
+			key := fmt.Sprintf("%s:%d", w.File, w.Line)
+			if reported[key] {
+				continue // a package before this one reported it
+			}
+			c.reportedWaits = append(c.reportedWaits, key)
 			pos := c.waitPos(w)
 			d := c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
 				"wait with no deadline: %s waits for a pool slot with no context in %s, which is handed none, and a request reaches it (%s): "+
@@ -261,4 +267,49 @@ func (c *checker) callsNoContextWaiter() bool {
 		}
 	}
 	return false
+}
+
+// noContextWaitsReported carries the waits a package and those before it
+// reported (checkRequestNoContextWaits): a handler package and a gRPC
+// package that both reach a store's wait report it once, the first.
+type noContextWaitsReported struct{ Waits []string }
+
+func (*noContextWaitsReported) AFact() {}
+
+func (f *noContextWaitsReported) String() string {
+	return fmt.Sprintf("noContextWaitsReported(%d)", len(f.Waits))
+}
+
+// noContextWaitsReportedBefore is the waits the packages this one imports
+// and those before them reported.
+func (c *checker) noContextWaitsReportedBefore() map[string]bool {
+	out := map[string]bool{}
+	for _, imp := range c.pass.Pkg.Imports() {
+		var f noContextWaitsReported
+		if c.pass.ImportPackageFact(imp, &f) {
+			for _, k := range f.Waits {
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
+
+// exportNoContextWaitsReported carries the reported waits on: this
+// package's (none when it is analysed for its facts only, as its findings
+// are not shown) and those before it.
+func (c *checker) exportNoContextWaitsReported() {
+	before := c.noContextWaitsReportedBefore()
+	for _, k := range c.reportedWaits {
+		before[k] = true
+	}
+	if len(before) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(before))
+	for k := range before {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	c.pass.ExportPackageFact(&noContextWaitsReported{Waits: keys})
 }

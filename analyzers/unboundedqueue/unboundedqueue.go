@@ -33,7 +33,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported)},
 	Run:       run,
 }, Code)
 
@@ -114,6 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// Waits with no context travel through packages that import no
 		// pool: a handler package calls the store's interface.
 		guard.At(token.NoPos, func() { c.learnNoContextWaiters() })
+		guard.At(token.NoPos, func() { c.exportNoContextWaitsReported() })
 		return nil, nil
 	}
 	// Goroutines per item and slice queues need no import; the other shapes
@@ -139,6 +140,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if c.serving {
 		guard.At(token.NoPos, func() { c.checkRequestNoContextWaits() })
 	}
+	guard.At(token.NoPos, func() { c.exportNoContextWaitsReported() })
 	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
 		return nil, nil
 	}
@@ -393,6 +395,7 @@ type checker struct {
 	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
 	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
+	reportedWaits   []string                         // the waits with no context this package reported (noContextWaitsReported)
 	net             *netWaits                        // this package's network waits (waitsOnNetwork), once learned
 	funcReturners   map[*types.Func]string           // this package's returnsNetworkFunc
 	netio           *netio.Result

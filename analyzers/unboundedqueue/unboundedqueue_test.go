@@ -86,6 +86,6 @@ func TestParkedViaIsDeterministic(t *testing.T) {
 // the finding sits at the wait, in the store's package.
 func TestRequestNoContextWaits(t *testing.T) {
 	elsewhere := &testpkgs.Elsewhere{T: t}
-	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "reqwaits/api", "reqwaits/jobs", "reqwaits/store/sqlstore")
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "reqwaits/api", "reqwaits/admin", "reqwaits/jobs", "reqwaits/store/sqlstore")
 	elsewhere.Done()
 }

@@ -94,9 +94,21 @@ func (c *checker) learnNoContextWaiters() {
 
 // ownNoContextWaits are the waits in fd's own body (not in its function
 // literals, which may run later) that no context reaches: fd is handed
-// none, runs after start-up, and the pool is shared.
+// none, runs after start-up, the pool is shared, and the package gives a
+// pool a maximum (SetMaxOpenConns with a value that may be positive).
 func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	if c.contextParam(fd) != nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") || c.setsUpSchema(fd) {
+		return nil
+	}
+	if c.limitsAPool == nil {
+		limits := c.packageLimitsAPool()
+		c.limitsAPool = &limits
+	}
+	if !*c.limitsAPool {
+		// A wait for a slot needs a maximum: a store that gives its pool
+		// none opens a connection per caller instead of queueing them
+		// (what it lacks is its maximum, reported where the pool is
+		// opened).
 		return nil
 	}
 	var out []waitAt

@@ -239,8 +239,12 @@ capped by it.
     and what they call there) that calls such a function or method
     reports the wait where it is, in the store's package when the call
     crosses into it, with the call and the entry point as related
-    information; the same wait reached only by background work is not
-    reported. Fix: the
+    information, once (the first package on the imports' way that
+    reaches it); the same wait reached only by background work is not
+    reported, nor a wait in a package that gives no pool a maximum
+    (SetMaxOpenConns with a value that may be positive): a wait for a
+    slot needs one, and a pool without one opens a connection per caller
+    instead of queueing them. Fix: the
     Context variant, or attach the context to the handle first; for a
     function handed none, hand the request's context down to it. Neither
     kind of wait is reported in a function that sets up the database's

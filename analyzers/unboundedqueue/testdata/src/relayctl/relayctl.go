@@ -18,7 +18,7 @@ func logf(ctx context.Context, format string, args ...any) { log.Printf(format, 
 
 // processError logs with the request's context and bills without it: the
 // context cancels nothing the goroutine waits on.
-func processError(ctx context.Context, id int) { // want processError:"waitsOnNetwork" processError:"ignoresContext" processError:"waitsNoContext"
+func processError(ctx context.Context, id int) { // want processError:"waitsOnNetwork" processError:"ignoresContext"
 	logf(ctx, "relay failed for %d", id)
 	_ = quota.PostConsume(id)
 }
@@ -29,7 +29,7 @@ func processErrorCtx(ctx context.Context, id int) { // want processErrorCtx:"wai
 	_ = quota.PostConsumeCtx(ctx, id)
 }
 
-func Relay(c *gin.Context) { // want Relay:"startsGoroutine" Relay:"waitsNoContext"
+func Relay(c *gin.Context) { // want Relay:"startsGoroutine"
 	ctx := c.Request.Context()
 	go processError(ctx, 1) // want `goroutine per request: this go statement starts, on every request, a goroutine that waits on the network \(quota.PostConsume\) with no deadline and no cancellation`
 	go func() {             // want `goroutine per request: .*\(quota.PostConsume\)`
@@ -121,7 +121,7 @@ func Check(c *gin.Context) {
 
 // A goroutine running a function of another package that is handed the
 // request's context: cancelled by it only if that function's waits get it.
-func Notice(c *gin.Context) { // want Notice:"startsGoroutine" Notice:"waitsNoContext"
+func Notice(c *gin.Context) { // want Notice:"startsGoroutine"
 	ctx := c.Request.Context()
 	go quota.Notify(ctx, 1) // want `goroutine per request: this go statement starts, on every request, a goroutine that waits on the network \(quota.Notify\)`
 	go quota.NotifyCtx(ctx, 1)

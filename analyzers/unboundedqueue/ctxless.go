@@ -57,6 +57,9 @@ func (f *waitsNoContext) String() string {
 // and interface methods, and anchors each wait's line: a package whose
 // request path reaches it reports the finding there.
 func (c *checker) learnNoContextWaiters() {
+	if c.poolsLimitedHere() {
+		c.pass.ExportPackageFact(&limitsPools{})
+	}
 	c.noCtxWaits = map[*types.Func][]waitAt{}
 	decls := c.funcDecls(false)
 	own := map[*types.Func][]waitAt{}
@@ -94,21 +97,16 @@ func (c *checker) learnNoContextWaiters() {
 
 // ownNoContextWaits are the waits in fd's own body (not in its function
 // literals, which may run later) that no context reaches: fd is handed
-// none, runs after start-up, the pool is shared, and the package gives a
-// pool a maximum (SetMaxOpenConns with a value that may be positive).
+// none, runs after start-up, the pool is shared, and this package or one
+// it imports gives a pool a maximum (limitsPools).
 func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	if c.contextParam(fd) != nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") || c.setsUpSchema(fd) {
 		return nil
 	}
-	if c.limitsAPool == nil {
-		limits := c.packageLimitsAPool()
-		c.limitsAPool = &limits
-	}
-	if !*c.limitsAPool {
-		// A wait for a slot needs a maximum: a store that gives its pool
-		// none opens a connection per caller instead of queueing them
-		// (what it lacks is its maximum, reported where the pool is
-		// opened).
+	if !c.poolsLimitedHere() {
+		// A wait for a slot needs a maximum: a store whose pool has none
+		// opens a connection per caller instead of queueing them (what it
+		// lacks is its maximum, reported where the pool is opened).
 		return nil
 	}
 	var out []waitAt
@@ -324,4 +322,30 @@ func (c *checker) exportNoContextWaitsReported() {
 	}
 	slices.Sort(keys)
 	c.pass.ExportPackageFact(&noContextWaitsReported{Waits: keys})
+}
+
+// limitsPools marks a package that gives a database pool a maximum
+// (SetMaxOpenConns with a value that may be positive), or imports one that
+// does: the store package whose handle another package opened and bounded
+// (headscale's hscontrol/db) queues its callers.
+type limitsPools struct{}
+
+func (*limitsPools) AFact() {}
+
+func (*limitsPools) String() string { return "limitsPools" }
+
+// poolsLimitedHere reports whether this package or one it imports gives a
+// pool a maximum.
+func (c *checker) poolsLimitedHere() bool {
+	if c.limitedHere == nil {
+		limits := c.packageLimitsAPool()
+		for _, imp := range c.pass.Pkg.Imports() {
+			if limits {
+				break
+			}
+			limits = c.pass.ImportPackageFact(imp, new(limitsPools))
+		}
+		c.limitedHere = &limits
+	}
+	return *c.limitedHere
 }

@@ -1,4 +1,4 @@
-// Package dbcallers receives pools from dbopen: the facts decide.
+// Package dbcallers receives pools from dbopen: the facts decide. // want package:"limitsPools"
 package dbcallers
 
 import (

@@ -1,4 +1,4 @@
-package dbopen
+package dbopen // want package:"limitsPools"
 
 import (
 	"database/sql"

@@ -1,4 +1,4 @@
-// Package ormpool opens pools through ORMs and sqlx: each wraps a *sql.DB
+// Package ormpool opens pools through ORMs and sqlx: each wraps a *sql.DB // want package:"limitsPools"
 // whose pool has no maximum until SetMaxOpenConns is called on the wrapper
 // or on the *sql.DB inside it.
 package ormpool

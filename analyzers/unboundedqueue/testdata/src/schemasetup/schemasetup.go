@@ -1,4 +1,4 @@
-// Package schemasetup: waits in functions that set up the schema run
+// Package schemasetup: waits in functions that set up the schema run // want package:"limitsPools"
 // before the service serves, and queue behind nothing (shape 4 is silent);
 // the same waits elsewhere are reported.
 package schemasetup

@@ -1,4 +1,4 @@
-package sqlpool
+package sqlpool // want package:"limitsPools"
 
 import "database/sql"
 

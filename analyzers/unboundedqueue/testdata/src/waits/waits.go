@@ -1,4 +1,4 @@
-package waits
+package waits // want package:"limitsPools"
 
 import (
 	"context"

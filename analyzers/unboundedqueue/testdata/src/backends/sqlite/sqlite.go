@@ -1,4 +1,4 @@
-// Package sqlite is an embedded database's backend that gives its pool a
+// Package sqlite is an embedded database's backend that gives its pool a // want package:"limitsPools"
 // maximum of one connection (serialising SQLite's writers, as headscale
 // does): its callers queue for that one connection, so a wait without a
 // deadline is reported here as anywhere.

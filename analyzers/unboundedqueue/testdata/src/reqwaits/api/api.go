@@ -1,4 +1,4 @@
-// Package api answers requests from the store. // want package:`noContextWaitsReported\(1\)`
+// Package api answers requests from the store. // want package:`noContextWaitsReported\(1\)` package:"limitsPools"
 package api
 
 import (

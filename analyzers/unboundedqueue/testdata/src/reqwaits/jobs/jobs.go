@@ -1,4 +1,4 @@
-// Package jobs prunes the store in the background.
+// Package jobs prunes the store in the background. // want package:"limitsPools"
 package jobs
 
 import (

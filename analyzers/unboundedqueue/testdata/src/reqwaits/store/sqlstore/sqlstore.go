@@ -1,4 +1,4 @@
-// Package sqlstore is the SQL store: one pool of one connection.
+// Package sqlstore is the SQL store: one pool of one connection. // want package:"limitsPools"
 package sqlstore
 
 import (

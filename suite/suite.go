@@ -8,7 +8,6 @@ package suite
 
 import (
 	"fmt"
-	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/bhlint/bhlint/analyzers/sharedpool"
 	"github.com/bhlint/bhlint/analyzers/unboundedqueue"
 	"github.com/bhlint/bhlint/analyzers/zerofallback"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Entry is one analyzer and the code that starts its messages (and is the
@@ -103,7 +103,7 @@ func inPackage(a *analysis.Analyzer) *analysis.Analyzer {
 	cp.Run = func(pass *analysis.Pass) (any, error) {
 		inner := *pass
 		inner.Report = func(d analysis.Diagnostic) {
-			if len(pass.Files) > 0 && !inFiles(pass, d.Pos) {
+			if len(pass.Files) > 0 && ssautil.FileAt(pass.Files, d.Pos) == nil {
 				at := pass.Fset.Position(d.Pos)
 				d.Related = append([]analysis.RelatedInformation{{Pos: d.Pos, End: d.End, Message: "the line to change"}}, d.Related...)
 				d.Message = fmt.Sprintf("%s (the line to change is %s:%d, in a package this one imports)", d.Message, at.Filename, at.Line)
@@ -115,13 +115,4 @@ func inPackage(a *analysis.Analyzer) *analysis.Analyzer {
 		return a.Run(&inner)
 	}
 	return &cp
-}
-
-func inFiles(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return true
-		}
-	}
-	return false
 }

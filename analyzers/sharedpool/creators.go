@@ -365,12 +365,7 @@ func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
 
 // inPackage reports whether pos is in one of this package's files.
 func (c *checker) inPackage(pos token.Pos) bool {
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return true
-		}
-	}
-	return false
+	return ssautil.FileAt(c.pass.Files, pos) != nil
 }
 
 // createdElsewhere is where a main package reports a pool that no call of

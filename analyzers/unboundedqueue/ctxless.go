@@ -213,10 +213,8 @@ func appendWaits(to, more []waitAt) []waitAt {
 // package's files, the start of its line in another package's.
 func (c *checker) waitPos(w waitAt) token.Pos {
 	pos := ssautil.LinePos(c.pass.Fset, w.File, w.Line)
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return pos + token.Pos(max(w.Col-1, 0))
-		}
+	if ssautil.FileAt(c.pass.Files, pos) != nil {
+		return pos + token.Pos(max(w.Col-1, 0))
 	}
 	return pos
 }

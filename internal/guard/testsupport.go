@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // testSupport tells whether a finding sits in code written to run inside a
@@ -93,12 +94,7 @@ func isTestFile(pass *analysis.Pass, f *ast.File) bool {
 }
 
 func fileAt(pass *analysis.Pass, pos token.Pos) *ast.File {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
+	return ssautil.FileAt(pass.Files, pos)
 }
 
 func funcAt(f *ast.File, pos token.Pos) *ast.FuncDecl {

@@ -214,6 +214,17 @@ func LinePos(fset *token.FileSet, file string, line int) token.Pos {
 	return found.LineStart(line)
 }
 
+// FileAt is the file among files that holds pos, or nil: pos is in
+// another package's file (or none).
+func FileAt(files []*ast.File, pos token.Pos) *ast.File {
+	for _, f := range files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
 // Unconverted is v before its conversions between types with the same
 // underlying type: a literal passed as http.HandlerFunc, jwt.Keyfunc or a
 // framework's handler type.

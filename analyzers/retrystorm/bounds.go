@@ -71,7 +71,7 @@ func (c *checker) classifyExit(r *retry, cond ssa.Value, bk *boundKind) {
 				clock = clock || isClockCall(v.Common()) || c.errOfDeadlineContext(v.Common())
 				return
 			}
-			if inspectsError(v.Common()) {
+			if inspectsError(v.Common()) || isResultAccessor(v.Common()) {
 				for _, a := range v.Common().Args {
 					walk(a)
 				}

@@ -33,11 +33,20 @@ one retried). The
 error is tested by err != nil, a comparison with a sentinel
 (err == ErrConflict), a type assertion or a case of a type switch
 (case *ConditionFailedError: continue), errors.Is and errors.As, or
-gRPC's status.Code(err) compared with a code; or, when the call folds its
+gRPC's status.Code(err) compared with a code (also when the error is kept
+in a variable of the enclosing function that a closure writes and reads
+back: part, err = bucket.UploadPart(…); if err == nil); or, when the call folds its
 error into its one result (a project's own response type, as
 resp := httpclient.PostJson(…), with no error beside it), a field of that
 result compared with an HTTP success status (resp.StatusCode == 200: any
-2xx constant). Every
+2xx constant); or the response's error status: a loop that goes round
+when the status of the call's response (its StatusCode field, or a
+StatusCode() method, as resty's and fasthttp's responses have) equals an
+error status, 4xx or 5xx, resends a refused request, even when it returns
+on the call's error (the transport's failure leaves, the server's refusal
+comes round: openlist's WPS driver re-posting a move every 500 ms while the
+API answers 403, a client logging in again on every 401). 404 is not such a
+status: a loop waiting for a resource to appear polls for it. Every
 way round passes the check of that error, on the error branch the loop can
 come back to its head, and on the success branch it always leaves — unless
 it comes back on the response's StatusCode (a retry on 503 or 429). Loops

@@ -1,7 +1,6 @@
 package retrystorm
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -9,7 +8,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -179,6 +177,14 @@ func (c *checker) retryIn(l *loop) *retry {
 		if errVal == nil {
 			errVal, failIdx = successStatus(ifInstr.Cond)
 		}
+		// A refusal answered with an error status: the branch that goes
+		// round may close the response's body, and consumes nothing.
+		byStatus := false
+		if errVal == nil {
+			if call, idx := errorStatusRetry(ifInstr.Cond); call != nil {
+				errVal, failIdx, byStatus = call, idx, true
+			}
+		}
 		if errVal == nil {
 			continue
 		}
@@ -188,7 +194,7 @@ func (c *checker) retryIn(l *loop) *retry {
 		}
 		for _, errCall := range errorCalls(errVal) {
 			call := c.operationOf(errCall)
-			if !l.inLoop(call) || !l.mustCheck(call.Block(), b) || l.iterates(call.Common()) || advances(call.Common()) || l.consumesOnFailure(errCall, fail) || c.searches(l, call) {
+			if !l.inLoop(call) || !l.mustCheck(call.Block(), b) || l.iterates(call.Common()) || advances(call.Common()) || !byStatus && l.consumesOnFailure(errCall, fail) || c.searches(l, call) {
 				continue
 			}
 			if l.alwaysLeaves(ok2, call) {
@@ -310,26 +316,15 @@ func nilCheck(cond ssa.Value) (ssa.Value, int) {
 // decides, as an error does. Other constants (a 404 tested to stop) are
 // not an outcome check.
 func successStatus(cond ssa.Value) (ssa.Value, int) {
-	bin, ok := cond.(*ssa.BinOp)
-	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
-		return nil, 0
-	}
-	field, k := bin.X, bin.Y
-	if _, isConst := field.(*ssa.Const); isConst {
-		field, k = k, field
-	}
-	kc, ok := k.(*ssa.Const)
-	if !ok || kc.Value == nil || kc.Value.Kind() != constant.Int {
-		return nil, 0
-	}
-	if n, exact := constant.Int64Val(kc.Value); !exact || n < 200 || n > 299 {
+	field, n, op := comparedWithInt(cond)
+	if field == nil || n < 200 || n > 299 {
 		return nil, 0
 	}
 	call := fieldOfResult(field)
 	if call == nil {
 		return nil, 0
 	}
-	if bin.Op == token.EQL {
+	if op == token.EQL {
 		return call, 1 // == 200: the false branch is the failure
 	}
 	return call, 0
@@ -384,6 +379,10 @@ func errorCalls(v ssa.Value) []*ssa.Call {
 			for _, e := range v.Edges {
 				walk(e)
 			}
+		case *ssa.UnOp:
+			if stored := storedJustBefore(v); stored != nil {
+				walk(stored)
+			}
 		case *ssa.ChangeInterface:
 			walk(v.X)
 		case *ssa.MakeInterface:
@@ -392,6 +391,26 @@ func errorCalls(v ssa.Value) []*ssa.Call {
 	}
 	walk(v)
 	return out
+}
+
+// storedJustBefore is the value last stored, earlier in the same block, to
+// the variable load reads: an error a closure keeps in its enclosing
+// function's variable (part, err = bucket.UploadPart(…); if err == nil)
+// is read back from memory, not from the call.
+func storedJustBefore(load *ssa.UnOp) ssa.Value {
+	if load.Op != token.MUL || load.Block() == nil {
+		return nil
+	}
+	var stored ssa.Value
+	for _, instr := range load.Block().Instrs {
+		if instr == load {
+			return stored
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == load.X {
+			stored = st.Val
+		}
+	}
+	return nil
 }
 
 // mustCheck reports whether every way round the loop from the call's block
@@ -444,30 +463,14 @@ func (l *loop) alwaysLeaves(b *ssa.BasicBlock, call *ssa.Call) bool {
 	return true
 }
 
-// isStatusCheck reports whether cond tests the StatusCode of the
-// *http.Response that call returned.
+// isStatusCheck reports whether cond tests the status of the response that
+// call returned (resp.StatusCode == 503, resp.StatusCode() == 429).
 func isStatusCheck(cond ssa.Value, call *ssa.Call) bool {
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok {
 		return false
 	}
-	for _, v := range []ssa.Value{bin.X, bin.Y} {
-		load, ok := v.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
-			continue
-		}
-		fa, ok := load.X.(*ssa.FieldAddr)
-		if !ok || catalog.TypeKey(fa.X.Type()) != "*net/http.Response" {
-			continue
-		}
-		if fa.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct).Field(fa.Field).Name() != "StatusCode" {
-			continue
-		}
-		if ex, ok := fa.X.(*ssa.Extract); ok && ex.Tuple == call {
-			return true
-		}
-	}
-	return false
+	return statusOfResult(bin.X) == call || statusOfResult(bin.Y) == call
 }
 
 // iterates reports whether the call works on a different item each time

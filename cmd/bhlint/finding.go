@@ -107,13 +107,26 @@ func sortFindings(fs []finding) []finding {
 			cmp.Compare(a.Location.Line, b.Location.Line),
 			cmp.Compare(a.Location.Column, b.Location.Column),
 			cmp.Compare(a.Analyzer, b.Analyzer),
+			cmp.Compare(a.Code, b.Code),
 			cmp.Compare(a.Message, b.Message),
 		)
 	})
-	// The same finding may come from a package and from its test variant.
-	return slices.CompactFunc(fs, func(a, b finding) bool {
-		return a.Location == b.Location && a.Message == b.Message && a.Analyzer == b.Analyzer
-	})
+	// The same finding may come from a package and from its test variant;
+	// and two packages that do not import each other may each reach the same
+	// line (two handler packages calling one store's wait): the user changes
+	// that line once, so one finding per line and code is kept, the first in
+	// this order, as golangci-lint's uniq-by-line does.
+	return slices.CompactFunc(fs, sameLineAndCode)
+}
+
+func sameLineAndCode(a, b finding) bool {
+	if a.Analyzer != b.Analyzer || a.Location != b.Location {
+		return false
+	}
+	if a.Code == "" || a.category != b.category {
+		return a.Message == b.Message && a.category == b.category
+	}
+	return a.Code == b.Code
 }
 
 // jsonOutput is -format=json: the findings, and what the run checked.

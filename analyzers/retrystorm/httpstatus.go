@@ -1,6 +1,7 @@
 package retrystorm
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -12,25 +13,34 @@ import (
 
 // errorStatusRetry returns the call whose response status cond compares
 // with an HTTP error status (resp.StatusCode == 503, resty's
-// resp.StatusCode() == 429), and the index of the successor taken when it
-// matches: a loop that goes round on that branch sends the failed request
+// resp.StatusCode() == 429), the index of the successor taken when it
+// matches, and the status: a loop that goes round on that branch sends the failed request
 // again, whether or not the call also returns an error (it returns the
 // transport's failure; the server's refusal comes back as a status). 404 is
 // left out: a loop that waits for a resource to appear polls for it, it
 // does not repeat a failure.
-func errorStatusRetry(cond ssa.Value) (*ssa.Call, int) {
+func errorStatusRetry(cond ssa.Value) (*ssa.Call, int, int64) {
 	status, n, op := comparedWithInt(cond)
 	if status == nil || n < 400 || n > 599 || n == 404 {
-		return nil, 0
+		return nil, 0, 0
 	}
 	call := statusOfResult(status)
 	if call == nil {
-		return nil, 0
+		return nil, 0, 0
 	}
 	if op == token.EQL {
-		return call, 0
+		return call, 0, n
 	}
-	return call, 1
+	return call, 1, n
+}
+
+// when says on what the loop goes round: the call's failure, or the
+// server's refusal.
+func (r *retry) when() string {
+	if r.refusal != 0 {
+		return fmt.Sprintf("when the server answers %d", r.refusal)
+	}
+	return "when it fails"
 }
 
 // comparedWithInt splits x == n or x != n, n an integer constant on either

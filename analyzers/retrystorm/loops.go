@@ -128,6 +128,9 @@ type retry struct {
 	// spin: a reader loop, which also goes round after a success, that
 	// goes round again at once on the call's error.
 	spin bool
+	// refusal: the HTTP error status the loop goes round on, when it goes
+	// round on the server's answer rather than on an error (0 otherwise).
+	refusal int64
 	// reconnect: a reader loop that sends a new request each round and
 	// waits only when the call failed (pacedReconnect): judged as a retry
 	// when that wait is constant.
@@ -179,12 +182,13 @@ func (c *checker) retryIn(l *loop) *retry {
 		}
 		// A refusal answered with an error status: the branch that goes
 		// round may close the response's body, and consumes nothing.
-		byStatus := false
+		var refusal int64
 		if errVal == nil {
-			if call, idx := errorStatusRetry(ifInstr.Cond); call != nil {
-				errVal, failIdx, byStatus = call, idx, true
+			if call, idx, status := errorStatusRetry(ifInstr.Cond); call != nil {
+				errVal, failIdx, refusal = call, idx, status
 			}
 		}
+		byStatus := refusal != 0
 		if errVal == nil {
 			continue
 		}
@@ -198,7 +202,7 @@ func (c *checker) retryIn(l *loop) *retry {
 				continue
 			}
 			if l.alwaysLeaves(ok2, call) {
-				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, fail: fail}
+				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, fail: fail, refusal: refusal}
 			}
 			if c.spinsOnFailure(l, call, b, fail) {
 				return &retry{loop: l, call: call, errCall: errCall, errCheck: ifInstr, fail: fail, spin: true}

@@ -74,8 +74,8 @@ func (c *checker) judge(r *retry) {
 	}
 	d := analysis.Diagnostic{
 		Pos: c.loopStart(r),
-		Message: fmt.Sprintf("%s: %s retries %s when it fails %s; %s", Code, subject,
-			c.operationNameAs(r.call, network, reaches), strings.Join(problems, ", "), fixFor(bound, p)),
+		Message: fmt.Sprintf("%s: %s retries %s %s %s; %s", Code, subject,
+			c.operationNameAs(r.call, network, reaches), r.when(), strings.Join(problems, ", "), fixFor(bound, p)),
 		Related: c.retriedCall(r),
 	}
 	if where != nil && where.Pos().IsValid() && p == constantPause {

@@ -32,7 +32,7 @@ func postAPI(ctx context.Context, url string) (*apiResponse, error) {
 // apart, while the API answers 429: the refusal comes back as a status, and
 // the loop sends the request again.
 func moveWhileBusy(ctx context.Context, url string) error {
-	for { // want `this loop retries retries.postAPI \(a network call: → \(\*http.Client\).Do\) when it fails with no bound on attempts, waiting a constant 500ms between attempts`
+	for { // want `this loop retries retries.postAPI \(a network call: → \(\*http.Client\).Do\) when the server answers 429 with no bound on attempts, waiting a constant 500ms between attempts`
 		resp, err := postAPI(ctx, url)
 		if err != nil {
 			return err
@@ -48,7 +48,7 @@ func moveWhileBusy(ctx context.Context, url string) error {
 // fetchAuthorized logs in again and resends at once on every 401, forever:
 // a server that rejects the new token makes it spin.
 func fetchAuthorized(url string) (*http.Response, error) {
-	for { // want `this loop retries http.Get when it fails with no bound on attempts, with no pause between attempts`
+	for { // want `this loop retries http.Get when the server answers 401 with no bound on attempts, with no pause between attempts`
 		resp, err := http.Get(url)
 		if err != nil {
 			return nil, err

@@ -58,13 +58,26 @@ func frameworks(s *Server) {
 	hr := httprouter.New()
 	hr.GET("/feeds", s.routerFeed) // want `interactive: httprouter handler registered with Router.GET: \(\*app.Server\).routerFeed`
 	f := fiber.New()
-	f.Get("/feeds", s.fiberFeed)                  // want `interactive: fiber handler registered with App.Get: \(\*app.Server\).fiberFeed`
-	f.Get("/made", fiberHandler("made"))          // want `interactive: fiber handler registered with App.Get: func literal in app.fiberHandler`
-	api := f.Group("/api")                        // the group's prefix is no route
-	api.Post("/feeds", func(c *fiber.Ctx) error { // want `interactive: fiber handler registered with Router.Post: func literal in app.frameworks`
+	f.Get("/feeds", s.fiberFeed)                   // want `interactive: fiber handler registered with App.Get: \(\*app.Server\).fiberFeed`
+	f.Get("/made", fiberHandler("made"))           // want `interactive: fiber handler registered with App.Get: func literal in app.fiberHandler`
+	f.Get("/logged", logged(s.fiberFeed))          // want `interactive: fiber handler registered with App.Get: \(\*app.Server\).fiberFeed`
+	f.Get("/table", handlerFrom(fiberRoutes, "x")) // a handler looked up in a table: nothing to name
+	api := f.Group("/api")                         // the group's prefix is no route
+	api.Post("/feeds", func(c *fiber.Ctx) error {  // want `interactive: fiber handler registered with Router.Post: func literal in app.frameworks`
 		return c.SendString("ok")
 	})
 }
+
+// logged is a middleware, not a factory: what the route runs is the
+// handler it wraps, and its own literal is not named as a handler.
+func logged(next fiber.Handler) fiber.Handler {
+	return func(c *fiber.Ctx) error { return next(c) }
+}
+
+var fiberRoutes = map[string]fiber.Handler{}
+
+// handlerFrom returns a handler it looks up: no literal of its own.
+func handlerFrom(m map[string]fiber.Handler, k string) fiber.Handler { return m[k] }
 
 // fiberHandler is a factory: what the route runs is the literal it returns.
 func fiberHandler(name string) fiber.Handler {

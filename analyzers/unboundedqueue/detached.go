@@ -1,6 +1,7 @@
 package unboundedqueue
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -74,6 +75,9 @@ func (c *checker) learnDetachers() {
 			var found *detached
 			guard.At(fd.Pos(), func() { found = c.firstDetached(fd) })
 			if found != nil {
+				if pos := c.posOf(found.file, found.line); ssautil.FileAt(c.pass.Files, pos) != nil {
+					guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
+				}
 				c.detachers[obj] = *found
 				c.pass.ExportObjectFact(obj, &detachesPerCall{Where: found.where, Via: found.via, File: found.file, Line: found.line})
 				changed = true
@@ -155,11 +159,28 @@ func (c *checker) reportDetached(start ast.Node, d detached, how string, direct 
 			how, d.via)
 		return
 	}
-	c.report(start.Pos(), c.posOf(d.file, d.line), "the goroutine is started here",
-		"goroutine per request: this call of %s starts, on every request, a goroutine (the go statement at %s) that waits "+
-			"on the network (%s) with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, "+
+	// The line to change is the go statement, wherever it is: reported
+	// there once, by the first package on the imports' way whose request
+	// reaches it (noContextWaitsReported carries the key on), with this
+	// call as related information.
+	key := fmt.Sprintf("%s:%d", d.file, d.line)
+	if c.reportedElsewhere()[key] || slices.Contains(c.reportedWaits, key) {
+		return
+	}
+	c.reportedWaits = append(c.reportedWaits, key)
+	c.report(c.posOf(d.file, d.line), start.Pos(), "a request's path calls it here",
+		"goroutine per request: this go statement starts a goroutine on every request that reaches it (through %s), "+
+			"which waits on the network (%s) with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, "+
 			"they pile up; take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
-		how, d.where, d.via)
+		how, d.via)
+}
+
+// reportedElsewhere is noContextWaitsReportedBefore, read once.
+func (c *checker) reportedElsewhere() map[string]bool {
+	if c.reportedBefore == nil {
+		c.reportedBefore = c.noContextWaitsReportedBefore()
+	}
+	return c.reportedBefore
 }
 
 // eachDetached calls found for each goroutine fd starts on every call,

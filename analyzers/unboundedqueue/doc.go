@@ -398,9 +398,11 @@ capped by it.
     reaches: a function that does not itself run per request but starts
     such a goroutine on every call, outside loops, or calls one that does
     (the detachesPerCall fact, across packages: a service's
-    SendAndSaveCode, a billing helper's refund) is reported at the call
-    in the function that runs per request, with the go statement as
-    related information.
+    SendAndSaveCode, a billing helper's refund) is reported at its go
+    statement, the line to change, in whichever package it is, once (the
+    first package on the imports' way whose request reaches it; every
+    handler that reaches it is one more request that starts it), with the
+    request's call as related information.
  8. transport per request: in a function that runs once per request (as in
     shape 7), an http.Transport made there — a composite literal
     (&http.Transport{…}) or a Clone

@@ -395,7 +395,8 @@ type checker struct {
 	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
 	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
-	reportedWaits   []string                         // the waits with no context this package reported (noContextWaitsReported)
+	reportedWaits   []string                         // the waits with no context, and the go statements reached at depth, this package reported (noContextWaitsReported)
+	reportedBefore  map[string]bool                  // those the packages before it reported
 	limitedHere     *bool                            // this package or one it imports gives a pool a maximum (limitsPools), once learned
 	net             *netWaits                        // this package's network waits (waitsOnNetwork), once learned
 	funcReturners   map[*types.Func]string           // this package's returnsNetworkFunc

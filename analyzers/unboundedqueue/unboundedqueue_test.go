@@ -18,7 +18,7 @@ func TestUnboundedQueue(t *testing.T) {
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
-		"example.com/jwks", "example.com/quota", "relayctl", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "retried", "schemasetup", "backends/sqlite3", "backends/sqlite", "requestsend", "abandoned", "forwarded", "listeners", "example.com/scans")
+		"example.com/jwks", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "retried", "schemasetup", "backends/sqlite3", "backends/sqlite", "requestsend", "abandoned", "forwarded", "listeners", "example.com/scans")
 }
 
 // TestStarterRelated: a loop that calls a function starting a goroutine on
@@ -79,6 +79,15 @@ func TestParkedViaIsDeterministic(t *testing.T) {
 	for range 8 {
 		analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/parkorder")
 	}
+}
+
+// TestDetachedAtDepth: handlers reach, one and two calls down, a goroutine
+// another package starts per call; the finding sits at its go statement,
+// once.
+func TestDetachedAtDepth(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/quota", "relayctl", "relayctl/relayadmin")
+	elsewhere.Done()
 }
 
 // TestRequestNoContextWaits: a handler reaches, through an interface the

@@ -32,7 +32,7 @@ func Scope(id int) *gorm.DB { return DB.Where("id = ?", id) }
 // own, with no context on the query: every call leaves one more goroutine
 // waiting on the database.
 func ReturnQuota(ctx context.Context, id int) { // want ReturnQuota:"startsGoroutine" ReturnQuota:"detachesPerCall"
-	go func(ctx context.Context) {
+	go func(ctx context.Context) { // want `goroutine per request: this go statement starts a goroutine on every request that reaches it \(through quota.ReturnQuota\), which waits on the network \(quota.PostConsume\)`
 		if err := PostConsume(id); err != nil {
 			_ = ctx
 		}

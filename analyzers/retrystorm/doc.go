@@ -62,7 +62,10 @@ next := errors.Unwrap(err) until it is nil) or a value another call of the
 loop made afresh (a generate-until-valid loop: a random name, checked by a
 local function until it passes) repeats no call against a dependency. A
 call through an interface or a function value is never taken for a search
-(its implementation may be a client), nor is one that reaches the network
+(its implementation may be a client) — unless it is called on the error
+the call itself returned the round before, asserted to the interface or
+filled from it by errors.As (err = c.Cause(), step-ca's
+statusCodeFromError): what implements it is that error's own type — nor is one that reaches the network
 or a database, however its arguments change. Loops in _test.go files are
 not checked.
 

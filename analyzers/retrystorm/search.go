@@ -1,6 +1,7 @@
 package retrystorm
 
 import (
+	"github.com/bhlint/bhlint/internal/ssautil"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -23,12 +24,55 @@ import (
 // its arguments change.
 func (c *checker) searches(l *loop, call *ssa.Call) bool {
 	common := call.Common()
-	if common.IsInvoke() || common.StaticCallee() == nil || c.networkPath(call) != nil || c.databasePath(call) != nil {
+	if common.IsInvoke() {
+		return l.calledOnChainLink(common, call)
+	}
+	if common.StaticCallee() == nil || c.networkPath(call) != nil || c.databasePath(call) != nil {
 		return false
 	}
 	return slices.ContainsFunc(common.Args, func(a ssa.Value) bool {
 		return l.fedBack(a, call) || l.madeAfresh(a, call)
 	})
+}
+
+// calledOnChainLink reports whether an interface method is called on the
+// error the call itself returned the round before — asserted to the
+// interface, or filled from it by errors.As: err = err.(causer).Cause()
+// walks an error chain (step-ca's statusCodeFromError). Whatever
+// implements the method is the error's own type, not a client: an unknown
+// receiver stays a possible client.
+func (l *loop) calledOnChainLink(common *ssa.CallCommon, call *ssa.Call) bool {
+	recv := passThrough(common.Value)
+	if ex, ok := recv.(*ssa.Extract); ok && ex.Index == 0 {
+		recv = ex.Tuple
+	}
+	switch r := recv.(type) {
+	case *ssa.TypeAssert:
+		return l.fedBack(r.X, call)
+	case *ssa.UnOp:
+		if alloc, ok := r.X.(*ssa.Alloc); ok {
+			return slices.ContainsFunc(l.filledByAs(alloc), func(v ssa.Value) bool { return l.fedBack(v, call) })
+		}
+	}
+	return false
+}
+
+// filledByAs is the errors each errors.As in the loop fills target from.
+func (l *loop) filledByAs(target *ssa.Alloc) []ssa.Value {
+	var from []ssa.Value
+	for _, ref := range ssautil.Referrers(target) {
+		uses := []ssa.Instruction{ref}
+		if v, ok := ref.(ssa.Value); ok {
+			uses = append(uses, ssautil.Referrers(v)...) // &c made into an interface for errors.As
+		}
+		for _, use := range uses {
+			call, ok := use.(*ssa.Call)
+			if ok && l.blocks[call.Block()] && len(call.Common().Args) == 2 && inspectsError(call.Common()) && passThrough(call.Common().Args[1]) == target {
+				from = append(from, call.Common().Args[0])
+			}
+		}
+	}
+	return from
 }
 
 // fedBack reports whether v is a value carried round the loop (a phi at its

@@ -233,3 +233,50 @@ func constantWaitBesideTheError(email string) string {
 		return user
 	}
 }
+
+// ---- asking each link of an error chain for the next ----
+
+type causer interface{ Cause() error }
+
+type coded interface{ Code() int }
+
+// statusFromCauses walks the chain through each link's Cause, found by
+// errors.As: the method is the error's own, and each round asks a
+// different link. Silent.
+func statusFromCauses(err error) int {
+	for err != nil {
+		var sc coded
+		if errors.As(err, &sc) {
+			return sc.Code()
+		}
+		var c causer
+		if !errors.As(err, &c) {
+			break
+		}
+		err = c.Cause()
+	}
+	return 500
+}
+
+// rootCause does the same with a type assertion. Silent.
+func rootCause(err error) error {
+	for err != nil {
+		c, ok := err.(causer)
+		if !ok {
+			return err
+		}
+		err = c.Cause()
+	}
+	return nil
+}
+
+type redialer interface{ Redial() error }
+
+// redialsUntilUp calls an interface method on a receiver that is not the
+// error: its implementation may be a client, retried at once, forever.
+func redialsUntilUp(r redialer) {
+	err := r.Redial()
+	for err != nil { // want `this loop retries \(searches.redialer\).Redial when it fails with no bound on attempts`
+		err = r.Redial()
+	}
+}

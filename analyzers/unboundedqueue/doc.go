@@ -115,8 +115,10 @@ capped by it.
     list, one producer's channel) and the function waits for them all
     (WaitGroup or errgroup Wait) after the loop: as many goroutines as
     parts, all gone when it returns; or when each goroutine's work loops
-    for as long as its source lives (a receive loop over a channel, a
-    ticker loop, an infinite loop, in the work or two calls down: the rule
+    for as long as its source lives (a receive loop over a channel, also
+    one that takes each item through a helper that receives it,
+    getNextLine(queue); a ticker loop, an infinite loop, in the work or
+    two calls down: the rule
     that makes a goroutine background work), or serves a listener's
     connections (a blocking serve of the catalogue's ServeLoops, http's
     ListenAndServe and grpc's Serve, or a function that accepts in a loop,

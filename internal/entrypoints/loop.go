@@ -3,6 +3,7 @@ package entrypoints
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -122,11 +123,40 @@ func waitIn(body map[*ssa.BasicBlock]bool) string {
 					if obj, ok := callee.Object().(*types.Func); ok && sleeps[catalog.Key(obj)] {
 						how = better(how, "sleep loop")
 					}
+					if receivesEachCall(callee) {
+						how = better(how, "receive loop") // the next item, taken by a helper: getNextLine(queue)
+					}
 				}
 			}
 		}
 	}
 	return how
+}
+
+// receivesEachCall reports whether fn waits on a channel receive before any
+// of its returns: a block that receives (a receive, or a blocking select
+// with a receive case) dominates every block that returns.
+func receivesEachCall(fn *ssa.Function) bool {
+	var receives, returns []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW {
+					receives = append(receives, b)
+				}
+			case *ssa.Select:
+				if instr.Blocking && slices.ContainsFunc(instr.States, func(st *ssa.SelectState) bool { return st.Dir == types.RecvOnly }) {
+					receives = append(receives, b)
+				}
+			case *ssa.Return:
+				returns = append(returns, b)
+			}
+		}
+	}
+	return len(returns) > 0 && slices.ContainsFunc(receives, func(r *ssa.BasicBlock) bool {
+		return !slices.ContainsFunc(returns, func(ret *ssa.BasicBlock) bool { return !r.Dominates(ret) })
+	})
 }
 
 // channelLoop names a loop by what it receives from: time.Time values come

@@ -661,6 +661,54 @@ func pumpPerShardMethod(ctx context.Context, shards map[string]*Shard) {
 	}
 }
 
+// next takes the shard's next event: it waits for one on every call.
+func (s *Shard) next() (Order, bool) {
+	e, ok := <-s.events
+	return e, ok
+}
+
+// readerPerShardViaHelper: the reader loop takes each event through a
+// helper that receives it; still one reader per shard. Silent.
+func readerPerShardViaHelper(ctx context.Context, shards []*Shard) {
+	for _, s := range shards {
+		go func() {
+			for {
+				e, ok := s.next()
+				if !ok {
+					return
+				}
+				notify(ctx, e)
+			}
+		}()
+	}
+}
+
+// tryNext takes an event if one is there, and does not wait.
+func (s *Shard) tryNext() (Order, bool) {
+	select {
+	case e := <-s.events:
+		return e, true
+	default:
+		return Order{}, false
+	}
+}
+
+// drainPerOrder: each goroutine's loop polls without waiting and ends
+// when the shard is empty: work per order, not a reader.
+func drainPerOrder(ctx context.Context, s *Shard, batch []Order) {
+	for range batch {
+		go func() { // want `goroutine per item: this go statement starts one goroutine for every element of batch`
+			for {
+				e, ok := s.tryNext()
+				if !ok {
+					return
+				}
+				notify(ctx, e)
+			}
+		}()
+	}
+}
+
 // sendPerEvent: the work returns after one send; one goroutine per event
 // is work queued per input, whatever the events' source.
 func sendPerEvent(ctx context.Context, s *Shard, batch []Order) {

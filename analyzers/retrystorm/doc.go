@@ -217,6 +217,17 @@ field; when it cannot be resolved (the field is set in another package, or
 the function is a parameter), a function value that takes a time.Duration
 is taken to be an injected sleep.
 
+A retry library's call runs the loop itself, and its options say how
+(catalog.RetryRunners: avast/retry-go's Do and DoWithData). It is judged
+as a loop would be, and reported at the call: when its options never give
+up (UntilSucceeded, Attempts(0)), or when they make the delay constant
+(DelayType(FixedDelay)) and the function it is handed reaches the network.
+The options are read where they are written: at the call, or appended to
+a local slice handed to it; options that come from elsewhere, and a delay
+function of the program's own, are taken to bound and to back off. The
+library's defaults (10 attempts, exponential backoff with jitter) are
+silent.
+
 Fix: bound the attempts (3 is the payment core's budget) or the total time,
 and wait with exponential backoff and full jitter between attempts —
 backoff.Retry(op, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))

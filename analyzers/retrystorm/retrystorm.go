@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -67,7 +68,8 @@ func run(pass *analysis.Pass) (any, error) {
 	// function values, that is most of the package.
 	hasLoop := !lazyssa.FactsOnly() && mayRetry(pass)
 	pauses := pkgscope.Reaches(pass.Pkg, catalog.PausePackages) && mayPause(pass)
-	if !hasLoop && !pauses {
+	policies := !lazyssa.FactsOnly() && importsAny(pass.Pkg, catalog.RetryPolicyPackages)
+	if !hasLoop && !pauses && !policies {
 		return nil, nil
 	}
 	c := &checker{
@@ -97,7 +99,25 @@ func run(pass *analysis.Pass) (any, error) {
 			guard.At(fn.Pos(), func() { c.checkLoops(fn) })
 		}
 	}
+	if policies {
+		for _, fn := range funcs {
+			if !strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+				guard.At(fn.Pos(), func() { c.checkPolicies(fn) })
+			}
+		}
+	}
 	return nil, nil
+}
+
+// importsAny reports whether pkg imports one of paths directly: a retry
+// library's call is written in the package that imports it.
+func importsAny(pkg *types.Package, paths []string) bool {
+	for _, imp := range pkg.Imports() {
+		if slices.Contains(paths, imp.Path()) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayRetry reports whether a function outside the test files could hold a

@@ -124,3 +124,40 @@ var ConflictErrors = []string{
 	"github.com/go-redis/redis/v7.TxFailedErr",
 	"github.com/go-redis/redis.TxFailedErr",
 }
+
+// RetryRunners run a function again until it succeeds, under the policy
+// their variadic options set (avast/retry-go's Do and DoWithData): the
+// value is the index of the function argument, the options follow it.
+var RetryRunners = map[string]int{
+	"github.com/avast/retry-go.Do": 0, "github.com/avast/retry-go/v4.Do": 0,
+	"github.com/avast/retry-go/v4.DoWithData": 0, "github.com/avast/retry-go/v5.Do": 0,
+	"github.com/avast/retry-go/v5.DoWithData": 0,
+}
+
+// RetryPolicyPackages are the import paths of RetryRunners and their
+// options: a package that imports none has no policy to judge.
+var RetryPolicyPackages = []string{"github.com/avast/retry-go", "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5"}
+
+// RetryAttemptOptions set the number of attempts from their first
+// argument; 0 means until it succeeds.
+var RetryAttemptOptions = newTable(
+	"github.com/avast/retry-go.Attempts", "github.com/avast/retry-go/v4.Attempts", "github.com/avast/retry-go/v5.Attempts",
+)
+
+// RetryForeverOptions retry until the function succeeds.
+var RetryForeverOptions = newTable(
+	"github.com/avast/retry-go.UntilSucceeded", "github.com/avast/retry-go/v4.UntilSucceeded", "github.com/avast/retry-go/v5.UntilSucceeded",
+)
+
+// RetryDelayTypeOptions choose how the delay between attempts is computed,
+// from the function they are handed; RetryConstantDelays are those that
+// wait the same time every round, with no growth and no jitter (the
+// library's default combines exponential backoff with random jitter).
+var (
+	RetryDelayTypeOptions = newTable(
+		"github.com/avast/retry-go.DelayType", "github.com/avast/retry-go/v4.DelayType", "github.com/avast/retry-go/v5.DelayType",
+	)
+	RetryConstantDelays = newTable(
+		"github.com/avast/retry-go.FixedDelay", "github.com/avast/retry-go/v4.FixedDelay", "github.com/avast/retry-go/v5.FixedDelay",
+	)
+)

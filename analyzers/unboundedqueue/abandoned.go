@@ -121,7 +121,9 @@ func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 		}
 		return true
 	})
-	if sender == nil || escapes {
+	if sender == nil || escapes || c.servesPerSource(sender.Call.Fun) {
+		// A goroutine that serves a listener sends when the server stops:
+		// once per server the process runs, not once per call that gives up.
 		return
 	}
 	if ret := c.returnsBeforeReceiving(senderBlock, sender, ch); ret != nil {

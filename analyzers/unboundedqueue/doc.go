@@ -528,7 +528,10 @@ capped by it.
     that waits for the process's signals, as a registry's ListenAndServe
     does, and the functions only those call: shape 1's start-up code),
     outside its function literals: it leaves at most one goroutine, when
-    the process stops. Reported at the go statement, with the giving-up case or the
+    the process stops; a goroutine that serves a listener (the
+    catalogue's ServeLoops, or a function that serves: minder's gRPC and
+    HTTP servers reporting their end on errch), which sends only when its
+    server stops, once per server. Reported at the go statement, with the giving-up case or the
     early return as related information. Fix: make(chan T, 1), so that the send completes
     into the buffer whoever is left to receive.
 

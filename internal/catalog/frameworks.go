@@ -73,11 +73,22 @@ func ginWrites(methods ...string) map[string]int {
 	return m
 }
 
+// ChiRender is github.com/go-chi/render: a handler of net/http's hands the
+// status to render.Status, which keeps it in the request's context, and
+// the next render.JSON (or any of its renderers) writes it. The header is
+// set on the net/http ResponseWriter, which needs no row.
+var ChiRender = &HTTPFramework{
+	Name:          "go-chi/render",
+	StatusWrites:  map[string]int{"github.com/go-chi/render.Status": 1},
+	HeaderSets:    map[string]int{},
+	SetRetryAfter: `w.Header().Set("Retry-After", "5")`,
+}
+
 // HTTPFrameworks are the frameworks whose handlers retryafter reads.
 // Fiber is not among them: it is not built on net/http, and its limiter
 // middleware sets Retry-After on the 429 it sends by itself (unless
 // configured with DisableHeaders).
-var HTTPFrameworks = []*HTTPFramework{Echo, EchoV3, Gin}
+var HTTPFrameworks = []*HTTPFramework{Echo, EchoV3, Gin, ChiRender}
 
 // FrameworkOfContext returns the framework whose request context has the
 // type key t, or nil.

@@ -46,7 +46,9 @@ error status, 4xx or 5xx, resends a refused request, even when it returns
 on the call's error (the transport's failure leaves, the server's refusal
 comes round: openlist's WPS driver re-posting a move every 500 ms while the
 API answers 403, a client logging in again on every 401). 404 is not such a
-status: a loop waiting for a resource to appear polls for it. Every
+status: a loop waiting for a resource to appear polls for it; and a bounded
+loop that resends after a 401 (authenticate, then retry: openlist's
+seafile driver renewing its token once) follows the protocol. Every
 way round passes the check of that error, on the error branch the loop can
 come back to its head, and on the success branch it always leaves — unless
 it comes back on the response's StatusCode (a retry on 503 or 429). Loops

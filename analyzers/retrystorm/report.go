@@ -31,6 +31,12 @@ func (c *checker) judge(r *retry) {
 	if bound.any() && p == growingPause {
 		return
 	}
+	// A bounded loop that resends after the server asked for credentials
+	// (401: authenticate, then retry) follows the protocol: at most one more
+	// request per renewed credential, not a storm.
+	if bound.any() && r.refusal == 401 {
+		return
+	}
 	// A poll that waits between attempts and gives up at a deadline it
 	// reads from the clock (a readiness check: dial every 500ms for at most
 	// 10s) sends a known, small number of attempts and ends by itself: not

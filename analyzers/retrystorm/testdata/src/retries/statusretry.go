@@ -114,3 +114,22 @@ func throttledAsTold(ctx context.Context, url string) error {
 		time.Sleep(time.Duration(secs) * time.Second)
 	}
 }
+
+// refreshOnce resends once after renewing its token on a 401: two
+// attempts, as the protocol asks (authenticate, then retry). Silent.
+func refreshOnce(ctx context.Context, url string) error {
+	var resp *apiResponse
+	var err error
+	for i := 0; i < 2; i++ {
+		resp, err = postAPI(ctx, url)
+		if err != nil {
+			return err
+		}
+		if resp.StatusCode() != http.StatusUnauthorized {
+			break
+		}
+		relogin()
+	}
+	_ = resp
+	return nil
+}

@@ -59,8 +59,9 @@ c.AbortWithStatusJSON, c.Status, c.JSON, c.String, c.Data, c.Render — on a
 path where Retry-After was not set: c.Response().Header().Set or Add
 (echo), c.Header("Retry-After", …) or c.Writer.Header().Set (gin). A
 net/http handler that hands the status to go-chi/render
-(render.Status(r, 429) before render.JSON: the status travels in the
-request's context) writes it too (sftpgo's sendAPIResponse). A
+(render.Status(r, 429) before render.JSON, or the status stored under
+render.StatusCtxKey with context.WithValue: it travels in the request's
+context) writes it too (sftpgo's sendAPIResponse). A
 function taking the context that writes a status it is passed
 (respond(c, status, msg)) makes each call passing a shed status a finding;
 one that writes a shed of its own is reported where it writes it. A

@@ -383,6 +383,8 @@ func (c *checker) writeAt(instr ssa.Instruction) (statusWrite, bool) {
 		}
 	}
 	switch {
+	case obj != nil && catalog.Key(obj) == "context.WithValue" && len(common.Args) == 3 && statusContextKey(common.Args[1]):
+		return statusWrite{call: call, status: unboxed(common.Args[2])}, true // go-chi/render writes it
 	case obj != nil && catalog.Key(obj) == "net/http.Error" && len(common.Args) == 3:
 		return statusWrite{call: call, status: common.Args[2]}, true
 	case obj != nil && isWriteHeader(obj) && len(common.Args) == 2:
@@ -397,6 +399,26 @@ func (c *checker) writeAt(instr ssa.Instruction) (statusWrite, bool) {
 		}
 	}
 	return statusWrite{}, false
+}
+
+// statusContextKey reports whether v is a framework's package-level key for
+// the status a handler stores in the request's context.
+func statusContextKey(v ssa.Value) bool {
+	load, ok := unboxed(v).(*ssa.UnOp)
+	if !ok {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && g.Pkg != nil && catalog.IsStatusContextKey(g.Pkg.Pkg.Path()+"."+g.Name())
+}
+
+// unboxed is v without the conversion to an interface it was made for a
+// parameter of type any.
+func unboxed(v ssa.Value) ssa.Value {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		return mi.X
+	}
+	return v
 }
 
 func isWriteHeader(fn *types.Func) bool {

@@ -26,6 +26,23 @@ type HTTPFramework struct {
 	// SetRetryAfter is how a handler of this framework sets the header, for
 	// messages.
 	SetRetryAfter string
+	// StatusContextKeys are package-level context keys under which a
+	// handler may store the status for the framework to write
+	// (context.WithValue(r.Context(), render.StatusCtxKey, 429)).
+	StatusContextKeys []string
+}
+
+// IsStatusContextKey reports whether the package-level variable named key
+// (path.Name) is one of the frameworks' StatusContextKeys.
+func IsStatusContextKey(key string) bool {
+	for _, f := range HTTPFrameworks {
+		for _, k := range f.StatusContextKeys {
+			if k == key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // echoWrites are the methods of echo's Context that write the status they
@@ -78,10 +95,11 @@ func ginWrites(methods ...string) map[string]int {
 // the next render.JSON (or any of its renderers) writes it. The header is
 // set on the net/http ResponseWriter, which needs no row.
 var ChiRender = &HTTPFramework{
-	Name:          "go-chi/render",
-	StatusWrites:  map[string]int{"github.com/go-chi/render.Status": 1},
-	HeaderSets:    map[string]int{},
-	SetRetryAfter: `w.Header().Set("Retry-After", "5")`,
+	Name:              "go-chi/render",
+	StatusContextKeys: []string{"github.com/go-chi/render.StatusCtxKey"},
+	StatusWrites:      map[string]int{"github.com/go-chi/render.Status": 1},
+	HeaderSets:        map[string]int{},
+	SetRetryAfter:     `w.Header().Set("Retry-After", "5")`,
 }
 
 // HTTPFrameworks are the frameworks whose handlers retryafter reads.

@@ -3,6 +3,7 @@
 package chirender
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/go-chi/render"
@@ -46,3 +47,24 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 var _ = []http.HandlerFunc{quotaExceeded, busy, quotaExceededAfter, notFound}
+
+// sendStored stores the code under render's key itself, as sftpgo's
+// sendAPIResponse does: render.JSON writes it all the same.
+func sendStored(w http.ResponseWriter, r *http.Request, message string, code int) { // want sendStored:"writesStatus\\(param 3\\)"
+	ctx := context.WithValue(r.Context(), render.StatusCtxKey, code)
+	render.JSON(w, r.WithContext(ctx), apiResponse{Message: message})
+}
+
+func tooManyConnections(w http.ResponseWriter, r *http.Request) {
+	sendStored(w, r, "too many connections", http.StatusTooManyRequests) // want `handler tooManyConnections writes 429 Too Many Requests`
+}
+
+type otherKey struct{}
+
+// storesOtherValue keeps something else in the context: no status. Silent.
+func storesOtherValue(w http.ResponseWriter, r *http.Request) {
+	ctx := context.WithValue(r.Context(), otherKey{}, http.StatusTooManyRequests)
+	render.JSON(w, r.WithContext(ctx), apiResponse{Message: "ok"})
+}
+
+var _ = []http.HandlerFunc{tooManyConnections, storesOtherValue}

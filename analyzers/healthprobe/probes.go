@@ -370,14 +370,8 @@ func (c *checker) resolve(fn *ssa.Function, v ssa.Value, outer binder, depth int
 		return c.resolve(fn, x.X, outer, depth)
 	case *ssa.Alloc:
 		var out []target
-		for _, ref := range ssautil.Referrers(x) {
-			if ia, ok := ref.(*ssa.IndexAddr); ok {
-				for _, st := range ssautil.Referrers(ia) {
-					if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
-						out = append(out, c.resolve(fn, store.Val, outer, depth)...)
-					}
-				}
-			}
+		for _, elem := range ssautil.StoredElements(x) {
+			out = append(out, c.resolve(fn, elem, outer, depth)...)
 		}
 		return out
 	case *ssa.Call:

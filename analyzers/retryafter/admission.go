@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Refusal codes (catalog.GRPCRefusalCodes: Unavailable) are a shed only
@@ -263,7 +264,7 @@ func counter(v ssa.Value) string {
 func addressName(addr ssa.Value) string {
 	switch a := addr.(type) {
 	case *ssa.FieldAddr:
-		return fieldName(a)
+		return ssautil.FieldName(a)
 	case *ssa.Global:
 		return a.Name()
 	}

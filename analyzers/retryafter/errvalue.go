@@ -110,7 +110,7 @@ func receiverField(fn *ssa.Function, v ssa.Value) string {
 	switch v := v.(type) {
 	case *ssa.UnOp:
 		if fa, ok := v.X.(*ssa.FieldAddr); ok && fa.X == recv {
-			return fieldName(fa)
+			return ssautil.FieldName(fa)
 		}
 	case *ssa.Field:
 		if v.X == recv {

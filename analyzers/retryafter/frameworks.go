@@ -70,7 +70,7 @@ func defaultDeny(args []ssa.Value, mw catalog.ShedMiddleware) bool {
 	for _, r := range ssautil.Referrers(alloc) {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
-			if fieldName(r) != mw.DenyField {
+			if ssautil.FieldName(r) != mw.DenyField {
 				continue
 			}
 			for _, rr := range ssautil.Referrers(r) {
@@ -98,12 +98,4 @@ func isDefaultConfig(v ssa.Value) bool {
 	g, ok := v.(*ssa.Global)
 	return ok && g.Pkg != nil && g.Object() != nil && len(g.Name()) > 7 && g.Name()[:7] == "Default" &&
 		catalog.ShedMiddlewarePackage(g.Pkg.Pkg.Path())
-}
-
-func fieldName(fa *ssa.FieldAddr) string {
-	st, ok := structOf(fa.X.Type())
-	if !ok {
-		return ""
-	}
-	return st.Field(fa.Field).Name()
 }

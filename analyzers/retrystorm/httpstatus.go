@@ -73,7 +73,7 @@ func statusOfResult(v ssa.Value) *ssa.Call {
 	switch s := v.(type) {
 	case *ssa.UnOp:
 		fa, ok := s.X.(*ssa.FieldAddr)
-		if !ok || s.Op != token.MUL || fieldName(fa) != "StatusCode" {
+		if !ok || s.Op != token.MUL || ssautil.FieldName(fa) != "StatusCode" {
 			return nil
 		}
 		resp = fa.X
@@ -87,18 +87,6 @@ func statusOfResult(v ssa.Value) *ssa.Call {
 		return nil
 	}
 	return responseCall(resp)
-}
-
-func fieldName(fa *ssa.FieldAddr) string {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return ""
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok {
-		return ""
-	}
-	return st.Field(fa.Field).Name()
 }
 
 // responseCall is the call that returned the response v: v is its first

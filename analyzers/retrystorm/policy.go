@@ -57,7 +57,7 @@ func (c *checker) judgePolicy(call *ssa.Call, retried ssa.Value, p retryPolicy) 
 	if p.constant != nil && network != nil {
 		problems = append(problems, "waiting a constant time between attempts with no backoff or jitter")
 	}
-	if len(problems) == 0 || !p.forever && network == nil {
+	if len(problems) == 0 {
 		return
 	}
 	reaches := ""
@@ -97,14 +97,8 @@ func policyOf(opts ssa.Value) retryPolicy {
 		case *ssa.Slice:
 			walk(v.X)
 		case *ssa.Alloc:
-			for _, ref := range ssautil.Referrers(v) {
-				if ia, ok := ref.(*ssa.IndexAddr); ok {
-					for _, st := range ssautil.Referrers(ia) {
-						if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
-							p.add(store.Val)
-						}
-					}
-				}
+			for _, opt := range ssautil.StoredElements(v) {
+				p.add(opt)
 			}
 		case *ssa.Phi:
 			for _, e := range v.Edges {

@@ -332,17 +332,9 @@ func funcsOf(v ssa.Value) []*ssa.Function {
 			return nil
 		}
 		var out []*ssa.Function
-		for _, ref := range *alloc.Referrers() {
-			ia, ok := ref.(*ssa.IndexAddr)
-			if !ok {
-				continue
-			}
-			for _, st := range *ia.Referrers() {
-				if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
-					if fn := funcsOf(store.Val); len(fn) == 1 {
-						out = append(out, fn[0])
-					}
-				}
+		for _, elem := range ssautil.StoredElements(alloc) {
+			if fn := funcsOf(elem); len(fn) == 1 {
+				out = append(out, fn[0])
 			}
 		}
 		return out

@@ -354,16 +354,8 @@ func resolve(v ssa.Value, depth int) []*ssa.Function {
 		return resolve(v.X, depth)
 	case *ssa.Alloc:
 		var out []*ssa.Function
-		for _, ref := range ssautil.Referrers(v) {
-			ia, ok := ref.(*ssa.IndexAddr)
-			if !ok {
-				continue
-			}
-			for _, st := range ssautil.Referrers(ia) {
-				if store, ok := st.(*ssa.Store); ok && store.Addr == ia {
-					out = append(out, resolve(store.Val, depth)...)
-				}
-			}
+		for _, elem := range ssautil.StoredElements(v) {
+			out = append(out, resolve(elem, depth)...)
 		}
 		return out
 	case *ssa.Phi:

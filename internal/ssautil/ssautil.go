@@ -267,3 +267,36 @@ func ReceiverCall(cur *ast.CallExpr) *ast.CallExpr {
 	inner, _ := ast.Unparen(sel.X).(*ast.CallExpr)
 	return inner
 }
+
+// FieldName is the name of the struct field fa addresses, or "" when its
+// operand is not a pointer to a struct.
+func FieldName(fa *ssa.FieldAddr) string {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	return st.Field(fa.Field).Name()
+}
+
+// StoredElements are the values stored into the elements of array, an
+// array the function allocates (the backing array of a slice literal or of
+// a variadic call's arguments): each *IndexAddr(array, i) = v.
+func StoredElements(array ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	for _, ref := range Referrers(array) {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range Referrers(ia) {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == ia {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
+}

@@ -211,7 +211,7 @@ func (c *checker) heldInterfaceKind(t types.Type) (catalog.HeldKind, bool) {
 		return catalog.HeldKind{}, false
 	}
 	iface, ok := named.Underlying().(*types.Interface)
-	if !ok || iface.NumMethods() < 2 || !c.declaredInModule(named.Obj().Pkg()) {
+	if !ok || iface.NumMethods() < 2 || !pkgscope.DeclaredInModule(c.pass.Module, named.Obj().Pkg()) {
 		return catalog.HeldKind{}, false
 	}
 	if k, ok := c.ifaceKinds[named]; ok {

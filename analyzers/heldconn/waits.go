@@ -5,12 +5,12 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -417,7 +417,7 @@ func (c *checker) interfaceWait(m *types.Func) (waitOn, bool) {
 		return w, w.path != nil
 	}
 	var w waitOn
-	if c.declaredInModule(m.Pkg()) {
+	if pkgscope.DeclaredInModule(c.pass.Module, m.Pkg()) {
 		for _, impl := range c.implementationsOf(m) {
 			if path := c.funcNetwork(impl); path != nil {
 				w = waitOn{kind: network, path: path}
@@ -434,21 +434,6 @@ func (c *checker) interfaceWait(m *types.Func) (waitOn, bool) {
 	}
 	c.ifaceWaits[m] = w
 	return w, w.path != nil
-}
-
-// declaredInModule reports whether pkg belongs to the module of the analysed
-// package. Without module information (a GOPATH-style test), a package
-// whose path starts with a domain (example.com/…) counts, the standard
-// library's do not.
-func (c *checker) declaredInModule(pkg *types.Package) bool {
-	if pkg == nil {
-		return false
-	}
-	if mod := c.pass.Module; mod != nil && mod.Path != "" {
-		return pkg.Path() == mod.Path || strings.HasPrefix(pkg.Path(), mod.Path+"/")
-	}
-	first, _, _ := strings.Cut(pkg.Path(), "/")
-	return strings.Contains(first, ".")
 }
 
 // funcNetwork is the path by which the method reaches the network, as

@@ -299,7 +299,7 @@ func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.No
 			work = workDecl.Body
 		}
 	}
-	if c.slotTakenInside(work) || c.takesSlotByCall(c.calleeOfExpr(fun)) || c.joinedAfter(enclosing, start, work, !perRequest) {
+	if c.slotTriedInside(work) || c.triesSlotByCall(c.calleeOfExpr(fun)) || c.joinedAfter(enclosing, start, work, !perRequest) {
 		return ""
 	}
 	via := c.workWaits(fun)

@@ -150,10 +150,17 @@ capped by it.
     sqlDB.SetMaxOpenConns(n)), or the wrapper's own (xorm's
     engine.SetMaxOpenConns(n)). A function that returns the pool unbounded
     exports a fact (opensUnboundedDB), and its callers, in any package, are
-    checked in its place (the finding there points at the calls that open
-    the pool, across packages: every branch of an opener that chooses the
-    driver, authn-server's data.NewDB over its mysql, postgres and sqlite3
-    packages, where a maximum would be set): also when it returns the pool inside a value that
+    checked in its place. When the opener is the program's own (declared in
+    the analysed package's module) and a caller stores the pool with no
+    maximum, the finding sits at the open inside the opener, the line to
+    change, once for all its callers (minder's GetDBConnection, used by
+    five), at each branch of an opener that chooses the driver
+    (authn-server's data.NewDB over its mysql, postgres and sqlite3
+    packages), with the caller's line as related information; the open
+    of a dependency's opener is the program's call of it, not the
+    sql.Open in the module cache. A caller that sets a maximum only when
+    configured, or sets it to 0, is reported at its own line, the one to
+    change. The same holds when the opener returns the pool inside a value that
     carries it (a wrapper's handle with the pool in a field or a DB()
     method: database = Wrap(gormdb); return database, and its caller's
     dbSession.DB().SetMaxOpenConns(n) bounds it), and when it passed the
@@ -539,11 +546,18 @@ What counts as a limiter (shapes 1 and 2): a channel send (a buffered
 channel used as a semaphore), a channel receive (a token), and the
 catalogue's Limiters: semaphore.Weighted Acquire and TryAcquire, the
 runtime's (*bulkhead.Executor).Do and bulkhead.Call, and rate.Limiter Wait
-and Allow — taken before the go statement, or in the goroutine's first
-statements; and a call of a function that takes a slot itself (a fact,
-across packages): one that sends on a package-level or field semaphore
-channel and receives from it again (sem <- struct{}{} … <-sem), as
-go/packages' parseFile does with its ioLimit, or calls a catalogue limiter.
+and Allow — taken before the go statement; and a call of a function that
+takes a slot itself (a fact, across packages): one that sends on a
+package-level or field semaphore channel and receives from it again
+(sem <- struct{}{} … <-sem), as go/packages' parseFile does with its
+ioLimit, or calls a catalogue limiter. Inside the goroutine's first
+statements only a slot it tries for counts: the catalogue's SlotTries
+(TryAcquire, Allow, the runtime's executor, which rejects when its queue is
+full), a token sent in a select with a default, a function whose every take
+is one of those (takesSlot(tries)), or a receive. A slot the goroutine waits
+for bounds the work that runs, not the goroutines: one per item or request
+is still started, and they pile up in the wait (sftpgo's event actions
+taking their guard inside the goroutine each event starts).
 Reaching such a function deeper down does not count, with one exception:
 an acquire that keeps its slot for the caller, who releases it later — a
 semaphore type's Acquire (type Semaphore chan struct{}, whose Acquire

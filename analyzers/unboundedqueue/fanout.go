@@ -842,9 +842,18 @@ func (c *checker) isEmptyStruct(x ast.Expr) bool {
 	return ok && st.NumFields() == 0
 }
 
-// slotTakenInside reports whether the goroutine body takes a slot in one of
-// its top-level statements, before it does its work.
-func (c *checker) slotTakenInside(body *ast.BlockStmt) bool {
+// slotTriedInside reports whether the goroutine body, in one of its
+// top-level statements and before its work, tries for a slot without
+// waiting: TryAcquire or Allow, a token sent in a select with a default,
+// a function that only tries (takesSlot.Tries). The goroutines that find
+// none end at once. A semaphore's slot the goroutine waits for bounds the
+// work that runs, not the goroutines: they pile up in the wait, each
+// holding what it was started with (sftpgo's event actions take their
+// guard inside the goroutine every event starts). A receive still counts,
+// as a token or as the goroutine's wait for the end of what started it
+// (database/sql's awaitDone on the transaction's context), which is no
+// queue.
+func (c *checker) slotTriedInside(body *ast.BlockStmt) bool {
 	if body == nil {
 		return false
 	}
@@ -852,11 +861,34 @@ func (c *checker) slotTakenInside(body *ast.BlockStmt) bool {
 		if _, ok := s.(*ast.DeferStmt); ok {
 			continue
 		}
-		if c.takesSlot(s, body.End()) {
+		if c.triesSlot(s) {
 			return true
 		}
 	}
 	return false
+}
+
+// triesSlot reports whether s, outside nested function literals, tries for
+// a slot without waiting.
+func (c *checker) triesSlot(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			for _, send := range sendsWithDefault(n) {
+				found = found || c.isToken(send.Value)
+			}
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW
+		case *ast.CallExpr:
+			fn := c.callee(n)
+			found = found || catalog.SlotTries.Has(fn) || c.triesSlotByCall(fn)
+		}
+		return !found
+	})
+	return found
 }
 
 // waitsAfter reports whether the loop body, after pos, waits for what it
@@ -945,7 +977,7 @@ func continuesBetween(body *ast.BlockStmt, from, to token.Pos) bool {
 // starter calls (related information: the other end of the finding).
 func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string, goroutineAt token.Pos) {
 	start := starter.Pos()
-	if c.takesSlot(loop.body, start) || c.slotTakenInside(body) || c.waitsAfter(loop.body, starter.End()) || c.sleepsEveryRound(loop.body, start) ||
+	if c.takesSlot(loop.body, start) || c.slotTriedInside(body) || c.waitsAfter(loop.body, starter.End()) || c.sleepsEveryRound(loop.body, start) ||
 		c.joinedPartitions(loop, body) || c.readerPerSource(work) || computesOnly(c.ssaFuncOfWork(work)) {
 		return
 	}
@@ -971,7 +1003,7 @@ func (c *checker) checkGroupGo(fd *ast.FuncDecl, loop *perItemLoop, call *ast.Ca
 		return // a group from elsewhere is the creator's to limit
 	}
 	work := c.workBody(call.Args[0])
-	if c.takesSlot(loop.body, call.Pos()) || c.slotTakenInside(work) || c.waitsAfter(loop.body, call.End()) ||
+	if c.takesSlot(loop.body, call.Pos()) || c.slotTriedInside(work) || c.waitsAfter(loop.body, call.End()) ||
 		c.joinedPartitions(loop, work) {
 		return
 	}

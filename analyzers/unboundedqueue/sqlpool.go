@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"cmp"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -11,7 +12,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -108,6 +111,11 @@ func (c *checker) learnOpens(funcs []*ast.FuncDecl, ifaceOpeners map[*types.Func
 	}
 	for fn, f := range c.openers {
 		c.pass.ExportObjectFact(fn, f)
+		for _, o := range f.Opens {
+			if pos := c.posOf(o.File, o.Line); ssautil.FileAt(c.pass.Files, pos) != nil {
+				guard.Anchor(c.pass, pos) // a caller in an importer may report it here
+			}
+		}
 	}
 }
 
@@ -230,6 +238,10 @@ func (c *checker) reportOpen(site openSite) {
 		how = "given SetMaxOpenConns(0), which means no maximum"
 	}
 	noun := c.poolNoun(site)
+	if site.escape != "" && site.onlyIf == "" && !site.zeroed && c.opensInModule(site) {
+		c.reportAtOpens(site, noun)
+		return
+	}
 	subject := "the " + noun + " from " + site.opener
 	if site.origin.IsValid() {
 		subject = "the " + noun + " that " + site.opener + " returns"
@@ -245,6 +257,36 @@ func (c *checker) reportOpen(site openSite) {
 		}
 	}
 	c.emit(d)
+}
+
+// opensInModule reports whether the site's pool comes from an opener of
+// the module (a function the program wrote, in any package, that opens it
+// and hands it back with no maximum), whose opens are known: the line to
+// change is the open inside it, which every caller's pool comes from.
+func (c *checker) opensInModule(site openSite) bool {
+	fn := c.callee(site.call)
+	return fn != nil && !opensPool(fn) && len(site.opens) > 0 && pkgscope.DeclaredInModule(c.pass.Module, fn.Pkg())
+}
+
+// reportAtOpens reports a pool that a caller stores with no maximum at the
+// opens of the module's opener it came from (minder's GetDBConnection,
+// authn-server's three driver packages), with the caller's line as related
+// information: once for all the callers, whichever package reaches it
+// first along the imports (noContextWaitsReported carries the key on).
+func (c *checker) reportAtOpens(site openSite, noun string) {
+	for _, o := range site.opens {
+		key := fmt.Sprintf("%s:%d", o.File, o.Line)
+		if c.reportedElsewhere()[key] || slices.Contains(c.reportedWaits, key) {
+			continue
+		}
+		c.reportedWaits = append(c.reportedWaits, key)
+		d := c.diagnostic(c.posOf(o.File, o.Line), site.call.Pos(), site.escape+" here by a caller of "+site.opener+", without SetMaxOpenConns",
+			"pool without a maximum: the %s this %s opens is handed back by %s with no maximum and %s without SetMaxOpenConns, so when the database slows "+
+				"every waiting request opens one more connection until the database refuses them all; call SetMaxOpenConns(n) with n > 0 "+
+				"(the lane's share of connections) here, before it is handed back",
+			noun, o.Name, site.opener, site.escape)
+		c.emit(d)
+	}
 }
 
 // poolNoun names what the site's call returns: "*sql.DB", or the wrapper's
@@ -481,7 +523,15 @@ func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin 
 	if fn.Pkg() == c.pass.Pkg {
 		origin = c.originOf(fn)
 	}
-	return fact.Result, c.calleeName(call), origin, fact.Opens, true
+	opens = fact.Opens
+	if !pkgscope.DeclaredInModule(c.pass.Module, fn.Pkg()) {
+		// A dependency's opener: the program's line to change is this call
+		// (minder's splunksql.Open in GetDBConnection), not the sql.Open in
+		// the module cache.
+		at := c.pass.Fset.Position(call.Pos())
+		opens = []openAt{{File: at.Filename, Line: at.Line, Name: c.calleeName(call)}}
+	}
+	return fact.Result, c.calleeName(call), origin, opens, true
 }
 
 // originOf is the sql.Open call inside an opener of this package.

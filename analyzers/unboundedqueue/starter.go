@@ -65,7 +65,7 @@ func (c *checker) goroutinePerCall(body *ast.BlockStmt) *ast.GoStmt {
 			}
 			continue
 		}
-		if c.slotTakenInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
+		if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
 			return nil
 		}
 		return g

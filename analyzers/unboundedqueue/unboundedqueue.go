@@ -76,11 +76,18 @@ func (f *boundsDBParam) String() string { return fmt.Sprintf("boundsDBParam(%v)"
 // limiter of the catalogue: a goroutine that calls it is bounded, as
 // go/packages' parseFile, which takes an ioLimit token, bounds the goroutine
 // per file. Not transitive: a function that merely reaches one (database/sql
-// signals its opener that way) does not limit its caller.
-type takesSlot struct{}
+// signals its opener that way) does not limit its caller. Tries: every slot
+// it takes it only tries for (TryAcquire, Allow, a send in a select with a
+// default), so a goroutine that calls it ends at once when none is free.
+type takesSlot struct{ Tries bool }
 
-func (*takesSlot) AFact()         {}
-func (*takesSlot) String() string { return "takesSlot" }
+func (*takesSlot) AFact() {}
+func (f *takesSlot) String() string {
+	if f.Tries {
+		return "takesSlot(tries)"
+	}
+	return "takesSlot"
+}
 
 // acquiresSlot marks a function that takes a slot and keeps it for its
 // caller, who releases it later: a semaphore type's Acquire (type
@@ -165,12 +172,13 @@ func run(pass *analysis.Pass) (any, error) {
 // shared channel, a catalogue limiter, or an acquire that keeps its slot
 // for the caller (acquiresSlot).
 func (c *checker) learnSlotTakers() {
-	c.slotTakers, c.acquirers = map[*types.Func]bool{}, map[*types.Func]bool{}
+	c.slotTakers, c.slotTriers, c.acquirers = map[*types.Func]bool{}, map[*types.Func]bool{}, map[*types.Func]bool{}
 	decls := c.funcDecls(true)
 	for _, d := range decls {
-		if c.usesSemaphore(d.fd.Body) {
+		if uses, waits := c.usesSemaphore(d.fd.Body); uses {
 			c.slotTakers[d.obj] = true
-			c.pass.ExportObjectFact(d.obj, &takesSlot{})
+			c.slotTriers[d.obj] = !waits
+			c.pass.ExportObjectFact(d.obj, &takesSlot{Tries: !waits})
 		}
 	}
 	c.learnAcquirers(decls)
@@ -321,9 +329,12 @@ func (c *checker) acquiresThroughCall(body *ast.BlockStmt) bool {
 
 // usesSemaphore reports whether body sends an empty struct on a channel
 // and receives from the same channel (acquire, and release — often in a
-// deferred function literal), or calls a limiter of the catalogue.
-func (c *checker) usesSemaphore(body *ast.BlockStmt) bool {
+// deferred function literal), or calls a limiter of the catalogue; and
+// whether it waits for the slot (a send outside a select with a default, a
+// limiter other than a try).
+func (c *checker) usesSemaphore(body *ast.BlockStmt) (uses, waits bool) {
 	sends, receives, limiter := map[string]bool{}, map[string]bool{}, false
+	tried := map[*ast.SendStmt]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
@@ -336,25 +347,53 @@ func (c *checker) usesSemaphore(body *ast.BlockStmt) bool {
 				return true
 			})
 			return false
+		case *ast.SelectStmt:
+			for _, send := range sendsWithDefault(n) {
+				tried[send] = true
+			}
 		case *ast.SendStmt:
 			if c.isEmptyStruct(n.Value) && c.sharedAcrossCalls(n.Chan) {
 				sends[types.ExprString(n.Chan)] = true
+				waits = waits || !tried[n]
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW {
 				receives[types.ExprString(n.X)] = true
 			}
 		case *ast.CallExpr:
-			limiter = limiter || catalog.Limiters.Has(c.callee(n))
+			if fn := c.callee(n); catalog.Limiters.Has(fn) {
+				limiter = true
+				waits = waits || !catalog.SlotTries.Has(fn)
+			}
 		}
 		return true
 	})
 	for ch := range sends {
 		if receives[ch] {
-			return true
+			return true, waits
 		}
 	}
-	return limiter
+	return limiter, waits
+}
+
+// sendsWithDefault are the sends a select with a default clause tries:
+// none of them waits.
+func sendsWithDefault(sel *ast.SelectStmt) []*ast.SendStmt {
+	var sends []*ast.SendStmt
+	hasDefault := false
+	for _, cl := range sel.Body.List {
+		cc := cl.(*ast.CommClause)
+		switch comm := cc.Comm.(type) {
+		case nil:
+			hasDefault = true
+		case *ast.SendStmt:
+			sends = append(sends, comm)
+		}
+	}
+	if !hasDefault {
+		return nil
+	}
+	return sends
 }
 
 // sharedAcrossCalls: a package-level channel or a field bounds every call;
@@ -375,6 +414,20 @@ func (c *checker) takesSlotByCall(fn *types.Func) bool {
 	return c.marked(fn, c.slotTakers, new(takesSlot))
 }
 
+// triesSlotByCall reports whether fn takes a slot itself and only tries
+// for it, never waiting (a fact).
+func (c *checker) triesSlotByCall(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == c.pass.Pkg {
+		return c.slotTriers[fn]
+	}
+	f := new(takesSlot)
+	return fn.Pkg() != nil && c.pass.ImportObjectFact(fn, f) && f.Tries
+}
+
 // marked reports whether fn (its generic origin) is in this package's set
 // local, or is another package's function carrying fact.
 func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analysis.Fact) bool {
@@ -390,6 +443,7 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 
 type checker struct {
 	slotTakers      map[*types.Func]bool             // this package's functions that take a slot
+	slotTriers      map[*types.Func]bool             // those of them that only try for it (takesSlot.Tries)
 	parkers         map[*types.Func]*parksOnSend     // this package's functions and interface methods parked on a send
 	starters        map[*types.Func]*startsGoroutine // this package's functions that start a goroutine per call (startsGoroutine)
 	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)

@@ -27,6 +27,17 @@ var Limiters = newTable(
 	"(*golang.org/x/time/rate.Limiter).Allow",
 )
 
+// SlotTries are the Limiters that never wait for a slot: they take one if
+// it is free and refuse at once otherwise (the runtime's executor admits
+// into a bounded queue and rejects the rest), so goroutines that call them
+// end when no slot is free instead of piling up in the wait.
+var SlotTries = newTable(
+	"(*golang.org/x/sync/semaphore.Weighted).TryAcquire",
+	"(*"+RuntimePath+".Executor).Do",
+	RuntimePath+".Call",
+	"(*golang.org/x/time/rate.Limiter).Allow",
+)
+
 // GoroutineStarters are calls, besides the go statement, that start their
 // func argument in a new goroutine with no limit of their own.
 var GoroutineStarters = newTable("(*sync.WaitGroup).Go")

@@ -6,7 +6,25 @@ package pkgscope
 import (
 	"go/types"
 	"iter"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
+
+// DeclaredInModule reports whether pkg belongs to mod, the module of the
+// analysed package: the program's own code, not a dependency's. Without
+// module information (a GOPATH-style test), a package whose path starts
+// with a domain (example.com/…) counts, the standard library's do not.
+func DeclaredInModule(mod *analysis.Module, pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if mod != nil && mod.Path != "" {
+		return pkg.Path() == mod.Path || strings.HasPrefix(pkg.Path(), mod.Path+"/")
+	}
+	first, _, _ := strings.Cut(pkg.Path(), "/")
+	return strings.Contains(first, ".")
+}
 
 // Reaches reports whether pkg is, or imports directly or transitively, one of
 // the given import paths.

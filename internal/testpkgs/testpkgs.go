@@ -10,12 +10,31 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/packages"
 )
+
+// LineOf is the 1-based line of the first line of testdata/src/file that
+// contains text, so that a test naming a position does not break when lines
+// are added above it.
+func LineOf(t testing.TB, file, text string) int {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "src", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.Contains(line, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line containing %q", file, text)
+	return 0
+}
 
 // Load loads the packages matching patterns from ./testdata/src in mode,
 // failing the test when any of them does not load.

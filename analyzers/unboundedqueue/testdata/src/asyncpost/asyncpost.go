@@ -62,10 +62,11 @@ func (p *Pool) Submit(f func()) { // want Submit:"takesSlot" Submit:"parksOnSend
 	}()
 }
 
-// Limited takes a slot inside the goroutine before the work.
+// Limited takes a slot inside the goroutine before the work: the work is
+// bounded, the goroutines waiting for a slot are not.
 type Limited struct{ sem chan struct{} }
 
-func (l *Limited) Go(f func()) {
+func (l *Limited) Go(f func()) { // want Go:"startsGoroutine"
 	go func() {
 		l.sem <- struct{}{}
 		defer func() { <-l.sem }()

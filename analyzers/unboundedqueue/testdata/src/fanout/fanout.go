@@ -113,10 +113,12 @@ func channelSemaphoreBeforeGo(ctx context.Context, orders []Order) {
 	}
 }
 
+// A slot taken inside the goroutine bounds the notifications that run, not
+// the goroutines: every order's waits for its token, holding the order.
 func channelSemaphoreInsideGoroutine(ctx context.Context, orders []Order) {
 	sem := make(chan struct{}, 10)
 	for _, o := range orders {
-		go func() {
+		go func() { // want `goroutine per item: this go statement starts one goroutine for every element of orders`
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			notify(ctx, o)
@@ -223,7 +225,7 @@ func groupFromCaller(ctx context.Context, g *errgroup.Group, orders []Order) {
 func semaphoreInsideGroupGo(ctx context.Context, orders []Order, sem *semaphore.Weighted) error {
 	var g errgroup.Group
 	for _, o := range orders {
-		g.Go(func() error {
+		g.Go(func() error { // want `errgroup without a limit: g.Go runs once for every element of orders`
 			if err := sem.Acquire(ctx, 1); err != nil {
 				return err
 			}
@@ -232,6 +234,53 @@ func semaphoreInsideGroupGo(ctx context.Context, orders []Order, sem *semaphore.
 		})
 	}
 	return g.Wait()
+}
+
+// Trap: each goroutine only tries for a slot and ends when none is free.
+func slotTriedInsideGoroutine(ctx context.Context, orders []Order, sem *semaphore.Weighted) {
+	for _, o := range orders {
+		go func() {
+			if !sem.TryAcquire(1) {
+				return
+			}
+			defer sem.Release(1)
+			notify(ctx, o)
+		}()
+	}
+}
+
+// Trap: the token is offered in a select with a default; no goroutine
+// waits for it.
+func tokenOfferedInsideGoroutine(ctx context.Context, orders []Order, sem chan struct{}) {
+	for _, o := range orders {
+		go func() {
+			select {
+			case sem <- struct{}{}:
+			default:
+				return
+			}
+			defer func() { <-sem }()
+			notify(ctx, o)
+		}()
+	}
+}
+
+// admitter only tries for its slots.
+type admitter struct{ slots *semaphore.Weighted }
+
+func (a *admitter) admit() bool { return a.slots.TryAcquire(1) } // want admit:"takesSlot\\(tries\\)"
+
+// Trap: the goroutine's first call only tries for a slot (a fact).
+func slotTriedThroughCall(ctx context.Context, orders []Order, a *admitter) {
+	for _, o := range orders {
+		go func() {
+			if !a.admit() {
+				return
+			}
+			defer a.slots.Release(1)
+			notify(ctx, o)
+		}()
+	}
 }
 
 // auditEvents is called with at most five events per request.
@@ -574,10 +623,11 @@ func sendToEachClient(ctx context.Context, clients map[string]Order) {
 	}
 }
 
-// Trap: the work handed to FireAndForget takes a slot first.
+// The work handed to FireAndForget waits for a slot first: the goroutines
+// are not bounded by it.
 func fireAndForgetWithSlot(ctx context.Context, clients []Order, sem chan struct{}) {
 	for _, cl := range clients {
-		asyncpost.FireAndForget(func() {
+		asyncpost.FireAndForget(func() { // want `goroutine per item: this asyncpost.FireAndForget call`
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			notify(ctx, cl)

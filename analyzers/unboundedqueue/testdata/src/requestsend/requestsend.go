@@ -60,8 +60,9 @@ func Work(w http.ResponseWriter, r *http.Request) {
 	<-done
 }
 
-// Trap: the request does not wait for the goroutine it starts.
-func Async(w http.ResponseWriter, r *http.Request) {
+// Trap: the request does not wait for the goroutine it starts (which
+// starts one per call: a fact).
+func Async(w http.ResponseWriter, r *http.Request) { // want Async:"startsGoroutine"
 	go func() { events <- "async" }()
 }
 

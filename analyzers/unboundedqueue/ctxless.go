@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -34,6 +35,14 @@ type waitAt struct {
 	File      string
 	Line, Col int
 	Call, In  string // the wait ((*sql.DB).Begin) and the function it is in
+	// InDependency: the wait lies in a dependency's code (go-gorp's
+	// DbMap.Begin), which the user cannot change; the program's line is its
+	// call into the dependency, where the wait moves when a function of the
+	// module calls it (waitsAtCall).
+	InDependency bool
+	// IntoDependency: the wait is the module's call of a dependency's
+	// function that waits inside (waitsAtCall).
+	IntoDependency bool
 }
 
 // maxNoContextWaits caps the waits a fact carries.
@@ -81,8 +90,11 @@ func (c *checker) learnNoContextWaiters() {
 				changed = true
 			}
 		}
+		// A function that calls an interface method waits when an
+		// implementation does (zesty's provider calling its DB interface,
+		// which go-gorp's DbMap implements): again until nothing changes.
+		changed = c.learnInterfaceWaiters() || changed
 	}
-	c.learnInterfaceWaiters()
 	for obj, waits := range c.noCtxWaits {
 		if obj.Pkg() == c.pass.Pkg { // an embedded interface's methods are its package's
 			c.pass.ExportObjectFact(obj, &waitsNoContext{Waits: waits})
@@ -103,10 +115,12 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	if c.contextParam(fd) != nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") || c.setsUpSchema(fd) {
 		return nil
 	}
-	if !c.poolsLimitedHere() {
+	if !c.poolsLimitedHere() && !c.dependency {
 		// A wait for a slot needs a maximum: a store whose pool has none
 		// opens a connection per caller instead of queueing them (what it
-		// lacks is its maximum, reported where the pool is opened).
+		// lacks is its maximum, reported where the pool is opened). A
+		// library never sets one: the program that calls it does, and
+		// decides at its call (waitsAtCall).
 		return nil
 	}
 	var out []waitAt
@@ -119,7 +133,7 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 			return true
 		}
 		p := c.pass.Fset.Position(call.Pos())
-		out = append(out, waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd)})
+		out = append(out, waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency})
 		return true
 	})
 	return out
@@ -135,7 +149,7 @@ func (c *checker) calledNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		}
 		if call, ok := n.(*ast.CallExpr); ok {
 			if fn := c.callee(call); fn != nil {
-				out = appendWaits(out, c.noContextWaitsOf(fn))
+				out = appendWaits(out, c.waitsAtCall(fd, call, c.noContextWaitsOf(fn)))
 			}
 		}
 		return true
@@ -143,12 +157,58 @@ func (c *checker) calledNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	return out
 }
 
+// waitsAtCall is the waits of call's callee as the program sees them from
+// fd (intoDependency).
+func (c *checker) waitsAtCall(fd *ast.FuncDecl, call *ast.CallExpr, waits []waitAt) []waitAt {
+	return c.intoDependency(waits, call.Pos(), c.calleeName(call), funcName(fd))
+}
+
+// intoDependency is waits as the module's code sees them at a call (at pos,
+// of name, in the function in): a dependency's waits, called from the
+// module, are one wait at the call, the line the program can change
+// (utask's handlers calling zesty's Tx, which reaches go-gorp's contextless
+// Begin), if this package or one it imports gives a pool a maximum;
+// without one nothing queues for a slot. From a dependency's code they
+// stay where they are.
+func (c *checker) intoDependency(waits []waitAt, pos token.Pos, name, in string) []waitAt {
+	inner := slices.IndexFunc(waits, func(w waitAt) bool { return w.InDependency })
+	if c.dependency || inner < 0 {
+		return waits
+	}
+	out := slices.DeleteFunc(slices.Clone(waits), func(w waitAt) bool { return w.InDependency })
+	if !c.poolsLimitedHere() {
+		return out
+	}
+	p := c.pass.Fset.Position(pos)
+	at := waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: name + " (" + waits[inner].Call + " inside it)", In: in, IntoDependency: true}
+	return appendWaits([]waitAt{at}, out)
+}
+
 // learnInterfaceWaiters gives each method this package's interfaces declare
 // (not those they embed: another package's objects) the
 // waits of its implementations among the named types of this package and
 // of those it imports: where a call through the interface is made, the
-// implementing package may not be visible.
-func (c *checker) learnInterfaceWaiters() {
+// implementing package may not be visible. It reports whether a method
+// gained a wait.
+func (c *checker) learnInterfaceWaiters() (changed bool) {
+	if c.ifaceImpls == nil {
+		c.ifaceImpls = c.localInterfaceImpls()
+	}
+	for _, mi := range c.ifaceImpls {
+		if waits := c.noContextWaitsOf(mi.impl); len(waits) > 0 {
+			before := len(c.noCtxWaits[mi.method])
+			c.noCtxWaits[mi.method] = appendWaits(c.noCtxWaits[mi.method], waits)
+			changed = changed || len(c.noCtxWaits[mi.method]) > before
+		}
+	}
+	return changed
+}
+
+// localInterfaceImpls pairs the explicit methods of this package's
+// interfaces with their implementations among the named types of this
+// package and of those it imports (localMethodImplementations looks at this
+// package's only).
+func (c *checker) localInterfaceImpls() []methodImplementation {
 	var impls []types.Type
 	for _, pkg := range append([]*types.Package{c.pass.Pkg}, c.pass.Pkg.Imports()...) {
 		for _, name := range pkg.Scope().Names() {
@@ -157,6 +217,7 @@ func (c *checker) learnInterfaceWaiters() {
 			}
 		}
 	}
+	out := []methodImplementation{}
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -175,13 +236,12 @@ func (c *checker) learnInterfaceWaiters() {
 			for m := range iface.ExplicitMethods() {
 				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
 				if impl, ok := obj.(*types.Func); ok {
-					if waits := c.noContextWaitsOf(impl); len(waits) > 0 {
-						c.noCtxWaits[m] = appendWaits(c.noCtxWaits[m], waits)
-					}
+					out = append(out, methodImplementation{m, impl})
 				}
 			}
 		}
 	}
+	return out
 }
 
 // noContextWaitsOf is fn's waits, this package's or its fact's.
@@ -234,22 +294,44 @@ func (c *checker) checkRequestNoContextWaits() {
 	reported := c.noContextWaitsReportedBefore()
 	for _, call := range calls {
 		fr := frames[call]
-		for _, w := range c.ssaNoContextWaits(call.Common()) {
+		for _, w := range c.requestCallWaits(call, &starts) {
 			key := fmt.Sprintf("%s:%d", w.File, w.Line)
-			if reported[key] {
+			if reported[key] || slices.Contains(c.reportedWaits, key) {
 				continue // a package before this one reported it
 			}
 			c.reportedWaits = append(c.reportedWaits, key)
 			pos := c.waitPos(w)
-			d := c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
-				"wait with no deadline: %s waits for a pool slot with no context in %s, which is handed none, and a request reaches it (%s): "+
-					"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
-					"hand the request's context down to %s and use the Context variant",
-				w.Call, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
+			var d analysis.Diagnostic
+			if w.IntoDependency {
+				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
+					"wait with no deadline: %s waits for a pool slot with no context, in a dependency that takes none, and a request reaches it (%s): "+
+						"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
+						"call a variant that takes the request's context, or give the library's handle one",
+					w.Call, fr.entry.RelString(c.pass.Pkg))
+			} else {
+				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
+					"wait with no deadline: %s waits for a pool slot with no context in %s, which is handed none, and a request reaches it (%s): "+
+						"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
+						"hand the request's context down to %s and use the Context variant",
+					w.Call, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
+			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fr.entry.Pos(), Message: "the request's entry point"})
 			c.emit(d)
 		}
 	}
+}
+
+// requestCallWaits is the waits of a call on a request's path, a call into
+// a dependency that waits inside being one at the call (intoDependency).
+func (c *checker) requestCallWaits(call *ssa.Call, starts *ssautil.CallStarts) []waitAt {
+	common := call.Common()
+	name := common.Description()
+	if common.IsInvoke() {
+		name = netio.Name(common.Method)
+	} else if fn, ok := common.StaticCallee().Object().(*types.Func); ok {
+		name = netio.Name(fn)
+	}
+	return c.intoDependency(c.ssaNoContextWaits(common), starts.Start(c.pass.Files, call.Pos()), name, call.Parent().Name())
 }
 
 // ssaNoContextWaits is the waits of a call's callee: a function, or an

@@ -253,9 +253,17 @@ capped by it.
     reported, nor a wait in a package that gives no pool a maximum
     (SetMaxOpenConns with a value that may be positive): a wait for a
     slot needs one, and a pool without one opens a connection per caller
-    instead of queueing them. Fix: the
+    instead of queueing them. A dependency's code (a versioned module's, or
+    one vendored into the program) carries its waits whatever its
+    maxima, as a library never sets one; where the module's code calls
+    into it, the wait becomes that call, the line the program can change,
+    when the calling package or one it imports gives a pool a maximum
+    (utask's handlers calling zesty's DBProvider.Tx, which reaches
+    go-gorp's DbMap.Begin and database/sql's Begin through two
+    interfaces). Fix: the
     Context variant, or attach the context to the handle first; for a
-    function handed none, hand the request's context down to it. Neither
+    function handed none, hand the request's context down to it; for a
+    library that takes none, its variant that does. Neither
     kind of wait is reported in a function that sets up the database's
     schema, which runs before the service can serve (its requests need the
     tables), so that nothing queues behind it: one that calls a migration

@@ -103,6 +103,7 @@ func (*acquiresSlot) String() string { return "acquiresSlot" }
 func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, reported: map[token.Pos]bool{}, netio: pass.ResultOf[netio.Analyzer].(*netio.Result)}
 	c.serving = c.isLongRunning()
+	c.dependency = pkgscope.IsDependency(pass)
 	c.learnSlotTakers()
 	c.learnParkers()
 	c.learnStarters()
@@ -442,6 +443,7 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 }
 
 type checker struct {
+	dependency      bool                             // the package is a dependency's (pkgscope.IsDependency)
 	slotTakers      map[*types.Func]bool             // this package's functions that take a slot
 	slotTriers      map[*types.Func]bool             // those of them that only try for it (takesSlot.Tries)
 	parkers         map[*types.Func]*parksOnSend     // this package's functions and interface methods parked on a send
@@ -449,6 +451,7 @@ type checker struct {
 	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
 	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
+	ifaceImpls      []methodImplementation           // this package's interface methods and their implementations (localInterfaceImpls)
 	reportedWaits   []string                         // the waits with no context, and the go statements reached at depth, this package reported (noContextWaitsReported)
 	reportedBefore  map[string]bool                  // those the packages before it reported
 	limitedHere     *bool                            // this package or one it imports gives a pool a maximum (limitsPools), once learned

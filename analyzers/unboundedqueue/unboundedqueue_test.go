@@ -101,6 +101,13 @@ func TestPoolReportedAtOpen(t *testing.T) {
 	elsewhere.Done()
 }
 
+// TestDependencyWaits: a request's path that reaches a dependency's wait
+// with no context (a vendored library's, two interfaces down) is reported
+// at the program's call into the library; not where no pool has a maximum.
+func TestDependencyWaits(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "libwaits/db", "libwaits/api", "libwaits/nolimit")
+}
+
 // TestRequestNoContextWaits: a handler reaches, through an interface the
 // store package fills, a wait with no context in a function handed none;
 // the finding sits at the wait, in the store's package.

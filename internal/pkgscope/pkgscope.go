@@ -6,10 +6,29 @@ package pkgscope
 import (
 	"go/types"
 	"iter"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
+
+// IsDependency reports whether the analysed package is a dependency's, code
+// the user cannot change: a versioned module's (the main module, and one
+// replaced by a directory, have no version) or one vendored into the
+// program (a file under a vendor directory). The standard library, which
+// drivers give no module, is not.
+func IsDependency(pass *analysis.Pass) bool {
+	if m := pass.Module; m != nil && m.Path != "" && m.Version != "" {
+		return true
+	}
+	for _, f := range pass.Files {
+		name := filepath.ToSlash(pass.Fset.File(f.Pos()).Name())
+		if strings.Contains(name, "/vendor/") {
+			return true
+		}
+	}
+	return false
+}
 
 // DeclaredInModule reports whether pkg belongs to mod, the module of the
 // analysed package: the program's own code, not a dependency's. Without

@@ -1,0 +1,17 @@
+// Package db opens the program's pool and gives it a maximum. // want package:"limitsPools"
+package db
+
+import (
+	"database/sql"
+
+	"example.org/gorplike"
+)
+
+func Open(dsn string) (*gorplike.DbMap, error) {
+	sqldb, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	sqldb.SetMaxOpenConns(50)
+	return &gorplike.DbMap{Db: sqldb}, nil
+}

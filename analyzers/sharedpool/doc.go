@@ -57,7 +57,12 @@ inferred:
     and AddJob, pocketbase's cron, go-co-op/gocron's Scheduler.Do in v1
     and the function given to gocron.NewTask in v2). A goroutine started on a request's path
     in the same package is part of the request, not background work; one
-    that returns after its work is neither.
+    that returns after its work is neither; nor is a worker whose loop
+    receives only from channels that the function starting it makes,
+    keeps for the call (no field, global or callee gets them) and closes,
+    itself or in a function literal it makes, when that function does not
+    itself loop: it ends when the call closes the channel (claircore's
+    EnrichedMatch feeding its matchers' errgroup workers).
 
 Membership flows down the static call graph: whatever an entry point of
 lane L calls, directly, in a goroutine, through closures it creates, or

@@ -5,7 +5,8 @@
 // pocketbase's router, and the methods of a gRPC service implementation)
 // and background work (goroutines that loop for the life of the process:
 // ticker and timer loops, queue consumers, receive loops, infinite loops,
-// and jobs handed to a scheduler). The frameworks are tables (frameworks.go): a new router
+// and jobs handed to a scheduler; not the workers of one call, which
+// receive from a channel the call makes and closes: callScoped). The frameworks are tables (frameworks.go): a new router
 // is a row, not code.
 package entrypoints
 
@@ -104,7 +105,7 @@ func (f *Finder) goStatement(parent *ssa.Function, g *ssa.Go, add func(Entry)) {
 		return
 	}
 	for _, target := range resolve(common.Value, 2) {
-		if how := f.Loop(target); how != "" {
+		if how := f.Loop(target); how != "" && !f.callScoped(parent, target, common.Value, common.Args) {
 			add(Entry{Func: target, Class: Background, How: how + " started by go " + funcName(target), Pos: g.Pos(), Parent: parent})
 		}
 	}
@@ -146,7 +147,7 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 	}
 	if i, ok := goRunners[key]; ok {
 		for _, target := range handlers(i) {
-			if how := f.Loop(target); how != "" {
+			if how := f.Loop(target); how != "" && (i >= len(params) || !f.callScoped(parent, target, params[i], nil)) {
 				add(Entry{Func: target, Class: Background, How: how + " started by " + name, Pos: common.Pos(), Parent: parent})
 			}
 		}

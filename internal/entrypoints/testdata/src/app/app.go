@@ -190,3 +190,42 @@ func perRequest(w http.ResponseWriter, r *http.Request, items []string) {
 		}
 	}()
 }
+
+// matchAll's workers range over a channel it makes, feeds and closes, then
+// waits for: the request's own work (claircore's EnrichedMatch), not a
+// background lane.
+func matchAll(items []string) error {
+	work := make(chan string)
+	var g errgroup.Group
+	for range 4 {
+		g.Go(func() error {
+			for it := range work {
+				sendMail(it)
+			}
+			return nil
+		})
+	}
+	done := make(chan struct{})
+	go drain(work, done)
+	for _, it := range items {
+		work <- it
+	}
+	close(work)
+	<-done
+	return g.Wait()
+}
+
+func drain(work chan string, done chan struct{}) {
+	for it := range work {
+		sendMail(it)
+	}
+	close(done)
+}
+
+// A channel kept in a field outlives the call that made it: its reader is
+// a consumer for the life of the process.
+func (s *Server) startQueue() {
+	q := make(chan string)
+	s.jobs = q
+	go consume(q) // want `background: receive loop started by go app.consume\(\): app.consume`
+}

@@ -40,21 +40,24 @@ capped by it.
     receives a value (case m := <-jobs:) with the go statement in that case,
     or whose body starts with m := <-jobs; a case that receives no value or
     an empty struct (a signal: wake, stop) and a time.Time (a tick: the
-    clock sets the pace, not input) are not items — or a call in
-    such a loop of a function that starts a goroutine on every call (a fact,
+    clock sets the pace, not input) are not items, nor the values of a
+    channel the function closes before the loop (it drains the buffer:
+    at most its capacity) — or a call in the body of
+    such a loop (not in its range expression, evaluated once) of a
+    function that starts a goroutine on every call (a fact,
     across packages: a go statement among the top-level statements of its
     body, as in webhook.PostAsync(p) or routine.FireAndForget(f), reported
     at the call with that go statement as related information; not one
     under an if, after a return (a guard that starts it once) or in a
     sync.Once's function literal, not one whose function takes a slot first
-    or whose goroutine takes one in its first statements, not one the
+    or whose goroutine tries for one in its first statements, not one the
     function waits for before it returns, and not in a function that
     returns a channel, a func or a *sync.WaitGroup: a handle the caller
     joins the goroutine with, as in Drain(ch).Wait()). Silent when
-    a slot is taken before it in the loop body or in a top-level statement
-    of the goroutine's body (a send of a constant or struct{}{} on a
-    channel, a receive, a limiter; a result or a counter sent is data, not
-    a token); when every round of the loop that starts one sleeps (a
+    a slot is taken before it in the loop body (a send of a constant or
+    struct{}{} on a channel, a receive, a limiter; a result or a counter
+    sent is data, not a token), or tried for in a top-level statement of
+    the goroutine's body (see "What counts as a limiter"); when every round of the loop that starts one sleeps (a
     time.Sleep among the top-level statements of its body, before the
     start, or after it with no continue between them: at most one
     goroutine per interval, the pace a rate.Limiter's Wait sets; not a
@@ -206,7 +209,8 @@ capped by it.
     on a local sem := semaphore.NewWeighted(n), which takes every slot and
     so returns when the work already started has finished (a join); nor a
     wait on a pool the function has just opened and not yet shared (db :=
-    sql.Open(…) or pgxpool.New(…), then db.ExecContext(context.TODO(),
+    sql.Open(…) or pgxpool.New(…), or any function that hands back a fresh
+    pool by its fact, as pgx's stdlib.OpenDB; then db.ExecContext(context.TODO(),
     "SET sql_mode …") before db is stored, passed, captured or returned,
     and not in a loop that shares it on an earlier round): every slot of
     that pool is free, so the wait queues behind nobody. A wait is also

@@ -80,6 +80,9 @@ func (c *checker) enclosingPerItemLoop(fd *ast.FuncDecl, stack []ast.Node) *perI
 		case *ast.FuncLit:
 			return nil
 		case *ast.RangeStmt, *ast.ForStmt:
+			if i+1 < len(stack) && !runsEachRound(s.(ast.Stmt), stack[i+1]) {
+				continue
+			}
 			loop := c.perItem(fd, s.(ast.Stmt))
 			if loop == nil {
 				loop = c.receiveLoop(s.(ast.Stmt), stack[i+1:])
@@ -91,6 +94,21 @@ func (c *checker) enclosingPerItemLoop(fd *ast.FuncDecl, stack []ast.Node) *perI
 		}
 	}
 	return nil
+}
+
+// runsEachRound reports whether child, a part of loop, runs on every round:
+// the body, and a for loop's condition and post statement; not a range
+// statement's expression or a for loop's init, evaluated once before the
+// first round (for k, v := range m.GetResponses(): one call, whatever it
+// starts).
+func runsEachRound(loop ast.Stmt, child ast.Node) bool {
+	switch loop := loop.(type) {
+	case *ast.RangeStmt:
+		return child == loop.Body
+	case *ast.ForStmt:
+		return child != loop.Init
+	}
+	return true
 }
 
 // receiveLoop reports an uncounted for loop that runs once per value
@@ -177,6 +195,52 @@ func (c *checker) chanElem(ch ast.Expr) types.Type {
 	return nil
 }
 
+// closedBefore reports whether body closes the channel loop ranges over
+// in a statement before the loop, of the block the loop is in: the loop
+// drains what the buffer holds and ends, however many producers there were
+// (maddy's pool clean-up closing a stale key's idle connections channel,
+// then closing each connection).
+func (c *checker) closedBefore(body *ast.BlockStmt, loop *ast.RangeStmt) bool {
+	closed := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		block, ok := n.(*ast.BlockStmt)
+		if !ok || closed {
+			return !closed
+		}
+		for _, st := range block.List {
+			if st == loop {
+				return false
+			}
+			call, ok := stmtCall(st)
+			if ok && len(call.Args) == 1 && isBuiltin(c.pass.TypesInfo, call.Fun, "close") && types.ExprString(call.Args[0]) == types.ExprString(loop.X) {
+				closed = slices.Contains(block.List, ast.Stmt(loop))
+			}
+		}
+		return true
+	})
+	return closed
+}
+
+// stmtCall is the call an expression statement makes.
+func stmtCall(st ast.Stmt) (*ast.CallExpr, bool) {
+	es, ok := st.(*ast.ExprStmt)
+	if !ok {
+		return nil, false
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	return call, ok
+}
+
+// isBuiltin reports whether fun names the builtin function name.
+func isBuiltin(info *types.Info, fun ast.Expr, name string) bool {
+	id, ok := ast.Unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == name
+}
+
 func isTimeValue(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
@@ -208,6 +272,9 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 			}
 			return &perItemLoop{node: s, body: s.Body, what: "element of " + name, elem: elemOf(t)}
 		case *types.Chan:
+			if c.closedBefore(fd.Body, s) {
+				return nil // drains what is buffered: at most the channel's capacity
+			}
 			return &perItemLoop{node: s, body: s.Body, what: "value received from " + name, elem: t.Elem()}
 		}
 	case *ast.ForStmt:

@@ -32,7 +32,8 @@ import (
 
 // startupFuncs are the package's functions that run only at start-up: main
 // and init, a function that waits for the process's signals (see
-// awaitsProcessSignals), and the plain functions (unexported, or any of a main package,
+// awaitsProcessSignals), one handed the process's configuration (see
+// handedConfiguration), and the plain functions (unexported, or any of a main package,
 // which no other package can call) whose every use in the package is a call
 // from start-up code. A call counts from inside the function literals of
 // start-up code too, unless the literal takes a request (a handler main
@@ -61,7 +62,7 @@ func (c *checker) startupFuncs() map[*types.Func]bool {
 			}
 			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 			if fn != nil && (fd.Recv == nil && (fd.Name.Name == "init" || isMain && fd.Name.Name == "main") ||
-				c.awaitsProcessSignals(fd)) {
+				c.awaitsProcessSignals(fd) || c.handedConfiguration(fd)) {
 				c.startup[fn] = true
 			}
 		}
@@ -89,6 +90,26 @@ func (c *checker) startupFuncs() map[*types.Func]bool {
 		}
 	}
 	return c.startup
+}
+
+// handedConfiguration reports whether fd is handed the process's
+// configuration (a parameter of a configuration type, isConfiguration) and
+// neither a request nor a context: it runs when the process is configured,
+// as a module's Init(cfg *config.Map) or its parser of one configuration
+// block (maddy's DNSBL.Init and readListCfg(node config.Node), which start a
+// goroutine per configured blocklist and fill the list every message is
+// checked against), whatever its name, receiver or package. A function
+// handed a context serves a caller that may come once per request.
+func (c *checker) handedConfiguration(fd *ast.FuncDecl) bool {
+	if fd.Type.Params == nil || c.contextParam(fd) != nil || c.takesRequest(fd.Type) {
+		return false
+	}
+	for _, field := range fd.Type.Params.List {
+		if c.isConfiguration(c.pass.TypesInfo.TypeOf(field.Type)) {
+			return true
+		}
+	}
+	return false
 }
 
 // awaitsProcessSignals reports whether fd subscribes to the process's

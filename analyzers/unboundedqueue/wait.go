@@ -121,7 +121,10 @@ func (c *checker) onUnsharedPool(fd *ast.FuncDecl, call *ast.CallExpr, stack []a
 }
 
 // openedHere reports whether every value fd assigns to v comes from a
-// call that opens a pool (the catalogue's PoolOpeners).
+// call that opens a pool: the catalogue's PoolOpeners, or a function that
+// hands back a fresh one (opensUnboundedDB, in any package: pgx's
+// stdlib.OpenDB, which nakama's migrate step queries before handing the
+// pool to anyone).
 func (c *checker) openedHere(fd *ast.FuncDecl, v *types.Var) bool {
 	made := c.assignmentsTo(fd, v)
 	for _, rhs := range made {
@@ -133,7 +136,10 @@ func (c *checker) openedHere(fd *ast.FuncDecl, v *types.Var) bool {
 		if fn == nil {
 			return false
 		}
-		if _, opens := catalog.PoolOpeners[fn.FullName()]; !opens {
+		if _, opens := catalog.PoolOpeners[fn.FullName()]; opens {
+			continue
+		}
+		if _, _, _, _, opens := c.openerOf(mk); !opens {
 			return false
 		}
 	}

@@ -126,3 +126,11 @@ func Merge(chans []<-chan *Payload) <-chan *Payload {
 	}()
 	return out
 }
+
+var counts = map[string]int{}
+
+// Snapshot starts a refresh in a goroutine and returns the counts.
+func Snapshot() map[string]int { // want Snapshot:"startsGoroutine"
+	go func() { counts["a"]++ }()
+	return counts
+}

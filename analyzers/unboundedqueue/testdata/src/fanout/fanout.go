@@ -768,3 +768,30 @@ func sendPerEvent(ctx context.Context, s *Shard, batch []Order) {
 		}()
 	}
 }
+
+// Trap: a range statement's expression runs once, before the first round:
+// one Snapshot, one goroutine (ferretdb's telemetry over GetResponses()).
+func sumSnapshot() int {
+	n := 0
+	for _, v := range asyncpost.Snapshot() {
+		n += v
+	}
+	return n
+}
+
+// Trap: the channel is closed before the loop, which drains what is
+// buffered and ends (maddy's pool clean-up of a stale key).
+func closeAndDrain(ctx context.Context, idle chan Order) {
+	close(idle)
+	for o := range idle {
+		go notify(ctx, o)
+	}
+}
+
+// The same loop over a channel someone else closes, later: as many values
+// as its producers send.
+func drainOpen(ctx context.Context, idle chan Order) {
+	for o := range idle {
+		go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every value received from idle`
+	}
+}

@@ -242,3 +242,53 @@ func (c *Channel) sendClients(ctx context.Context) {
 		go post(ctx, cl.addr) // want `goroutine per item: this go statement starts one goroutine for every element of c.clients\(\)`
 	}
 }
+
+// ---- a module the framework configures through a handle ----
+
+// Blocklists is a module configured once, when the process reads its
+// configuration (maddy's DNSBL).
+type Blocklists struct {
+	inline []string
+	zones  []string
+}
+
+// Init is handed the configuration: it runs when the process is
+// configured, whatever its name or receiver. One test goroutine per
+// configured zone.
+func (b *Blocklists) Init(cfg *config.Map) error {
+	nodes, err := cfg.Process()
+	if err != nil {
+		return err
+	}
+	for _, z := range b.inline {
+		go post(context.Background(), z)
+		b.zones = append(b.zones, z)
+	}
+	for _, n := range nodes {
+		b.readZone(n)
+	}
+	return nil
+}
+
+// readZone parses one block of the configuration.
+func (b *Blocklists) readZone(node config.Node) {
+	for _, z := range append([]string{node.Name}, node.Args...) {
+		go post(context.Background(), z)
+		b.zones = append(b.zones, z)
+	}
+}
+
+// Check runs per message over the zones only configuration code fills.
+func (b *Blocklists) Check(ctx context.Context) {
+	for _, z := range b.zones {
+		go post(ctx, z)
+	}
+}
+
+// Reconfigure is handed a context as well: a caller that may come once per
+// request, so its list is input.
+func (b *Blocklists) Reconfigure(ctx context.Context, cfg *config.Map, extra []string) {
+	for _, z := range extra {
+		go post(ctx, z) // want `goroutine per item: this go statement starts one goroutine for every element of extra`
+	}
+}

@@ -3,3 +3,15 @@
 package config
 
 type InhibitRule struct{ TargetURL string }
+
+// Map is a handle on one block of the configuration (maddy's config.Map):
+// a module's Init is handed one.
+type Map struct{ nodes []Node }
+
+// Node is one directive of the configuration, with its arguments.
+type Node struct {
+	Name string
+	Args []string
+}
+
+func (m *Map) Process() ([]Node, error) { return m.nodes, nil }

@@ -13,7 +13,8 @@ hand, nobody else can use it: when the remote end slows (a tax API at
 that API, and every other lane that shares the pool starves. Worker
 isolation does not help; the pool is the shared failure domain.
 
-What counts as held: a *sql.Tx, *sql.Conn or *sql.Rows; a pgx v5 pgx.Tx,
+What counts as held: a *sql.Tx, *sql.Conn or *sql.Rows, and a *sql.Row
+(sqlx's *sqlx.Row) until its Scan, which closes it; a pgx v5 pgx.Tx,
 *pgxpool.Conn, *pgxpool.Tx or pgx.Rows; and types that embed or wrap them
 (sqlx's *sqlx.Tx, bun's bun.Tx). An ORM's transaction whose handle is not
 such a type is held from the call that begins it: gorm's db.Begin() (the
@@ -28,7 +29,11 @@ interface, acquires a transaction. A value is held from the call that returns it
 each control-flow path, a release: Commit or Rollback, Close, Release,
 the last rows.Next() returning false, pgx.CollectRows and the other pgx
 functions that close rows, or a function that releases its parameter
-(learned as a fact, across packages). The path on which the acquiring call
+(learned as a fact, across packages: by a call or a deferred one, which
+runs before it returns, as parseRecords(rows) with its defer rows.Close();
+or, for a parameter of an interface type, by calling on it a method that
+releases the kind its caller passes: parseOne(s Scannable) calling s.Scan
+releases a *sql.Row, not a *sql.Rows). The path on which the acquiring call
 returned a non-nil error holds nothing. A deferred release holds until the
 function returns; a Commit that already ran has released, so the classic
 `defer tx.Rollback()` … `tx.Commit()` … call-after-commit is silent.

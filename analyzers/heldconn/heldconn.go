@@ -52,11 +52,28 @@ func (f *holdsDuringCallback) String() string {
 }
 
 // releasesParam marks a function that releases the connection passed as one
-// of its parameters (commits it, closes it…).
-type releasesParam struct{ Params []int }
+// of its parameters (commits it, closes it…). Invoked names, for a parameter
+// of an interface type, the releasing methods it calls on it (Scan on a
+// Scannable): it releases what its caller passes when that is a method that
+// releases the value's kind (a *sql.Row's Scan, not a *sql.Rows').
+type releasesParam struct {
+	Params  []int
+	Invoked []invokedOn
+}
 
-func (*releasesParam) AFact()           {}
-func (f *releasesParam) String() string { return fmt.Sprintf("releasesParam(%v)", f.Params) }
+// invokedOn is the releasing methods a function calls on its parameter.
+type invokedOn struct {
+	Param   int
+	Methods []string
+}
+
+func (*releasesParam) AFact() {}
+func (f *releasesParam) String() string {
+	if len(f.Invoked) == 0 {
+		return fmt.Sprintf("releasesParam(%v)", f.Params)
+	}
+	return fmt.Sprintf("releasesParam(%v, invoked %v)", f.Params, f.Invoked)
+}
 
 // waitsOnSubprocess marks a function that starts a process and waits for it
 // (os/exec), through static calls. Path is the call chain to the wait.
@@ -91,7 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ifaceHolders: map[*types.Func]*holder{},
 		ifaceWaits:   map[*types.Func]waitOn{},
 		ifaceKinds:   map[*types.Named]catalog.HeldKind{},
-		releasers:    map[*ssa.Function][]int{},
+		releasers:    map[*ssa.Function]releasesParam{},
 		subproc:      map[*ssa.Function][]string{},
 		stmtParams:   map[*ssa.Function][]int{},
 		stmtPaths:    map[*ssa.Function][]string{},
@@ -134,7 +151,7 @@ type checker struct {
 	ifaceWaits   map[*types.Func]waitOn            // interface methods resolved to a waiting implementation (path nil: none)
 	ifaceKinds   map[*types.Named]catalog.HeldKind // module interfaces a held type implements (Noun "": none)
 	ssaPkg       *ssa.Package
-	releasers    map[*ssa.Function][]int
+	releasers    map[*ssa.Function]releasesParam
 	subproc      map[*ssa.Function][]string // functions that wait on a subprocess, and how
 	stmtParams   map[*ssa.Function][]int    // functions that execute a statement parameter
 	stmtPaths    map[*ssa.Function][]string // and the calls down to the execution
@@ -315,10 +332,12 @@ func addLoads(addr ssa.Value, add func(ssa.Value)) {
 // releases reports whether instr releases a value of the set.
 func (c *checker) releases(instr ssa.Instruction, held map[ssa.Value]bool, kind catalog.HeldKind) bool {
 	call, ok := instr.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	common := call.Common()
+	return ok && c.releasesCall(call.Common(), held, kind)
+}
+
+// releasesCall reports whether a call releases held: a release method on
+// it, a catalogue function, or a function that releases its parameter.
+func (c *checker) releasesCall(common *ssa.CallCommon, held map[ssa.Value]bool, kind catalog.HeldKind) bool {
 	if common.IsInvoke() {
 		return held[common.Value] && slices.Contains(kind.Release, common.Method.Name())
 	}
@@ -334,28 +353,34 @@ func (c *checker) releases(instr ssa.Instruction, held map[ssa.Value]bool, kind 
 			return true
 		}
 	}
-	for _, i := range c.releasedParams(callee) {
+	rel := c.releasedParams(callee)
+	for _, i := range rel.Params {
 		if i < len(common.Args) && held[common.Args[i]] {
+			return true
+		}
+	}
+	for _, inv := range rel.Invoked {
+		if inv.Param < len(common.Args) && held[common.Args[inv.Param]] && slices.ContainsFunc(inv.Methods, func(m string) bool { return slices.Contains(kind.Release, m) }) {
 			return true
 		}
 	}
 	return false
 }
 
-func (c *checker) releasedParams(callee *ssa.Function) []int {
+func (c *checker) releasedParams(callee *ssa.Function) releasesParam {
 	callee = origin(callee)
-	if params, ok := c.releasers[callee]; ok {
-		return params
+	if rel, ok := c.releasers[callee]; ok {
+		return rel
 	}
 	obj := calleeObject(callee)
 	if obj == nil || obj.Pkg() == c.pass.Pkg {
-		return nil
+		return releasesParam{}
 	}
 	var fact releasesParam
 	if c.pass.ImportObjectFact(obj, &fact) {
-		return fact.Params
+		return fact
 	}
-	return nil
+	return releasesParam{}
 }
 
 // learnReleasers finds the functions that release a connection passed to
@@ -367,28 +392,66 @@ func (c *checker) learnReleasers(funcs []*ssa.Function) {
 			if _, done := c.releasers[fn]; done {
 				continue
 			}
-			var params []int
+			var rel releasesParam
 			for i, p := range fn.Params {
 				kind, ok := heldKindOf(p.Type())
 				if ok && c.releasedSomewhere(fn, aliasesOf(p, false), kind) {
-					params = append(params, i)
+					rel.Params = append(rel.Params, i)
+				}
+				if methods := releasingInvokes(fn, p); len(methods) > 0 {
+					rel.Invoked = append(rel.Invoked, invokedOn{Param: i, Methods: methods})
 				}
 			}
-			if params != nil {
-				c.releasers[fn] = params
+			if rel.Params != nil || rel.Invoked != nil {
+				c.releasers[fn] = rel
 				changed = true
 				if obj := calleeObject(fn); obj != nil && fn.Parent() == nil {
-					c.pass.ExportObjectFact(obj, &releasesParam{Params: params})
+					c.pass.ExportObjectFact(obj, &rel)
 				}
 			}
 		}
 	}
 }
 
+// releasingInvokes are the methods fn calls through p, a parameter of an
+// interface type, whose name releases some held kind (nakama's
+// parseTournament(scannable Scannable) calling Scan): which kind its caller
+// passes decides whether the call releases it.
+func releasingInvokes(fn *ssa.Function, p *ssa.Parameter) []string {
+	if !types.IsInterface(p.Type()) {
+		return nil
+	}
+	var out []string
+	held := aliasesOf(p, false)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !call.Common().IsInvoke() || !held[call.Common().Value] {
+				continue
+			}
+			name := call.Common().Method.Name()
+			if releasingName(name) && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// releasingName reports whether some held kind is released by a method of
+// this name.
+func releasingName(name string) bool {
+	return slices.ContainsFunc(catalog.HeldKinds, func(k catalog.HeldKind) bool { return slices.Contains(k.Release, name) })
+}
+
+// releasedSomewhere reports whether fn releases held, by a call or by a
+// deferred one: a deferred release runs before fn returns to its caller
+// (nakama's parseLeaderboardRecords(rows) with its defer rows.Close()), so
+// for the caller the connection is released by the call.
 func (c *checker) releasedSomewhere(fn *ssa.Function, held map[ssa.Value]bool, kind catalog.HeldKind) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if c.releases(instr, held, kind) {
+			if d, ok := instr.(*ssa.Defer); ok && c.releasesCall(d.Common(), held, kind) || c.releases(instr, held, kind) {
 				return true
 			}
 		}

@@ -116,6 +116,9 @@ var HeldKinds = []HeldKind{
 	{Type: "*database/sql.Tx", Noun: "transaction", Release: []string{"Commit", "Rollback"}},
 	{Type: "*database/sql.Conn", Noun: "connection", Release: []string{"Close"}},
 	{Type: "*database/sql.Rows", Noun: "open rows", Release: []string{"Close"}, NextReleases: true},
+	// A single row holds its connection until Scan, which closes it.
+	{Type: "*database/sql.Row", Noun: "row", Release: []string{"Scan"}},
+	{Type: "*github.com/jmoiron/sqlx.Row", Noun: "row", Release: []string{"Scan", "StructScan", "MapScan", "SliceScan"}},
 	{Type: "github.com/jackc/pgx/v5.Tx", Noun: "transaction", Release: []string{"Commit", "Rollback"}},
 	{Type: "*github.com/jackc/pgx/v5/pgxpool.Tx", Noun: "transaction", Release: []string{"Commit", "Rollback"}},
 	{Type: "*github.com/jackc/pgx/v5/pgxpool.Conn", Noun: "connection", Release: []string{"Release", "Hijack"}},

@@ -1,0 +1,118 @@
+// Package rowsreleased hands rows and single rows to helpers that release
+// them before the next statement: a deferred Close in the helper, a Scan
+// through an interface.
+package rowsreleased
+
+import (
+	"context"
+	"database/sql"
+
+	"rowparse"
+)
+
+// Scannable is what a *sql.Row and a *sql.Rows both are.
+type Scannable interface {
+	Scan(dest ...any) error
+}
+
+type record struct{ id int }
+
+// parseAll drains rows and closes them before it returns.
+func parseAll(rows *sql.Rows) ([]record, error) { // want parseAll:"releasesParam\\(\\[0\\]\\)"
+	defer rows.Close()
+	var out []record
+	for rows.Next() {
+		var r record
+		if err := rows.Scan(&r.id); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// parseOne scans one row through the interface.
+func parseOne(s Scannable) (record, error) { // want parseOne:"releasesParam.*Scan"
+	var r record
+	err := s.Scan(&r.id)
+	return r, err
+}
+
+// ---- positives ----
+
+// A row not scanned yet holds its connection.
+func rowHeldDuringExec(ctx context.Context, db *sql.DB) error {
+	row := db.QueryRowContext(ctx, "SELECT 1")
+	if _, err := db.ExecContext(ctx, "UPDATE t SET n = 0"); err != nil { // want `row from \(\*sql.DB\).QueryRowContext is still held during \(\*sql.DB\).ExecContext`
+		return err
+	}
+	var n int
+	return row.Scan(&n)
+}
+
+// Scan through the interface reads one row of *sql.Rows; it closes
+// nothing.
+func rowsScannedNotClosed(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, "SELECT 1")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if _, err := parseOne(rows); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, "UPDATE t SET n = 0"); err != nil { // want `open rows from \(\*sql.DB\).QueryContext is still held during \(\*sql.DB\).ExecContext`
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// ---- traps ----
+
+// Trap: parseAll closes the first page's rows before the second query
+// (nakama's leaderboard pages).
+func pagesReleasedByHelper(ctx context.Context, db *sql.DB) error {
+	first, err := db.QueryContext(ctx, "SELECT 1")
+	if err != nil {
+		return err
+	}
+	if _, err := parseAll(first); err != nil {
+		return err
+	}
+	second, err := db.QueryContext(ctx, "SELECT 2")
+	if err != nil {
+		return err
+	}
+	_, err = parseAll(second)
+	return err
+}
+
+// Trap: each row is scanned, through the interface, before the next
+// statement (nakama's tournament reset).
+func rowsScannedThroughInterface(ctx context.Context, db *sql.DB, ids []int) error {
+	for _, id := range ids {
+		row := db.QueryRowContext(ctx, "SELECT 1 WHERE id = $1", id)
+		if _, err := parseOne(row); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, "UPDATE t SET n = 0 WHERE id = $1", id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Trap: the same, through another package's scanner (a fact).
+func rowsScannedInOtherPackage(ctx context.Context, db *sql.DB, ids []int) error {
+	for _, id := range ids {
+		if _, err := rowparse.One(db.QueryRowContext(ctx, "SELECT 1 WHERE id = $1", id)); err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, "UPDATE t SET n = 0 WHERE id = $1", id); err != nil {
+			return err
+		}
+	}
+	return nil
+}

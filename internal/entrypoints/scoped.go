@@ -96,27 +96,45 @@ func originIs(fn *ssa.Function, v ssa.Value, mc *ssa.MakeChan) bool {
 	return false
 }
 
-// receivedChannels are the channels target receives from in its own body:
-// receives, range loops over a channel, and the receive cases of selects.
+// receivedChannels are the channels target takes items from in its own
+// body: receives, range loops over a channel, and the receive cases of
+// selects. A channel of empty structs (ctx.Done(), a stop signal) carries
+// no item: a worker that also watches its context's cancellation is still
+// fed by the call's channel.
 func receivedChannels(target *ssa.Function) []ssa.Value {
 	var out []ssa.Value
+	add := func(ch ssa.Value) {
+		if !signalChannel(ch.Type()) {
+			out = append(out, ch)
+		}
+	}
 	for _, b := range target.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.UnOp:
 				if instr.Op == token.ARROW {
-					out = append(out, instr.X)
+					add(instr.X)
 				}
 			case *ssa.Select:
 				for _, st := range instr.States {
 					if st.Dir == types.RecvOnly {
-						out = append(out, st.Chan)
+						add(st.Chan)
 					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// signalChannel reports whether t is a channel of empty structs.
+func signalChannel(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 // channelMadeBy is the make(chan …) in parent that ch, a channel target

@@ -194,29 +194,46 @@ func perRequest(w http.ResponseWriter, r *http.Request, items []string) {
 // matchAll's workers range over a channel it makes, feeds and closes, then
 // waits for: the request's own work (claircore's EnrichedMatch), not a
 // background lane.
-func matchAll(items []string) error {
+func matchAll(ctx context.Context, items []string) error {
 	work := make(chan string)
 	var g errgroup.Group
 	for range 4 {
 		g.Go(func() error {
-			for it := range work {
-				sendMail(it)
+			for {
+				select {
+				case <-ctx.Done(): // a signal, not an item
+					return ctx.Err()
+				case it, ok := <-work:
+					if !ok {
+						return nil
+					}
+					sendMail(it)
+				}
 			}
-			return nil
 		})
 	}
 	done := make(chan struct{})
-	go drain(work, done)
-	for _, it := range items {
-		work <- it
-	}
-	close(work)
+	go drain(ctx, work, done)
+	var feed errgroup.Group
+	feed.Go(func() error { // the feeder closes the channel, as claircore's does
+		for _, it := range items {
+			work <- it
+		}
+		close(work)
+		return nil
+	})
 	<-done
+	_ = feed.Wait()
 	return g.Wait()
 }
 
-func drain(work chan string, done chan struct{}) {
+func drain(ctx context.Context, work chan string, done chan struct{}) {
 	for it := range work {
+		select {
+		case <-ctx.Done(): // a signal, as in claircore's workers
+			return
+		default:
+		}
 		sendMail(it)
 	}
 	close(done)

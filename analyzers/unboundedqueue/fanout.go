@@ -622,15 +622,30 @@ func isConfigType(t types.Type) bool {
 	case *types.Map:
 		t = u.Elem()
 	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if a, ok := t.(*types.Alias); ok && a.Obj().Pkg() != nil && isConfigPackage(a.Obj().Pkg().Name()) {
+		return true // the configuration package's name for its parser's type (maddy's config.Node = parser.Node)
+	}
 	named := namedOf(t)
 	if named == nil || named.Obj().Pkg() == nil {
 		return false
 	}
-	switch named.Obj().Pkg().Name() {
-	case "config", "conf", "configuration", "settings":
+	if isConfigPackage(named.Obj().Pkg().Name()) {
 		return true
 	}
 	return strings.HasSuffix(named.Obj().Name(), "Config")
+}
+
+// isConfigPackage reports whether a package's name says it holds the
+// process's configuration.
+func isConfigPackage(name string) bool {
+	switch name {
+	case "config", "conf", "configuration", "settings":
+		return true
+	}
+	return false
 }
 
 // isConfiguration reports whether t is a configuration type (isConfigType)

@@ -13,13 +13,15 @@ import (
 // than background work: every channel its loops receive from is made by
 // parent, kept nowhere that outlives the call (a field, a global, a callee)
 // and closed by parent or a function literal of its, and parent does not
-// itself loop for the life of the process.
+// itself loop for the life of the process (its own loops: a call of
+// errgroup's Wait, whose WaitGroup spins until the count drops, is no
+// service loop).
 // Such workers end when parent closes the channel, within the call that
 // started them (claircore's EnrichedMatch feeds its matchers' workers,
 // started with errgroup, over a channel it makes and closes, then waits for
 // them: they are the request's work, not a background lane).
 func (f *Finder) callScoped(parent, target *ssa.Function, fnValue ssa.Value, args []ssa.Value) bool {
-	if parent == nil || target == nil || f.Loop(parent) != "" {
+	if parent == nil || target == nil || ownLoop(parent) != "" {
 		return false
 	}
 	chans := receivedChannels(target)

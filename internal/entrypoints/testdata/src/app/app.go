@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -224,7 +225,19 @@ func matchAll(ctx context.Context, items []string) error {
 	})
 	<-done
 	_ = feed.Wait()
+	waitFor(&pending)
 	return g.Wait()
+}
+
+var pending atomic.Int32
+
+// waitFor sleeps until nothing is pending: matchAll calls it, but matchAll
+// itself has no loop that runs for the life of the process (as errgroup's
+// Wait spins on its WaitGroup).
+func waitFor(n *atomic.Int32) {
+	for n.Load() > 0 {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func drain(ctx context.Context, work chan string, done chan struct{}) {

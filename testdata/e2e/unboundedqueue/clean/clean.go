@@ -78,12 +78,17 @@ func Semaphored(ctx context.Context, hooks []Webhook, sem *semaphore.Weighted) {
 	}
 }
 
-// Tokens takes a channel slot inside the goroutine, before the call.
+// Tokens tries for a channel slot inside the goroutine, before the call,
+// and drops the webhook when none is free: no goroutine waits for one.
 func Tokens(ctx context.Context, hooks []Webhook) {
 	tokens := make(chan struct{}, 4)
 	for _, h := range hooks {
 		go func() {
-			tokens <- struct{}{}
+			select {
+			case tokens <- struct{}{}:
+			default:
+				return
+			}
 			defer func() { <-tokens }()
 			_ = send(ctx, h)
 		}()

@@ -223,7 +223,9 @@ prepare() {
 if [ -n "$fetch_only" ]; then
 	for name in "${services[@]}"; do
 		echo "realworld: $name: fetching $(meta "$name" module)@$(meta "$name" version)" >&2
-		echo "realworld: $name: ready in $(prepare "$name")" >&2
+		# prepare's die ends only its command substitution: stop here too.
+		copy=$(prepare "$name") || exit 1
+		echo "realworld: $name: ready in $copy" >&2
 	done
 	exit 0
 fi
@@ -329,7 +331,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 for name in "${services[@]}"; do
 	[ -z "$report_only" ] || break
 	echo "realworld: $name: $(meta "$name" module)@$(meta "$name" version)" >&2
-	modroot=$(prepare "$name")
+	modroot=$(prepare "$name") || exit 1
 	measure "$name" "$modroot"
 	date -u '+%Y-%m-%d %H:%M UTC' >"$results/$name/when.txt"
 	echo "$built_at" >"$results/$name/built.txt"

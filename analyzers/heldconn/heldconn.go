@@ -690,7 +690,7 @@ func (c *checker) reportSpan(span heldSpan) {
 		c.report(w.call, acq.call.Pos(), fmt.Sprintf(
 			"%s: %s from %s is still held during %s; %s",
 			Code, acq.kind.Noun, acq.display, w.describe(), w.fix(acq)),
-			acq.kind.Noun+" acquired here")
+			acq.kind.Noun+" acquired here", w.waitOn)
 	}
 }
 
@@ -702,7 +702,7 @@ func (c *checker) reportCallback(site callbackSite, call *ssa.Call, w waitOn) {
 	c.report(call, site.call.Pos(), fmt.Sprintf(
 		"%s: %s calls %s while the %s it runs in is held%s; %s",
 		Code, callbackName(site), w.inCallback(), site.noun, through, w.fix(nil)),
-		site.noun+" held by "+site.followed()+" here")
+		site.noun+" held by "+site.followed()+" here", w)
 }
 
 func callbackName(site callbackSite) string {
@@ -712,7 +712,10 @@ func callbackName(site callbackSite) string {
 	return "the callback of " + site.holder
 }
 
-func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg string) {
+// report reports the call, with the acquisition (or the callback's holder)
+// and, for a wait inside one of the module's functions, the line in it that
+// reaches the network, as related information.
+func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg string, w waitOn) {
 	pos := c.callStart(call.Pos())
 	key := [2]token.Pos{relatedPos, pos}
 	if !pos.IsValid() || c.reported[key] {
@@ -722,6 +725,9 @@ func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg s
 	d := analysis.Diagnostic{Pos: pos, Message: msg}
 	if relatedPos.IsValid() {
 		d.Related = []analysis.RelatedInformation{{Pos: c.callStart(relatedPos), Message: relatedMsg}}
+	}
+	if w.at.IsValid() && !ssautil.SameLine(c.pass.Fset, w.at, call.Pos()) {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.callStart(w.at), Message: "the call that reaches " + w.path[len(w.path)-1]})
 	}
 	c.pass.Report(d)
 }

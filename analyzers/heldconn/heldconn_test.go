@@ -1,14 +1,32 @@
 package heldconn_test
 
 import (
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/bhlint/bhlint/analyzers/heldconn"
+	"github.com/bhlint/bhlint/internal/testpkgs"
 )
 
 func TestHeldConn(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer,
-		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased")
+		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased", "example.com/signup")
+}
+
+// TestRelatedReachedAt: a transaction held across a call of the module's
+// that reaches the network deeper down points at the line in the callee
+// that makes the network call, the one to move out of the transaction.
+func TestRelatedReachedAt(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "example.com/signup")
+	want := "projects.go:30 the call that reaches (*http.Client).Do"
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if slices.Contains(testpkgs.Related(r, d), want) {
+				return
+			}
+		}
+	}
+	t.Errorf("no finding points at %s", want)
 }

@@ -35,13 +35,22 @@ type waitOn struct {
 	path []string
 	// what: for the connection waits, the pool or statement as the user wrote it.
 	what string
+	// at: for a network wait through a function of the module, the call in
+	// it that reaches the network (the line a user moves out of the
+	// transaction), or token.NoPos.
+	at token.Pos
 }
 
 // waitIn classifies a call made while holding acq (nil inside a callback,
 // where the held value is not in hand).
 func (c *checker) waitIn(common *ssa.CallCommon, acq *acquisition) (waitOn, bool) {
+	if common.IsInvoke() && pkgscope.DeclaredInModule(c.pass.Module, common.Method.Pkg()) {
+		if w, ok := c.interfaceWait(common.Method); ok {
+			return w, true // named by the implementation that waits
+		}
+	}
 	if path := c.net.CallReaches(common); path != nil {
-		return waitOn{kind: network, path: path}, true
+		return waitOn{kind: network, path: path, at: c.reachedAt(common)}, true
 	}
 	if path := c.subprocessCall(common); path != nil {
 		return waitOn{kind: subprocess, path: path}, true
@@ -420,7 +429,7 @@ func (c *checker) interfaceWait(m *types.Func) (waitOn, bool) {
 	if pkgscope.DeclaredInModule(c.pass.Module, m.Pkg()) {
 		for _, impl := range c.implementationsOf(m) {
 			if path := c.funcNetwork(impl); path != nil {
-				w = waitOn{kind: network, path: path}
+				w = waitOn{kind: network, path: path, at: c.moduleReachedAt(c.ssaFunc(impl))}
 				break
 			}
 			if path := c.funcSubprocess(impl); path != nil {
@@ -434,6 +443,29 @@ func (c *checker) interfaceWait(m *types.Func) (waitOn, bool) {
 	}
 	c.ifaceWaits[m] = w
 	return w, w.path != nil
+}
+
+// reachedAt is where the function a call reaches the network through makes
+// the call that does, when that function is the module's: the callee of a
+// static call, or the first visible implementation of an interface method
+// that reaches it.
+func (c *checker) reachedAt(common *ssa.CallCommon) token.Pos {
+	if !common.IsInvoke() {
+		return c.moduleReachedAt(common.StaticCallee())
+	}
+	for _, impl := range c.implementationsOf(common.Method) {
+		if at := c.moduleReachedAt(c.ssaFunc(impl)); at.IsValid() {
+			return at
+		}
+	}
+	return token.NoPos
+}
+
+func (c *checker) moduleReachedAt(fn *ssa.Function) token.Pos {
+	if fn == nil || fn.Pkg == nil || !pkgscope.DeclaredInModule(c.pass.Module, fn.Pkg.Pkg) {
+		return token.NoPos
+	}
+	return c.net.FuncReachesAt(fn)
 }
 
 // funcNetwork is the path by which the method reaches the network, as

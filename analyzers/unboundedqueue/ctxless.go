@@ -195,10 +195,10 @@ func (c *checker) learnInterfaceWaiters() (changed bool) {
 		c.ifaceImpls = c.localInterfaceImpls()
 	}
 	for _, mi := range c.ifaceImpls {
-		if waits := c.noContextWaitsOf(mi.impl); len(waits) > 0 {
-			before := len(c.noCtxWaits[mi.method])
-			c.noCtxWaits[mi.method] = appendWaits(c.noCtxWaits[mi.method], waits)
-			changed = changed || len(c.noCtxWaits[mi.method]) > before
+		if waits := c.noContextWaitsOf(mi.Impl); len(waits) > 0 {
+			before := len(c.noCtxWaits[mi.Method])
+			c.noCtxWaits[mi.Method] = appendWaits(c.noCtxWaits[mi.Method], waits)
+			changed = changed || len(c.noCtxWaits[mi.Method]) > before
 		}
 	}
 	return changed
@@ -206,9 +206,9 @@ func (c *checker) learnInterfaceWaiters() (changed bool) {
 
 // localInterfaceImpls pairs the explicit methods of this package's
 // interfaces with their implementations among the named types of this
-// package and of those it imports (localMethodImplementations looks at this
+// package and of those it imports (ssautil.LocalImplementations looks at this
 // package's only).
-func (c *checker) localInterfaceImpls() []methodImplementation {
+func (c *checker) localInterfaceImpls() []ssautil.MethodImplementation {
 	var impls []types.Type
 	for _, pkg := range append([]*types.Package{c.pass.Pkg}, c.pass.Pkg.Imports()...) {
 		for _, name := range pkg.Scope().Names() {
@@ -217,7 +217,7 @@ func (c *checker) localInterfaceImpls() []methodImplementation {
 			}
 		}
 	}
-	out := []methodImplementation{}
+	out := []ssautil.MethodImplementation{}
 	scope := c.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -236,7 +236,7 @@ func (c *checker) localInterfaceImpls() []methodImplementation {
 			for m := range iface.ExplicitMethods() {
 				obj, _, _ := types.LookupFieldOrMethod(ptr, true, m.Pkg(), m.Name())
 				if impl, ok := obj.(*types.Func); ok {
-					out = append(out, methodImplementation{m, impl})
+					out = append(out, ssautil.MethodImplementation{Method: m, Impl: impl})
 				}
 			}
 		}

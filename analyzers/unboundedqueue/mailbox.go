@@ -8,6 +8,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A shared channel whose every consumer handles each value in memory is an
@@ -147,8 +148,8 @@ func (c *checker) implementationsNeverWait(m *types.Func, walk func(*ssa.Functio
 	if c.methodImpls == nil {
 		c.methodImpls = map[*types.Func][]*ssa.Function{}
 		prog := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).Package().Prog
-		for _, im := range c.localImplementations(prog) {
-			c.methodImpls[im.method] = append(c.methodImpls[im.method], im.impl)
+		for _, im := range ssautil.LocalImplementationFuncs(c.pass.Pkg, prog) {
+			c.methodImpls[im.Method] = append(c.methodImpls[im.Method], im.Impl)
 		}
 	}
 	impls := c.methodImpls[m]

@@ -62,7 +62,7 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 	}
 	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	funcs := builder.SrcFuncs()
-	impls := c.localImplementations(builder.Package().Prog)
+	impls := ssautil.LocalImplementationFuncs(c.pass.Pkg, builder.Package().Prog)
 	// To a fixed point: a function found waiting is done; one not found may
 	// be found when a function or interface method it calls is.
 	c.net.rounds.Run(funcs, func(fn *ssa.Function) {
@@ -75,12 +75,12 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 		}
 	}, func() {
 		for _, im := range impls {
-			if _, done := c.net.ifaces[im.method]; done {
+			if _, done := c.net.ifaces[im.Method]; done {
 				continue
 			}
-			if via := c.funcWaits(im.impl); via != "" {
-				c.net.ifaces[im.method] = netio.Name(im.method)
-				c.net.rounds.Changed(im.method)
+			if via := c.funcWaits(im.Impl); via != "" {
+				c.net.ifaces[im.Method] = netio.Name(im.Method)
+				c.net.rounds.Changed(im.Method)
 			}
 		}
 	})
@@ -112,23 +112,6 @@ func (c *checker) usesNetworkWaits() bool {
 		}
 	}
 	return false
-}
-
-type implementation struct {
-	method *types.Func   // an interface method declared in this package
-	impl   *ssa.Function // a method of a concrete type of this package that implements it
-}
-
-// localImplementations is localMethodImplementations with each
-// implementation's SSA function.
-func (c *checker) localImplementations(prog *ssa.Program) []implementation {
-	var out []implementation
-	for _, im := range c.localMethodImplementations() {
-		if fn := prog.FuncValue(im.impl); fn != nil {
-			out = append(out, implementation{im.method, fn})
-		}
-	}
-	return out
 }
 
 // funcWaits is the call by which fn waits on the network, or "".

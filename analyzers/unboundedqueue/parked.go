@@ -9,6 +9,7 @@ import (
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // parksOnSend marks a function that sends on a channel its value or its
@@ -75,9 +76,9 @@ func (c *checker) learnParkers() {
 	// The standard library parks inside its own machinery (an HTTP
 	// transport's writer loop): only its own sends are facts, not what
 	// reaches them.
-	var impls []methodImplementation
+	var impls []ssautil.MethodImplementation
 	if inModule(c.pass.Pkg) {
-		impls = c.localMethodImplementations()
+		impls = ssautil.LocalImplementations(c.pass.Pkg)
 	}
 	for changed := true; changed; {
 		changed = false
@@ -104,13 +105,13 @@ func (c *checker) learnParkers() {
 			}
 		}
 		for _, im := range impls {
-			if c.parkers[im.method] == nil && c.parkers[im.impl] != nil && !c.slotTakers[im.impl] {
-				f := c.parkers[im.impl]
+			if c.parkers[im.Method] == nil && c.parkers[im.Impl] != nil && !c.slotTakers[im.Impl] {
+				f := c.parkers[im.Impl]
 				via := f.Via
 				if via == "" {
-					via = netio.Name(im.impl)
+					via = netio.Name(im.Impl)
 				}
-				c.parkers[im.method] = &parksOnSend{Chan: f.Chan, Via: via, Owner: f.Owner}
+				c.parkers[im.Method] = &parksOnSend{Chan: f.Chan, Via: via, Owner: f.Owner}
 				changed = true
 			}
 		}
@@ -149,56 +150,6 @@ func (c *checker) parkingCandidates(fd *ast.FuncDecl) []*ast.CallExpr {
 		}
 		return true
 	})
-	return out
-}
-
-type methodImplementation struct {
-	method *types.Func // an interface method declared in this package
-	impl   *types.Func // a method of a concrete type of this package that implements it
-}
-
-// localMethodImplementations pairs the methods of the package's interfaces
-// with the methods of the package's concrete types that implement them.
-func (c *checker) localMethodImplementations() []methodImplementation {
-	var ifaces []*types.Interface
-	var concrete []types.Type
-	scope := c.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
-		}
-		if it, ok := named.Underlying().(*types.Interface); ok {
-			if it.NumMethods() > 0 {
-				ifaces = append(ifaces, it)
-			}
-		} else if named.NumMethods() > 0 {
-			concrete = append(concrete, types.NewPointer(named))
-		}
-	}
-	var out []methodImplementation
-	for _, it := range ifaces {
-		for _, t := range concrete {
-			if !types.Implements(t, it) {
-				continue
-			}
-			for i := range it.NumMethods() {
-				m := it.Method(i)
-				if m.Pkg() != c.pass.Pkg {
-					continue // declared by an embedded interface of another package
-				}
-				if obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pkg(), m.Name()); obj != nil {
-					if f, ok := obj.(*types.Func); ok {
-						out = append(out, methodImplementation{m, f})
-					}
-				}
-			}
-		}
-	}
 	return out
 }
 

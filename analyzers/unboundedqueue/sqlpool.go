@@ -129,12 +129,12 @@ func (c *checker) learnOpens(funcs []*ast.FuncDecl, ifaceOpeners map[*types.Func
 // It returns each such method's implementations, whose opens it carries.
 func (c *checker) learnInterfaceOpeners() map[*types.Func][]*types.Func {
 	impls := map[*types.Func][]*types.Func{}
-	var methods []*types.Func // in the order localMethodImplementations pairs them
-	for _, im := range c.localMethodImplementations() {
-		if _, seen := impls[im.method]; !seen {
-			methods = append(methods, im.method)
+	var methods []*types.Func // in the order ssautil.LocalImplementations pairs them
+	for _, im := range ssautil.LocalImplementations(c.pass.Pkg) {
+		if _, seen := impls[im.Method]; !seen {
+			methods = append(methods, im.Method)
 		}
-		impls[im.method] = append(impls[im.method], im.impl)
+		impls[im.Method] = append(impls[im.Method], im.Impl)
 	}
 	out := map[*types.Func][]*types.Func{}
 	for _, m := range methods {

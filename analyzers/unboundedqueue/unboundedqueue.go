@@ -19,6 +19,7 @@ import (
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // Code starts every message of this analyzer.
@@ -451,7 +452,7 @@ type checker struct {
 	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
 	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
-	ifaceImpls      []methodImplementation           // this package's interface methods and their implementations (localInterfaceImpls)
+	ifaceImpls      []ssautil.MethodImplementation   // this package's interface methods and their implementations (localInterfaceImpls)
 	reportedWaits   []string                         // the waits with no context, and the go statements reached at depth, this package reported (noContextWaitsReported)
 	reportedBefore  map[string]bool                  // those the packages before it reported
 	limitedHere     *bool                            // this package or one it imports gives a pool a maximum (limitsPools), once learned

@@ -4,15 +4,25 @@
 //
 // It is a fact-producing helper pass in the style of ctrlflow: bhlint's
 // analyzers Require it and ask its Result whether a call reaches the network
-// and by what path. Calls through interfaces and function values are not
-// followed, except for interface methods that are themselves in the
-// catalogue (grpc.ClientConnInterface.Invoke, redis.Cmdable commands) and
-// interface methods shaped as (*http.Client).Do (catalog.IsHTTPDoer): a
-// library's Doer or HTTPClient is how it takes the caller's client, and
-// whatever implements it sends the request and waits for the response.
+// and by what path. Calls through function values are not followed. Calls
+// through interfaces are followed in three cases: interface methods that
+// are themselves in the catalogue (grpc.ClientConnInterface.Invoke,
+// redis.Cmdable commands); interface methods shaped as (*http.Client).Do
+// (catalog.IsHTTPDoer), since a library's Doer or HTTPClient is how it takes
+// the caller's client, and whatever implements it sends the request and
+// waits for the response; and an interface method that a concrete type of
+// the interface's own package implements with a method that reaches the
+// network (a generated gRPC client interface and its unexported client, an
+// SDK's request builder whose Execute sends, a service's Client interface
+// and its HTTP implementation): the package that declares both is where the
+// call is resolved, once, for every importer (a MayNetwork fact on the
+// interface method). An interface whose implementations live elsewhere
+// (io.Writer, a logger's) stays unfollowed: which one runs is not known
+// where the interface is declared.
 package netio
 
 import (
+	"go/token"
 	"go/types"
 	"reflect"
 	"strings"
@@ -42,8 +52,14 @@ var Analyzer = &analysis.Analyzer{
 const maxPath = 4
 
 // MayNetwork marks a function that may make a network call. Path is the call
-// chain from the function to the catalogue entry, shortened to its last hops.
-type MayNetwork struct{ Path []string }
+// chain from the function to the catalogue entry, shortened to its last hops;
+// File and Line are where the function makes the first call of that chain,
+// the line a caller that holds something across the call can be pointed to.
+type MayNetwork struct {
+	Path []string
+	File string
+	Line int
+}
 
 // AFact marks MayNetwork as an analysis fact.
 func (*MayNetwork) AFact() {}
@@ -53,9 +69,11 @@ func (f *MayNetwork) String() string { return "mayNetwork(" + strings.Join(f.Pat
 // Result answers, for calls in the current package, whether they reach the
 // network.
 type Result struct {
-	pass  *analysis.Pass
-	local map[*ssa.Function][]string
-	extra *catalog.Table // network calls the project's .bhlint.yml adds
+	pass   *analysis.Pass
+	local  map[*ssa.Function][]string
+	at     map[*ssa.Function]token.Pos // the call of local's path in the function
+	ifaces map[*types.Func][]string    // this package's interface methods that reach, by an implementation of this package
+	extra  *catalog.Table              // network calls the project's .bhlint.yml adds
 
 	rounds ssautil.Rounds // run's, for who reads whose path
 }
@@ -69,10 +87,7 @@ func (r *Result) isNetworkCall(fn *types.Func) bool {
 // nil if it does not (as far as static calls show).
 func (r *Result) CallReaches(call *ssa.CallCommon) []string {
 	if call.IsInvoke() {
-		if r.isNetworkCall(call.Method) || catalog.IsHTTPDoer(call.Method) {
-			return []string{Name(call.Method)}
-		}
-		return nil
+		return r.methodReaches(call.Method)
 	}
 	callee := call.StaticCallee()
 	if callee == nil {
@@ -105,34 +120,75 @@ func (r *Result) FuncReaches(fn *ssa.Function) []string {
 	return nil
 }
 
+// methodReaches returns the path by which a call of the interface method m
+// reaches a network call, or nil.
+func (r *Result) methodReaches(m *types.Func) []string {
+	if r.isNetworkCall(m) || catalog.IsHTTPDoer(m) {
+		return []string{Name(m)}
+	}
+	m = m.Origin()
+	if m.Pkg() == nil {
+		return nil
+	}
+	if m.Pkg() != r.pass.Pkg {
+		var fact MayNetwork
+		if r.pass.ImportObjectFact(m, &fact) {
+			return prepend(Name(m), fact.Path)
+		}
+		return nil
+	}
+	r.rounds.Read(m)
+	if path, ok := r.ifaces[m]; ok {
+		return prepend(Name(m), path)
+	}
+	return nil
+}
+
 func run(pass *analysis.Pass) (any, error) {
 	cfg, err := guard.Config(pass)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{pass: pass, local: map[*ssa.Function][]string{}, extra: catalog.NewTable(cfg.Catalog.NetworkCalls...)}
+	res := &Result{pass: pass, local: map[*ssa.Function][]string{}, at: map[*ssa.Function]token.Pos{}, ifaces: map[*types.Func][]string{}, extra: catalog.NewTable(cfg.Catalog.NetworkCalls...)}
 	if len(cfg.Catalog.NetworkCalls) == 0 && !pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages) {
 		return res, nil
 	}
 	if !res.usesNetwork() {
 		return res, nil
 	}
-	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
+	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	impls := ssautil.LocalImplementationFuncs(pass.Pkg, builder.Package().Prog)
 	// Propagate to a fixed point: a round may add callers of functions
-	// found in the one before (recursion, calls to later declarations).
-	res.rounds.Run(funcs, func(fn *ssa.Function) {
+	// found in the one before (recursion, calls to later declarations), and
+	// the interface methods whose implementation was.
+	res.rounds.Run(builder.SrcFuncs(), func(fn *ssa.Function) {
 		if _, done := res.local[fn]; done {
 			return
 		}
-		if path := res.directReach(fn); path != nil {
+		if path, at := res.directReach(fn); path != nil {
 			res.local[fn] = path
+			res.at[fn] = at
 			res.rounds.Changed(fn)
 		}
-	}, nil)
+	}, func() {
+		for _, im := range impls {
+			if _, done := res.ifaces[im.Method]; done {
+				continue
+			}
+			if path := res.FuncReaches(im.Impl); path != nil {
+				res.ifaces[im.Method] = path
+				res.rounds.Changed(im.Method)
+			}
+		}
+	})
 	for fn, path := range res.local {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
-			pass.ExportObjectFact(obj, &MayNetwork{Path: path})
+			posn := pass.Fset.Position(res.at[fn])
+			pass.ExportObjectFact(obj, &MayNetwork{Path: path, File: posn.Filename, Line: posn.Line})
 		}
+	}
+	for m, path := range res.ifaces {
+		pass.ExportObjectFact(m, &MayNetwork{Path: path})
 	}
 	return res, nil
 }
@@ -160,14 +216,33 @@ func (r *Result) usesNetwork() bool {
 }
 
 // directReach returns the path of the first call in fn that reaches the
-// network. Calls in a goroutine do not make fn wait, so they do not count.
-func (r *Result) directReach(fn *ssa.Function) []string {
+// network, and the call's position. Calls in a goroutine do not make fn
+// wait, so they do not count.
+func (r *Result) directReach(fn *ssa.Function) ([]string, token.Pos) {
 	for call := range ssautil.WaitedCalls(fn) {
 		if path := r.CallReaches(call); path != nil {
-			return path
+			return path, call.Pos()
 		}
 	}
-	return nil
+	return nil, token.NoPos
+}
+
+// FuncReachesAt returns where fn makes the call by which it reaches the
+// network (its position in this pass's file set: exact in this package,
+// the start of the line in another's), or token.NoPos when fn reaches none
+// or is a catalogue entry.
+func (r *Result) FuncReachesAt(fn *ssa.Function) token.Pos {
+	if origin := fn.Origin(); origin != nil {
+		fn = origin
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != nil && obj.Pkg() != r.pass.Pkg {
+		var fact MayNetwork
+		if r.pass.ImportObjectFact(obj, &fact) && fact.File != "" {
+			return ssautil.LinePos(r.pass.Fset, fact.File, fact.Line)
+		}
+		return token.NoPos
+	}
+	return r.at[fn]
 }
 
 func prepend(name string, path []string) []string {

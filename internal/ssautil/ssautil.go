@@ -176,6 +176,77 @@ func Implementation(named *types.Named, iface *types.Interface, m *types.Func) *
 	return nil
 }
 
+// MethodImplementation pairs an interface method with a method that
+// implements it.
+type MethodImplementation struct {
+	Method *types.Func // an interface method declared in the package
+	Impl   *types.Func // a method of a concrete type of the package that implements it
+}
+
+// LocalImplementations pairs the methods declared by pkg's interfaces with
+// the methods of pkg's concrete types that implement them: interfaces in
+// the scope's name order, and for each its implementations in
+// ConcreteTypes' order. A package that declares an interface and its
+// implementation (a generated gRPC client, an SDK's request builder) is
+// where the interface's calls can be resolved once for every importer.
+func LocalImplementations(pkg *types.Package) []MethodImplementation {
+	var out []MethodImplementation
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		iface, ok := named.Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			continue
+		}
+		for concrete := range ConcreteTypes(pkg) {
+			t := types.Type(types.NewPointer(concrete)) // the method set of both
+			if !types.Implements(t, iface) {
+				continue
+			}
+			for m := range iface.Methods() {
+				if m.Pkg() != pkg {
+					continue // declared by an embedded interface of another package
+				}
+				if impl, ok := methodOf(t, m).(*types.Func); ok {
+					out = append(out, MethodImplementation{m, impl.Origin()})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// FuncImplementation is a MethodImplementation with the implementation's
+// SSA function.
+type FuncImplementation struct {
+	Method *types.Func
+	Impl   *ssa.Function
+}
+
+// LocalImplementationFuncs is LocalImplementations with each
+// implementation's SSA function, where prog has one.
+func LocalImplementationFuncs(pkg *types.Package, prog *ssa.Program) []FuncImplementation {
+	var out []FuncImplementation
+	for _, im := range LocalImplementations(pkg) {
+		if fn := prog.FuncValue(im.Impl); fn != nil {
+			out = append(out, FuncImplementation{im.Method, fn})
+		}
+	}
+	return out
+}
+
+func methodOf(t types.Type, m *types.Func) types.Object {
+	obj, _, _ := types.LookupFieldOrMethod(t, false, m.Pkg(), m.Name())
+	return obj
+}
+
 // SameLine reports whether a and b are valid positions on one line of one
 // file: two ends of a finding that one line of related information shows.
 func SameLine(fset *token.FileSet, a, b token.Pos) bool {

@@ -23,7 +23,7 @@ import (
 // echoThreeTimes retries a unary call three times with nothing in between.
 func echoThreeTimes(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
 	var err error
-	for i := 0; i < 3; i++ { // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no pause between attempts`
+	for i := 0; i < 3; i++ { // want `this loop retries \(echopb.EchoClient\).Echo \(a network call: → \(\*echopb.echoClient\).Echo → \(grpc.ClientConnInterface\).Invoke\) when it fails with no pause between attempts`
 		var resp *echopb.Resp
 		resp, err = c.Echo(ctx, &echopb.Req{Key: "k"})
 		if err == nil {
@@ -36,7 +36,7 @@ func echoThreeTimes(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, err
 // echoEvery100ms: bounded, but every client retries in step.
 func echoEvery100ms(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
 	var err error
-	for i := 0; i < 5; i++ { // want `this loop retries \(echopb.EchoClient\).Echo when it fails waiting a constant 100ms between attempts with no backoff or jitter`
+	for i := 0; i < 5; i++ { // want `this loop retries \(echopb.EchoClient\).Echo \(a network call: → \(\*echopb.echoClient\).Echo → \(grpc.ClientConnInterface\).Invoke\) when it fails waiting a constant 100ms between attempts with no backoff or jitter`
 		var resp *echopb.Resp
 		if resp, err = c.Echo(ctx, &echopb.Req{Key: "k"}); err == nil {
 			return resp, nil
@@ -74,7 +74,7 @@ func chatForever(stream grpc.BidiStreamingServer[echopb.Req, echopb.Resp]) error
 
 // echoWhileUnavailable retries on Unavailable, for ever, at once.
 func echoWhileUnavailable(ctx context.Context, c echopb.EchoClient) (*echopb.Resp, error) {
-	for { // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no bound on attempts, with no pause`
+	for { // want `this loop retries \(echopb.EchoClient\).Echo \(a network call: → \(\*echopb.echoClient\).Echo → \(grpc.ClientConnInterface\).Invoke\) when it fails with no bound on attempts, with no pause`
 		resp, err := c.Echo(ctx, &echopb.Req{Key: "k"})
 		if status.Code(err) == codes.Unavailable {
 			continue
@@ -86,7 +86,7 @@ func echoWhileUnavailable(ctx context.Context, c echopb.EchoClient) (*echopb.Res
 // echoUntilOK: the same written against codes.OK, three times.
 func echoUntilOK(ctx context.Context, c echopb.EchoClient) error {
 	var err error
-	for range 3 { // want `this loop retries \(echopb.EchoClient\).Echo when it fails with no pause`
+	for range 3 { // want `this loop retries \(echopb.EchoClient\).Echo \(a network call: → \(\*echopb.echoClient\).Echo → \(grpc.ClientConnInterface\).Invoke\) when it fails with no pause`
 		_, err = c.Echo(ctx, &echopb.Req{Key: "k"})
 		if status.Code(err) != codes.OK {
 			continue

@@ -33,7 +33,7 @@ type HandlerFunc func(ctx context.Context, channel string) error
 
 type Handler struct{ proxy Proxy }
 
-func (h *Handler) Handle() HandlerFunc { // want Handle:`returnsNetworkFunc\(\(cacheproxy.Proxy\).Notify\)`
+func (h *Handler) Handle() HandlerFunc { // want Handle:`returnsNetworkFunc\(func literal in \(\*cacheproxy.Handler\).Handle → \(cacheproxy.Proxy\).Notify → \(\*cacheproxy.HTTPProxy\).Notify → \(\*http.Client\).Do\)`
 	return func(ctx context.Context, channel string) error {
 		return h.proxy.Notify(ctx, channel)
 	}

@@ -43,6 +43,10 @@ type waitAt struct {
 	// IntoDependency: the wait is the module's call of a dependency's
 	// function that waits inside (waitsAtCall).
 	IntoDependency bool
+	// Pending: an IntoDependency wait of a request's path in a package that
+	// neither gives a pool a maximum nor imports one that does; it is
+	// reported by a package of the program that does (pendingWaits).
+	Pending bool
 }
 
 // maxNoContextWaits caps the waits a fact carries.
@@ -160,7 +164,7 @@ func (c *checker) calledNoContextWaits(fd *ast.FuncDecl) []waitAt {
 // waitsAtCall is the waits of call's callee as the program sees them from
 // fd (intoDependency).
 func (c *checker) waitsAtCall(fd *ast.FuncDecl, call *ast.CallExpr, waits []waitAt) []waitAt {
-	return c.intoDependency(waits, call.Pos(), c.calleeName(call), funcName(fd))
+	return c.intoDependency(waits, call.Pos(), c.calleeName(call), funcName(fd), false)
 }
 
 // intoDependency is waits as the module's code sees them at a call (at pos,
@@ -170,17 +174,18 @@ func (c *checker) waitsAtCall(fd *ast.FuncDecl, call *ast.CallExpr, waits []wait
 // Begin), if this package or one it imports gives a pool a maximum;
 // without one nothing queues for a slot. From a dependency's code they
 // stay where they are.
-func (c *checker) intoDependency(waits []waitAt, pos token.Pos, name, in string) []waitAt {
+func (c *checker) intoDependency(waits []waitAt, pos token.Pos, name, in string, keepPending bool) []waitAt {
 	inner := slices.IndexFunc(waits, func(w waitAt) bool { return w.InDependency })
 	if c.dependency || inner < 0 {
 		return waits
 	}
 	out := slices.DeleteFunc(slices.Clone(waits), func(w waitAt) bool { return w.InDependency })
-	if !c.poolsLimitedHere() {
+	if !c.poolsLimitedHere() && !keepPending {
 		return out
 	}
 	p := c.pass.Fset.Position(pos)
-	at := waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: name + " (" + waits[inner].Call + " inside it)", In: in, IntoDependency: true}
+	at := waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: name + " (" + waits[inner].Call + " inside it)", In: in,
+		IntoDependency: true, Pending: !c.poolsLimitedHere()}
 	return appendWaits([]waitAt{at}, out)
 }
 
@@ -299,7 +304,9 @@ func (c *checker) checkRequestNoContextWaits() {
 			if reported[key] || slices.Contains(c.reportedWaits, key) {
 				continue // a package before this one reported it
 			}
-			c.reportedWaits = append(c.reportedWaits, key)
+			if !w.Pending {
+				c.reportedWaits = append(c.reportedWaits, key)
+			}
 			pos := c.waitPos(w)
 			var d analysis.Diagnostic
 			if w.IntoDependency {
@@ -316,6 +323,82 @@ func (c *checker) checkRequestNoContextWaits() {
 					w.Call, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
 			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fr.entry.Pos(), Message: "the request's entry point"})
+			if w.Pending {
+				c.pending = append(c.pending, c.pendingReport(key, d))
+				continue
+			}
+			c.emit(d)
+		}
+	}
+	if len(c.pending) > 0 {
+		c.pass.ExportPackageFact(&pendingWaits{Reports: c.pending})
+	}
+}
+
+// pendingWaits carries a package's findings of waits inside a dependency
+// that a request reaches, found where no maximum is known: the package
+// neither gives a pool a maximum nor imports one that does (utask's
+// api/handler calls zesty's Tx(), whose pool utask/db bounds; only api and
+// main import utask/db). A wait for a slot needs a maximum, and the
+// maximum is the program's: a package that knows one and imports this one,
+// directly or not (the api, the main package), reports them, once
+// (reportPendingWaits).
+type pendingWaits struct{ Reports []pendingReport }
+
+// pendingReport is a finding kept for later: its key (file:line, as
+// noContextWaitsReported keeps them), its position and message, and its
+// related positions.
+type pendingReport struct {
+	Key       string
+	File      string
+	Line, Col int
+	Message   string
+	Related   []pendingPlace
+}
+
+type pendingPlace struct {
+	File      string
+	Line, Col int
+	Message   string
+}
+
+func (*pendingWaits) AFact() {}
+
+func (f *pendingWaits) String() string { return fmt.Sprintf("pendingWaits(%d)", len(f.Reports)) }
+
+func (c *checker) pendingReport(key string, d analysis.Diagnostic) pendingReport {
+	p := c.pass.Fset.Position(d.Pos)
+	r := pendingReport{Key: key, File: p.Filename, Line: p.Line, Col: p.Column, Message: d.Message}
+	for _, rel := range d.Related {
+		rp := c.pass.Fset.Position(rel.Pos)
+		r.Related = append(r.Related, pendingPlace{rp.Filename, rp.Line, rp.Column, rel.Message})
+	}
+	return r
+}
+
+// reportPendingWaits reports, in a package that gives a pool a maximum or
+// imports one that does, the pending findings of the packages it imports,
+// directly or not, that no package before it reported (a dependency keeps
+// none: intoDependency leaves its waits where they are).
+func (c *checker) reportPendingWaits() {
+	if !c.poolsLimitedHere() {
+		return
+	}
+	reported := c.noContextWaitsReportedBefore()
+	for _, pf := range c.pass.AllPackageFacts() {
+		f, ok := pf.Fact.(*pendingWaits)
+		if !ok || pf.Package == c.pass.Pkg {
+			continue
+		}
+		for _, r := range f.Reports {
+			if reported[r.Key] || slices.Contains(c.reportedWaits, r.Key) {
+				continue
+			}
+			c.reportedWaits = append(c.reportedWaits, r.Key)
+			d := analysis.Diagnostic{Pos: c.waitPos(waitAt{File: r.File, Line: r.Line, Col: r.Col}), Message: r.Message}
+			for _, rel := range r.Related {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.waitPos(waitAt{File: rel.File, Line: rel.Line, Col: rel.Col}), Message: rel.Message})
+			}
 			c.emit(d)
 		}
 	}
@@ -331,7 +414,7 @@ func (c *checker) requestCallWaits(call *ssa.Call, starts *ssautil.CallStarts) [
 	} else if fn, ok := common.StaticCallee().Object().(*types.Func); ok {
 		name = netio.Name(fn)
 	}
-	return c.intoDependency(c.ssaNoContextWaits(common), starts.Start(c.pass.Files, call.Pos()), name, call.Parent().Name())
+	return c.intoDependency(c.ssaNoContextWaits(common), starts.Start(c.pass.Files, call.Pos()), name, call.Parent().Name(), true)
 }
 
 // ssaNoContextWaits is the waits of a call's callee: a function, or an

@@ -264,7 +264,14 @@ capped by it.
     when the calling package or one it imports gives a pool a maximum
     (utask's handlers calling zesty's DBProvider.Tx, which reaches
     go-gorp's DbMap.Begin and database/sql's Begin through two
-    interfaces). Fix: the
+    interfaces). A handler package that neither gives a pool a maximum
+    nor imports one that does (utask's api/handler; only api and main
+    import utask/db, which bounds the pool) keeps such a finding pending
+    (a package fact): the maximum is the program's, and the first package
+    on the imports' way that gives one or imports one that does (the api
+    that wires both, the main package) reports it at the handler's line,
+    once. A program none of whose packages gives a maximum leaves it
+    pending. Fix: the
     Context variant, or attach the context to the handle first; for a
     function handed none, hand the request's context down to it; for a
     library that takes none, its variant that does. Neither

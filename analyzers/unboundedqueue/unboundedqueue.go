@@ -34,7 +34,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits)},
 	Run:       run,
 }, Code)
 
@@ -149,6 +149,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if c.serving {
 		guard.At(token.NoPos, func() { c.checkRequestNoContextWaits() })
 	}
+	guard.At(token.NoPos, func() { c.reportPendingWaits() })
 	guard.At(token.NoPos, func() { c.exportNoContextWaitsReported() })
 	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
 		return nil, nil
@@ -454,6 +455,7 @@ type checker struct {
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
 	ifaceImpls      []ssautil.MethodImplementation   // this package's interface methods and their implementations (localInterfaceImpls)
 	reportedWaits   []string                         // the waits with no context, and the go statements reached at depth, this package reported (noContextWaitsReported)
+	pending         []pendingReport                  // this package's request waits inside a dependency, where no maximum is known (pendingWaits)
 	reportedBefore  map[string]bool                  // those the packages before it reported
 	limitedHere     *bool                            // this package or one it imports gives a pool a maximum (limitsPools), once learned
 	net             *netWaits                        // this package's network waits (waitsOnNetwork), once learned

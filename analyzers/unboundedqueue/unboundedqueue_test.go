@@ -108,6 +108,15 @@ func TestDependencyWaits(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "libwaits/db", "libwaits/api", "libwaits/nolimit")
 }
 
+// TestDependencyWaitsPending: a handler package that neither bounds the
+// pool nor imports the package that does keeps its wait pending; the
+// server that imports both reports it at the handler's line, once.
+func TestDependencyWaitsPending(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "libwaits/handler", "libwaits/server")
+	elsewhere.Done()
+}
+
 // TestRequestNoContextWaits: a handler reaches, through an interface the
 // store package fills, a wait with no context in a function handed none;
 // the finding sits at the wait, in the store's package.

@@ -1,6 +1,7 @@
-// Package nolimit calls the same library on a pool nothing in the program
+// Package nolimit calls the same library on a pool nothing in the program // want package:"pendingWaits\\(1\\)"
 // gives a maximum: it opens a connection per caller instead of queueing
-// them (the pool's own finding says what it lacks).
+// them (the pool's own finding says what it lacks). Its wait stays pending:
+// no package that gives a pool a maximum imports it.
 package nolimit
 
 import (

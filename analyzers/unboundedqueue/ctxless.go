@@ -330,13 +330,32 @@ func (c *checker) checkRequestNoContextWaits() {
 			c.emit(d)
 		}
 	}
+}
+
+// emitOrPend reports a wait for a pool slot where this package gives a
+// pool a maximum or imports one that does, and keeps it pending for a
+// package that does otherwise (a store handed its *gorm.DB by main, which
+// bounds it): a wait for a slot needs a maximum, and a pool with none opens
+// a connection per caller instead of queueing them.
+func (c *checker) emitOrPend(d analysis.Diagnostic) {
+	if c.poolsLimitedHere() {
+		c.emit(d)
+		return
+	}
+	p := c.pass.Fset.Position(d.Pos)
+	c.pending = append(c.pending, c.pendingReport(fmt.Sprintf("%s:%d", p.Filename, p.Line), d))
+}
+
+// exportPending exports the findings this package keeps pending.
+func (c *checker) exportPending() {
 	if len(c.pending) > 0 {
 		c.pass.ExportPackageFact(&pendingWaits{Reports: c.pending})
 	}
 }
 
-// pendingWaits carries a package's findings of waits inside a dependency
-// that a request reaches, found where no maximum is known: the package
+// pendingWaits carries a package's findings of waits for a pool slot (a
+// request's wait inside a dependency, a wait that ignores the context its
+// function was handed) found where no maximum is known: the package
 // neither gives a pool a maximum nor imports one that does (utask's
 // api/handler calls zesty's Tx(), whose pool utask/db bounds; only api and
 // main import utask/db). A wait for a slot needs a maximum, and the

@@ -242,7 +242,15 @@ capped by it.
     its caller's context and is trusted; a field or a package variable is
     the shared handle and carries none. Not in main or init, nor in a
     function handed no context (start-up, a migration step), unless a
-    request reaches it: per-request is whatever an entry point reaches. A
+    request reaches it: per-request is whatever an entry point reaches.
+    As for every wait for a slot, the pool needs a maximum: in a package
+    that neither gives a pool one nor imports one that does (a store
+    handed its *gorm.DB by main), the finding is kept pending and the
+    first package on the imports' way that knows a maximum (main) reports
+    it at the store's line; a program that gives no pool a maximum
+    (garm's gorm store) reports none, as a query there opens another
+    connection instead of waiting, and what the pool lacks is its
+    maximum, reported where it is opened. A
     function handed no context that waits this way, itself or through the
     functions it calls, carries waitsNoContext (a fact, across packages),
     and so does a method of an interface whose package sees such an

@@ -151,6 +151,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	guard.At(token.NoPos, func() { c.reportPendingWaits() })
 	guard.At(token.NoPos, func() { c.exportNoContextWaitsReported() })
+	defer guard.At(token.NoPos, func() { c.exportPending() })
 	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
 		return nil, nil
 	}

@@ -108,6 +108,16 @@ func TestDependencyWaits(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "libwaits/db", "libwaits/api", "libwaits/nolimit")
 }
 
+// TestHandedWaitsPending: a store that ignores the context it is handed
+// waits for a slot only where the program gives the pool a maximum: the
+// main package that does reports the store's line; where nothing does,
+// the wait stays pending and nobody reports it.
+func TestHandedWaitsPending(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "ctxlessstore", "ctxlessmain", "ctxlessnomax")
+	elsewhere.Done()
+}
+
 // TestDependencyWaitsPending: a handler package that neither bounds the
 // pool nor imports the package that does keeps its wait pending; the
 // server that imports both reports it at the handler's line, once.

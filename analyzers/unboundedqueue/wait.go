@@ -26,10 +26,10 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 		}
 		if handed != nil && !oneShot {
 			if how := c.contextlessWait(fd, call); how != "" && !c.onUnsharedPool(fd, call, stack) && !c.onUnlimitedEmbeddedPool(call) {
-				c.report(call.Pos(), handed.Pos(), "the context it was handed",
+				c.emitOrPend(c.diagnostic(call.Pos(), handed.Pos(), "the context it was handed",
 					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s): "+
 						"when every connection is taken, the caller waits for as long as the pool stays full and cannot be cancelled; %s",
-					c.calleeName(call), fd.Name.Name, handed.Name(), how)
+					c.calleeName(call), fd.Name.Name, handed.Name(), how))
 			}
 		}
 		if oneShot && !inLit(stack) {

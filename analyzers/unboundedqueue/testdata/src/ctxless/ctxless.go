@@ -1,7 +1,8 @@
-// Package ctxless has waits for a pool slot through methods that take no
+// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools"
 // context, in functions that were handed one (a repository called from a
 // handler, apache/answer's data.DB.Transaction), and look-alikes that
-// give the wait the context or were never handed one.
+// give the wait the context or were never handed one. NewRepo gives the
+// pool its maximum: a wait for a slot needs one.
 package ctxless
 
 import (
@@ -14,6 +15,11 @@ import (
 )
 
 type User struct{ ID int }
+
+func NewRepo(db *sql.DB, orm *gorm.DB, engine *xorm.Engine) *Repo { // want NewRepo:`boundsDBParam\(\[0\]\)`
+	db.SetMaxOpenConns(20)
+	return &Repo{db: db, orm: orm, engine: engine}
+}
 
 type Repo struct {
 	db     *sql.DB

@@ -106,16 +106,21 @@ func (r *Result) FuncReaches(fn *ssa.Function) []string {
 			return []string{Name(obj)}
 		}
 		if obj.Pkg() != nil && obj.Pkg() != r.pass.Pkg {
-			var fact MayNetwork
-			if r.pass.ImportObjectFact(obj, &fact) {
-				return prepend(Name(obj), fact.Path)
-			}
-			return nil
+			return r.imported(obj)
 		}
 	}
 	r.rounds.Read(fn)
 	if path, ok := r.local[fn]; ok {
 		return prepend(displayName(fn), path)
+	}
+	return nil
+}
+
+// imported is the path another package's MayNetwork fact gives obj, or nil.
+func (r *Result) imported(obj *types.Func) []string {
+	var fact MayNetwork
+	if r.pass.ImportObjectFact(obj, &fact) {
+		return prepend(Name(obj), fact.Path)
 	}
 	return nil
 }
@@ -131,11 +136,7 @@ func (r *Result) methodReaches(m *types.Func) []string {
 		return nil
 	}
 	if m.Pkg() != r.pass.Pkg {
-		var fact MayNetwork
-		if r.pass.ImportObjectFact(m, &fact) {
-			return prepend(Name(m), fact.Path)
-		}
-		return nil
+		return r.imported(m)
 	}
 	r.rounds.Read(m)
 	if path, ok := r.ifaces[m]; ok {

@@ -144,6 +144,18 @@ func FuncsStoredInFields(funcs []*ssa.Function) iter.Seq2[*ssa.FieldAddr, *ssa.F
 // type implements nothing), in the scope's name order.
 func ConcreteTypes(pkg *types.Package) iter.Seq[*types.Named] {
 	return func(yield func(*types.Named) bool) {
+		for named := range declaredTypes(pkg) {
+			if !types.IsInterface(named) && !yield(named) {
+				return
+			}
+		}
+	}
+}
+
+// declaredTypes yields pkg's declared named types that are not aliases and
+// not generic, in the scope's name order.
+func declaredTypes(pkg *types.Package) iter.Seq[*types.Named] {
+	return func(yield func(*types.Named) bool) {
 		scope := pkg.Scope()
 		for _, name := range scope.Names() {
 			tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -151,7 +163,7 @@ func ConcreteTypes(pkg *types.Package) iter.Seq[*types.Named] {
 				continue
 			}
 			named, ok := tn.Type().(*types.Named)
-			if !ok || named.TypeParams().Len() > 0 || types.IsInterface(named) {
+			if !ok || named.TypeParams().Len() > 0 {
 				continue
 			}
 			if !yield(named) {
@@ -191,16 +203,7 @@ type MethodImplementation struct {
 // where the interface's calls can be resolved once for every importer.
 func LocalImplementations(pkg *types.Package) []MethodImplementation {
 	var out []MethodImplementation
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams().Len() > 0 {
-			continue
-		}
+	for named := range declaredTypes(pkg) {
 		iface, ok := named.Underlying().(*types.Interface)
 		if !ok || iface.NumMethods() == 0 {
 			continue

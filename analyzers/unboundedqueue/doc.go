@@ -247,7 +247,9 @@ capped by it.
     that neither gives a pool one nor imports one that does (a store
     handed its *gorm.DB by main), the finding is kept pending and the
     first package on the imports' way that knows a maximum (main) reports
-    it at the store's line; a program that gives no pool a maximum
+    it at the store's line (test support, a fixture handed a *testing.T,
+    is dropped where it is, as the package that would report it cannot
+    tell); a program that gives no pool a maximum
     (garm's gorm store) reports none, as a query there opens another
     connection instead of waiting, and what the pool lacks is its
     maximum, reported where it is opened. A

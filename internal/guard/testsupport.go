@@ -188,3 +188,12 @@ func isTestingType(t types.Type) bool {
 	}
 	return false
 }
+
+// InTestSupport reports whether pos, in one of the package's files, is in
+// test support code, as the wrapper judges every finding. An analyzer that
+// leaves a finding for another package to report at this package's line
+// (a wait kept pending until a package that knows the pool's maximum) asks
+// here, where the enclosing function and the package's files are known.
+func InTestSupport(pass *analysis.Pass, pos token.Pos) bool {
+	return newTestSupport(pass).at(pos)
+}

@@ -304,9 +304,6 @@ func (c *checker) checkRequestNoContextWaits() {
 			if reported[key] || slices.Contains(c.reportedWaits, key) {
 				continue // a package before this one reported it
 			}
-			if !w.Pending {
-				c.reportedWaits = append(c.reportedWaits, key)
-			}
 			pos := c.waitPos(w)
 			var d analysis.Diagnostic
 			if w.IntoDependency {
@@ -324,9 +321,10 @@ func (c *checker) checkRequestNoContextWaits() {
 			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fr.entry.Pos(), Message: "the request's entry point"})
 			if w.Pending {
-				c.pend(key, d)
+				c.pend(d)
 				continue
 			}
+			c.reportedWaits = append(c.reportedWaits, key)
 			c.emit(d)
 		}
 	}
@@ -342,20 +340,24 @@ func (c *checker) emitOrPend(d analysis.Diagnostic) {
 		c.emit(d)
 		return
 	}
-	p := c.pass.Fset.Position(d.Pos)
-	c.pend(fmt.Sprintf("%s:%d", p.Filename, p.Line), d)
+	c.pend(d)
 }
 
 // pend keeps d for a package that knows a maximum, unless it sits in test
 // support code, which only this package can tell (openfga's test fixtures,
 // whose functions take a *testing.T), and anchors its line for the ignores
 // written there.
-func (c *checker) pend(key string, d analysis.Diagnostic) {
+func (c *checker) pend(d analysis.Diagnostic) {
 	if guard.InTestSupport(c.pass, d.Pos) {
 		return
 	}
 	guard.Anchor(c.pass, d.Pos)
-	c.pending = append(c.pending, c.pendingReport(key, d))
+	r := pendingReport{At: c.placeOf(d.Pos, d.Message)}
+	r.Key = fmt.Sprintf("%s:%d", r.At.File, r.At.Line)
+	for _, rel := range d.Related {
+		r.Related = append(r.Related, c.placeOf(rel.Pos, rel.Message))
+	}
+	c.pending = append(c.pending, r)
 }
 
 // exportPending exports the findings this package keeps pending.
@@ -380,13 +382,13 @@ type pendingWaits struct{ Reports []pendingReport }
 // noContextWaitsReported keeps them), its position and message, and its
 // related positions.
 type pendingReport struct {
-	Key       string
-	File      string
-	Line, Col int
-	Message   string
-	Related   []pendingPlace
+	Key     string
+	At      pendingPlace
+	Related []pendingPlace
 }
 
+// pendingPlace is a position, kept as text for another package's file
+// set, and what is said there.
 type pendingPlace struct {
 	File      string
 	Line, Col int
@@ -397,14 +399,14 @@ func (*pendingWaits) AFact() {}
 
 func (f *pendingWaits) String() string { return fmt.Sprintf("pendingWaits(%d)", len(f.Reports)) }
 
-func (c *checker) pendingReport(key string, d analysis.Diagnostic) pendingReport {
-	p := c.pass.Fset.Position(d.Pos)
-	r := pendingReport{Key: key, File: p.Filename, Line: p.Line, Col: p.Column, Message: d.Message}
-	for _, rel := range d.Related {
-		rp := c.pass.Fset.Position(rel.Pos)
-		r.Related = append(r.Related, pendingPlace{rp.Filename, rp.Line, rp.Column, rel.Message})
-	}
-	return r
+func (c *checker) placeOf(pos token.Pos, msg string) pendingPlace {
+	p := c.pass.Fset.Position(pos)
+	return pendingPlace{p.Filename, p.Line, p.Column, msg}
+}
+
+// placePos is a kept place's position in this pass's file set (waitPos).
+func (c *checker) placePos(pl pendingPlace) token.Pos {
+	return c.waitPos(waitAt{File: pl.File, Line: pl.Line, Col: pl.Col})
 }
 
 // reportPendingWaits reports, in a package that gives a pool a maximum or
@@ -426,9 +428,9 @@ func (c *checker) reportPendingWaits() {
 				continue
 			}
 			c.reportedWaits = append(c.reportedWaits, r.Key)
-			d := analysis.Diagnostic{Pos: c.waitPos(waitAt{File: r.File, Line: r.Line, Col: r.Col}), Message: r.Message}
+			d := analysis.Diagnostic{Pos: c.placePos(r.At), Message: r.At.Message}
 			for _, rel := range r.Related {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.waitPos(waitAt{File: rel.File, Line: rel.Line, Col: rel.Col}), Message: rel.Message})
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.placePos(rel), Message: rel.Message})
 			}
 			c.emit(d)
 		}

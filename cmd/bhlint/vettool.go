@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -30,7 +29,8 @@ func runVetTool(args []string, extra ...*analysis.Analyzer) {
 		}
 		os.Exit(exitClean)
 	}
-	if unit := unitFile(args); unit != "" {
+	unit := unitFile(args)
+	if unit != "" {
 		if slices.ContainsFunc(args, isRecordFlag) {
 			if full := analyseInFull(unit); full != "" {
 				args[len(args)-1], os.Args[len(os.Args)-1], unit = full, full, full
@@ -49,6 +49,7 @@ func runVetTool(args []string, extra ...*analysis.Analyzer) {
 	all := append(vetAnalyzers(), extra...)
 	failOnError(all)
 	logRuns(all)
+	profileUnit(unit, all)
 	unitchecker.Main(all...)
 }
 
@@ -132,13 +133,9 @@ type unitConfig struct {
 // cache, are not checked: a file there is not the user's to fix, and the
 // analyzers only compute facts from it.
 func checkUnitConfig(unit string) error {
-	data, err := os.ReadFile(unit)
-	if err != nil {
-		return nil // unitchecker reports it
-	}
-	var u unitConfig
-	if json.Unmarshal(data, &u) != nil || u.ModuleVersion != "" {
-		return nil
+	u, err := readUnit(unit)
+	if err != nil || u.ModuleVersion != "" {
+		return nil // unitchecker reports a file it cannot read
 	}
 	dir := u.Dir
 	if dir == "" && len(u.GoFiles) > 0 {

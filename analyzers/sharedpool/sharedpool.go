@@ -361,42 +361,72 @@ func (c *checker) readReach(fn *ssa.Function) map[string]localUse {
 // usesOf computes fn's uses from its instructions and its callees' current
 // uses.
 func (c *checker) usesOf(fn *ssa.Function) map[string]localUse {
-	uses := map[string]localUse{}
-	add := func(u lanes.Use, pos token.Pos) {
-		if _, ok := uses[u.Resource.Key]; !ok {
-			if !pos.IsValid() {
-				pos = fn.Pos()
-			}
-			uses[u.Resource.Key] = localUse{use: u, pos: pos}
-		}
-	}
+	uses := useSet{in: fn, uses: map[string]localUse{}, before: c.reach[fn]}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.UnOp:
 				if instr.Op == token.MUL && !onlyNilCompared(instr) {
 					if r, ok := c.loadedResource(instr.X); ok {
-						add(lanes.Use{Resource: r}, instr.Pos())
+						uses.add(lanes.Use{Resource: r}, instr.Pos())
 					}
 				}
 			case *ssa.Field:
 				if v := fieldOf(instr.X.Type(), instr.Field); v != nil && !onlyNilCompared(instr) {
 					if r, ok := c.resourceOf(v, instr.X.Type()); ok {
-						add(lanes.Use{Resource: r}, instr.Pos())
+						uses.add(lanes.Use{Resource: r}, instr.Pos())
 					}
 				}
 			case *ssa.MakeClosure:
 				if anon, ok := instr.Fn.(*ssa.Function); ok && !c.runArgs[instr] {
 					for _, u := range c.readReach(anon) {
-						add(u.use, u.pos)
+						uses.add(u.use, u.pos)
 					}
 				}
 			case ssa.CallInstruction:
-				c.callUses(instr, add)
+				c.callUses(instr, uses)
 			}
 		}
 	}
-	return uses
+	return uses.uses
+}
+
+// useSet gathers one function's uses: the first place each resource is
+// used, by its key. before are the uses of the fixed point's previous round.
+type useSet struct {
+	in     *ssa.Function
+	uses   map[string]localUse
+	before map[string]localUse
+}
+
+// reuse keeps the use the previous round found for key through a call at
+// pos, when there was one: what a callee reaches only grows from round to
+// round, and rebuilding every path of every call in every round was most
+// of the pass's work on a large package (nats-server's).
+func (s useSet) reuse(key string, pos token.Pos) bool {
+	old, ok := s.before[key]
+	if !ok || old.pos != pos || len(old.use.Path) == 0 {
+		return false
+	}
+	s.uses[key] = old
+	return true
+}
+
+func (s useSet) has(key string) bool {
+	_, ok := s.uses[key]
+	return ok
+}
+
+// add keeps u unless its resource is used already; pos is where, the
+// function's own position when it has none.
+func (s useSet) add(u lanes.Use, pos token.Pos) {
+	if s.has(u.Resource.Key) {
+		return
+	}
+	if !pos.IsValid() {
+		pos = s.in.Pos()
+	}
+	s.uses[u.Resource.Key] = localUse{use: u, pos: pos}
 }
 
 // onlyNilCompared reports whether a loaded pool is only compared with nil
@@ -412,17 +442,17 @@ func onlyNilCompared(v ssa.Value) bool {
 	return len(refs) > 0
 }
 
-func (c *checker) callUses(instr ssa.CallInstruction, add func(lanes.Use, token.Pos)) {
+func (c *checker) callUses(instr ssa.CallInstruction, uses useSet) {
 	common := instr.Common()
 	pos := c.callStart(instr.Pos())
 	if recv := ssautil.Receiver(common); recv != nil && !isLoad(recv) {
 		if r, ok := c.typedResource(recv.Type()); ok {
-			add(lanes.Use{Resource: r}, pos)
+			uses.add(lanes.Use{Resource: r}, pos)
 		}
 	}
 	if common.IsInvoke() {
 		if d, ok := c.dispatchOf(common.Method); ok {
-			add(lanes.Use{Resource: d}, pos)
+			uses.add(lanes.Use{Resource: d}, pos)
 		}
 	}
 	if c.runnerIndex(common) >= 0 {
@@ -430,47 +460,70 @@ func (c *checker) callUses(instr ssa.CallInstruction, add func(lanes.Use, token.
 	}
 	for _, arg := range common.Args {
 		if fn, ok := arg.(*ssa.Function); ok && !c.runArgs[arg] {
-			c.addCalleeUses(fn, pos, add)
+			c.addCalleeUses(fn, pos, uses)
 		}
 	}
 	if callee := common.StaticCallee(); callee != nil {
-		c.addCalleeUses(callee, pos, add)
+		c.addCalleeUses(callee, pos, uses)
 	}
 	if field := c.calledField(common); field != nil {
 		for _, fn := range c.fieldFuncs(field) {
-			c.addCalleeUses(fn, pos, add)
+			c.addCalleeUses(fn, pos, uses)
 		}
 	}
 }
 
-func (c *checker) addCalleeUses(callee *ssa.Function, pos token.Pos, add func(lanes.Use, token.Pos)) {
+// addCalleeUses adds the uses of a call's callee, each with the callee as
+// one more hop on its path. The path is built only for a resource fn does
+// not use already: the fixed point asks this of every call of every
+// function, round after round, and most of what a callee reaches its
+// caller has reached by an earlier call.
+func (c *checker) addCalleeUses(callee *ssa.Function, pos token.Pos, uses useSet) {
 	callee = origin(callee)
-	hop := c.hopOf(callee)
-	for _, u := range c.calleeUses(callee) {
-		add(lanes.Use{Resource: u.Resource, Path: capPath(append([]lanes.Hop{hop}, u.Path...))}, pos)
-	}
+	var hop *lanes.Hop
+	c.eachCalleeUse(callee, func(u lanes.Use) {
+		if uses.has(u.Resource.Key) || uses.reuse(u.Resource.Key, pos) {
+			return
+		}
+		if hop == nil {
+			h := c.hopOf(callee)
+			hop = &h
+		}
+		uses.add(lanes.Use{Resource: u.Resource, Path: capPath(append([]lanes.Hop{*hop}, u.Path...))}, pos)
+	})
 }
 
 // calleeUses are the uses of a function of this package or, by its fact,
 // of another.
 func (c *checker) calleeUses(fn *ssa.Function) []lanes.Use {
+	var out []lanes.Use
+	c.eachCalleeUse(fn, func(u lanes.Use) { out = append(out, u) })
+	return out
+}
+
+// eachCalleeUse calls f with each use of a function of this package or, by
+// its fact, of another.
+func (c *checker) eachCalleeUse(fn *ssa.Function, f func(lanes.Use)) {
 	fn = origin(fn)
 	if c.local[fn] {
-		var out []lanes.Use
 		for _, u := range c.readReach(fn) {
-			out = append(out, u.use)
+			f(u.use)
 		}
-		return out
+		return
 	}
 	obj, ok := fn.Object().(*types.Func)
 	if !ok || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg {
-		return nil
+		return
 	}
 	var fact lanes.Reaches
 	if c.pass.ImportObjectFact(obj, &fact) {
-		return append(slices.Clip(fact.Uses), fact.Dispatch...)
+		for _, u := range fact.Uses {
+			f(u)
+		}
+		for _, u := range fact.Dispatch {
+			f(u)
+		}
 	}
-	return nil
 }
 
 func capPath(path []lanes.Hop) []lanes.Hop {

@@ -116,7 +116,7 @@ func (c *checker) learnNoContextWaiters() {
 // none, runs after start-up, the pool is shared, and this package or one
 // it imports gives a pool a maximum (limitsPools).
 func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
-	if c.contextParam(fd) != nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") || c.setsUpSchema(fd) {
+	if c.contextParam(fd) != nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
 		return nil
 	}
 	if !c.poolsLimitedHere() && !c.dependency {
@@ -140,6 +140,11 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		out = append(out, waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency})
 		return true
 	})
+	// Asked last: learning which functions set up the schema reads every
+	// expression of the package, and most functions have no wait to judge.
+	if len(out) > 0 && c.setsUpSchema(fd) {
+		return nil
+	}
 	return out
 }
 

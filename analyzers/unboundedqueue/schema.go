@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 )
 
 // A schema is set up before a service can serve: its requests need the
@@ -43,6 +44,9 @@ func (c *checker) setsUpSchema(fd *ast.FuncDecl) bool {
 // to a fixed point over its static calls.
 func (c *checker) learnSchemaSetters() map[*types.Func]bool {
 	setters := map[*types.Func]bool{}
+	if !pkgscope.Reaches(c.pass.Pkg, catalog.DBPackages) {
+		return setters // a package that can hold no connection changes no schema
+	}
 	calls := map[*types.Func][]*types.Func{}
 	for _, d := range c.funcDecls(true) {
 		if c.setsUpSchemaItself(d.fd) {

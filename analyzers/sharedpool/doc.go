@@ -55,7 +55,14 @@ inferred:
     consumer, range over a channel) or a sleep on each round, or a loop
     with no way out; and jobs handed to a scheduler (robfig/cron AddFunc
     and AddJob, pocketbase's cron, go-co-op/gocron's Scheduler.Do in v1
-    and the function given to gocron.NewTask in v2). A goroutine started on a request's path
+    and the function given to gocron.NewTask in v2); and message handlers
+    handed to a broker's subscription, which its client calls for every
+    message (NATS's Subscribe and QueueSubscribe, JetStream's
+    Consumer.Consume, paho MQTT's Subscribe, sarama's ConsumerGroup.Consume
+    with its handler's methods, Google Pub/Sub's Receive, asynq's and
+    watermill's handler registrations: entrypoints' consumers table; a
+    client that hands messages over a channel is a receive loop already).
+    A goroutine started on a request's path
     in the same package is part of the request, not background work; one
     that returns after its work is neither; nor is a worker whose loop
     receives only from channels that the function starting it makes,

@@ -5,7 +5,8 @@
 // pocketbase's router, and the methods of a gRPC service implementation)
 // and background work (goroutines that loop for the life of the process:
 // ticker and timer loops, queue consumers, receive loops, infinite loops,
-// and jobs handed to a scheduler; not the workers of one call, which
+// jobs handed to a scheduler, and message handlers handed to a broker's
+// subscription; not the workers of one call, which
 // receive from a channel the call makes and closes: callScoped). The frameworks are tables (frameworks.go): a new router
 // is a row, not code.
 package entrypoints
@@ -156,6 +157,12 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 	if i, ok := schedulers[key]; ok {
 		for _, job := range handlers(i) {
 			add(Entry{Func: job, Class: Background, How: "job scheduled with " + name, Pos: common.Pos(), Parent: parent})
+		}
+		return
+	}
+	if i, ok := consumers[key]; ok && i < len(params) {
+		for _, h := range resolve(params[i], 3) {
+			add(Entry{Func: h, Class: Background, How: "message handler subscribed with " + name, Pos: common.Pos(), Parent: parent})
 		}
 	}
 }

@@ -145,6 +145,33 @@ var schedulers = map[string]int{
 	"github.com/go-co-op/gocron/v2.NewTask":      0,
 }
 
+// consumers hand their function argument to a message broker's client,
+// which calls it for every message of a subscription, for as long as the
+// subscription lasts (the process's, when start-up subscribes): background
+// work, the consumer of a queue, whatever the function looks like. The
+// value is the parameter index of the handler; a handler that is an
+// interface value (sarama's ConsumerGroupHandler) runs its methods. Brokers
+// whose clients hand messages over a channel or an iterator (amqp091,
+// go-redis, kafka-go, franz-go) need no row: their receive loops are loops.
+var consumers = map[string]int{
+	"(*github.com/nats-io/nats.go.Conn).Subscribe":                               1,
+	"(*github.com/nats-io/nats.go.Conn).QueueSubscribe":                          2,
+	"(*github.com/nats-io/nats.go.EncodedConn).Subscribe":                        1,
+	"(*github.com/nats-io/nats.go.EncodedConn).QueueSubscribe":                   2,
+	"(github.com/nats-io/nats.go.JetStream).Subscribe":                           1,
+	"(github.com/nats-io/nats.go.JetStream).QueueSubscribe":                      2,
+	"(github.com/nats-io/nats.go/jetstream.Consumer).Consume":                    0,
+	"(github.com/eclipse/paho.mqtt.golang.Client).Subscribe":                     2,
+	"(github.com/eclipse/paho.mqtt.golang.Client).AddRoute":                      1,
+	"(github.com/IBM/sarama.ConsumerGroup).Consume":                              2,
+	"(github.com/Shopify/sarama.ConsumerGroup).Consume":                          2,
+	"(*cloud.google.com/go/pubsub.Subscription).Receive":                         1,
+	"(*github.com/hibiken/asynq.ServeMux).HandleFunc":                            1,
+	"(*github.com/hibiken/asynq.ServeMux).Handle":                                1,
+	"(*github.com/ThreeDotsLabs/watermill/message.Router).AddHandler":            5,
+	"(*github.com/ThreeDotsLabs/watermill/message.Router).AddNoPublisherHandler": 3,
+}
+
 // sleeps are the calls that make a loop wait between rounds.
 var sleeps = map[string]bool{"time.Sleep": true}
 

@@ -10,15 +10,21 @@
 // redis.Cmdable commands); interface methods shaped as (*http.Client).Do
 // (catalog.IsHTTPDoer), since a library's Doer or HTTPClient is how it takes
 // the caller's client, and whatever implements it sends the request and
-// waits for the response; and an interface method that a concrete type of
-// the interface's own package implements with a method that reaches the
-// network (a generated gRPC client interface and its unexported client, an
-// SDK's request builder whose Execute sends, a service's Client interface
-// and its HTTP implementation): the package that declares both is where the
-// call is resolved, once, for every importer (a MayNetwork fact on the
-// interface method). An interface whose implementations live elsewhere
-// (io.Writer, a logger's) stays unfollowed: which one runs is not known
-// where the interface is declared.
+// waits for the response; and an interface method that every concrete type
+// of the interface's own package that implements it implements with a
+// method that reaches the network (a generated gRPC client interface and its
+// unexported client, an SDK's request builder whose Execute sends, a
+// service's Client interface and its HTTP implementation): the package that
+// declares both is where the call is resolved, once, for every importer (a
+// MayNetwork fact on the interface method). One implementation that does
+// something and does not reach it is enough to leave the method out (a
+// no-op that calls nothing is a stand-in, not such an implementation): a
+// logger's interface with a syslog writer beside a stream writer (xorm's
+// log.Logger, called by every session method) reaches the network only
+// where the deployment picks syslog, and its call is a log line, not a wait
+// on a dependency. An interface whose implementations live elsewhere
+// (io.Writer) stays unfollowed: which one runs is not known where the
+// interface is declared.
 package netio
 
 import (
@@ -158,7 +164,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
-	impls := ssautil.LocalImplementationFuncs(pass.Pkg, builder.Package().Prog)
+	impls := implementationsByMethod(pass.Pkg, builder.Package().Prog)
 	// Propagate to a fixed point: a round may add callers of functions
 	// found in the one before (recursion, calls to later declarations), and
 	// the interface methods whose implementation was.
@@ -172,13 +178,13 @@ func run(pass *analysis.Pass) (any, error) {
 			res.rounds.Changed(fn)
 		}
 	}, func() {
-		for _, im := range impls {
-			if _, done := res.ifaces[im.Method]; done {
+		for _, m := range impls.methods {
+			if _, done := res.ifaces[m]; done {
 				continue
 			}
-			if path := res.FuncReaches(im.Impl); path != nil {
-				res.ifaces[im.Method] = path
-				res.rounds.Changed(im.Method)
+			if path := res.everyImplReaches(impls.funcs[m]); path != nil {
+				res.ifaces[m] = path
+				res.rounds.Changed(m)
 			}
 		}
 	})
@@ -192,6 +198,73 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportObjectFact(m, &MayNetwork{Path: path})
 	}
 	return res, nil
+}
+
+// implementations are the package's interface methods that a type of the
+// package implements, in a fixed order, each with its implementations: an
+// implementation with no SSA function (nil) reaches nothing we can see.
+type implementations struct {
+	methods []*types.Func
+	funcs   map[*types.Func][]*ssa.Function
+}
+
+func implementationsByMethod(pkg *types.Package, prog *ssa.Program) implementations {
+	out := implementations{funcs: map[*types.Func][]*ssa.Function{}}
+	for _, im := range ssautil.LocalImplementations(pkg) {
+		if _, seen := out.funcs[im.Method]; !seen {
+			out.methods = append(out.methods, im.Method)
+		}
+		out.funcs[im.Method] = append(out.funcs[im.Method], prog.FuncValue(im.Impl))
+	}
+	return out
+}
+
+// everyImplReaches returns the path of the first implementation when every
+// one of them that does something reaches the network, else nil. A
+// generated gRPC client's interface has one implementation, the client; a
+// service's authorization client may have a no-op beside it for tests
+// (minder's authz.Client: OpenFGA's, and Noop), which calls nothing and
+// decides nothing. A logger's interface with a syslog writer beside a
+// stream writer (xorm's log.Logger, called by every session method)
+// reaches the network only where the deployment picks syslog, and its call
+// is a log line, not a wait on a dependency.
+func (r *Result) everyImplReaches(fns []*ssa.Function) []string {
+	var first []string
+	for _, fn := range fns {
+		if fn == nil {
+			return nil
+		}
+		if callsNothing(fn) {
+			continue // a stand-in
+		}
+		path := r.FuncReaches(fn)
+		if path == nil {
+			return nil
+		}
+		if first == nil {
+			first = path
+		}
+	}
+	return first
+}
+
+// callsNothing reports whether fn, with the function literals it makes,
+// calls no function but the builtins: a no-op, or an in-memory stand-in.
+func callsNothing(fn *ssa.Function) bool {
+	for _, f := range append([]*ssa.Function{fn}, fn.AnonFuncs...) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if _, builtin := call.Common().Value.(*ssa.Builtin); !builtin {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // usesNetwork reports whether the package refers to a network call (of the

@@ -24,8 +24,12 @@ import (
 // or in a package it imports does (gatus's store.Store, filled by the SQL
 // store). Per-request is whatever an entry point reaches: a request's
 // path that calls it waits for as long as the pool stays full, and no
-// deadline of the request's can end the wait (shape 4). A wait in a
-// function handed a context is reported where it is, and is not here.
+// deadline of the request's can end the wait (shape 4). So does a wait that
+// ignores the context its function was handed (Handed): being handed one
+// does not make a function part of a request — a worker's loop hands its
+// own down too — so it is reported where a request reaches it, as a wait
+// in a function handed none; only the request's own function (one that
+// takes the request, or a gRPC method) reports it where it is.
 type waitsNoContext struct {
 	Waits []waitAt
 }
@@ -47,6 +51,10 @@ type waitAt struct {
 	// neither gives a pool a maximum nor imports one that does; it is
 	// reported by a package of the program that does (pendingWaits).
 	Pending bool
+	// Handed: the context parameter the function was handed and the wait
+	// ignores ("" when it was handed none), and Fix, how to give the wait
+	// that context.
+	Handed, Fix string
 }
 
 // maxNoContextWaits caps the waits a fact carries.
@@ -112,14 +120,21 @@ func (c *checker) learnNoContextWaiters() {
 }
 
 // ownNoContextWaits are the waits in fd's own body (not in its function
-// literals, which may run later) that no context reaches: fd is handed
-// none, runs after start-up, the pool is shared, and this package or one
-// it imports gives a pool a maximum (limitsPools).
+// literals, which may run later) that no context reaches: fd runs after
+// start-up, the pool is shared, and fd is handed no context and this
+// package or one it imports gives a pool a maximum (limitsPools), or fd is
+// handed one that the wait ignores and fd is not a request's own function
+// (checkWaits reports those where they are). The maximum such a wait needs
+// is decided where a request reaches it (emitOrPend).
 func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
-	if c.contextParam(fd) != nil || fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
+	if fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
 		return nil
 	}
-	if !c.poolsLimitedHere() && !c.dependency {
+	handed := c.contextParam(fd)
+	if handed != nil && c.runsPerRequest(fd) {
+		return nil
+	}
+	if handed == nil && !c.poolsLimitedHere() && !c.dependency {
 		// A wait for a slot needs a maximum: a store whose pool has none
 		// opens a connection per caller instead of queueing them (what it
 		// lacks is its maximum, reported where the pool is opened). A
@@ -133,11 +148,19 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 			return false
 		}
 		call, ok := n.(*ast.CallExpr)
-		if !ok || c.contextlessWait(fd, call) == "" || c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
+		if !ok {
+			return true
+		}
+		fix := c.contextlessWait(fd, call)
+		if fix == "" || c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
 			return true
 		}
 		p := c.pass.Fset.Position(call.Pos())
-		out = append(out, waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency})
+		w := waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency}
+		if handed != nil {
+			w.Handed, w.Fix = handed.Name(), fix
+		}
+		out = append(out, w)
 		return true
 	})
 	// Asked last: learning which functions set up the schema reads every
@@ -311,13 +334,19 @@ func (c *checker) checkRequestNoContextWaits() {
 			}
 			pos := c.waitPos(w)
 			var d analysis.Diagnostic
-			if w.IntoDependency {
+			switch {
+			case w.Handed != "":
+				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
+					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s), and a request reaches it (%s): "+
+						"when every connection is taken, the request waits for as long as the pool stays full and cannot be cancelled; %s",
+					w.Call, w.In, w.Handed, fr.entry.RelString(c.pass.Pkg), w.Fix)
+			case w.IntoDependency:
 				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
 					"wait with no deadline: %s waits for a pool slot with no context, in a dependency that takes none, and a request reaches it (%s): "+
 						"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
 						"call a variant that takes the request's context, or give the library's handle one",
 					w.Call, fr.entry.RelString(c.pass.Pkg))
-			} else {
+			default:
 				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
 					"wait with no deadline: %s waits for a pool slot with no context in %s, which is handed none, and a request reaches it (%s): "+
 						"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
@@ -325,7 +354,7 @@ func (c *checker) checkRequestNoContextWaits() {
 					w.Call, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
 			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fr.entry.Pos(), Message: "the request's entry point"})
-			if w.Pending {
+			if w.Pending || w.Handed != "" && !c.poolsLimitedHere() {
 				c.pend(d)
 				continue
 			}

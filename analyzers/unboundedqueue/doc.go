@@ -229,8 +229,15 @@ capped by it.
     a lane's queue wait is bounded by its QueueTimeout (shape 6).
     Also a wait with no context at all in a function that was handed one
     (a context.Context parameter, or a framework's context that is one,
-    gin's *Context): a request's path reaches such a function, and the
-    wait ignores the cancellation it was given. The waits are the pool
+    gin's *Context): the wait ignores the cancellation it was given. It is
+    reported where it is when the function is the request's own (it takes
+    the request, or has a gRPC method's shape), and otherwise where a
+    request reaches it, as a wait in a function handed none (below): being
+    handed a context does not put a function on a request's path, since a
+    worker's loop hands its own down too, and a wait only background work
+    reaches queues behind no request (indigo's relay: ninety-seven gorm
+    calls without WithContext in its ingestion, crawl and compaction
+    workers, twelve on its public endpoints' paths). The waits are the pool
     methods without the Context suffix (database/sql's Query, Exec, Begin…,
     sqlx's Get, Select, MustBegin…: ContextlessSlotWaits) and an ORM's
     round trips (DatabaseWaits) on a handle none of whose builders attached

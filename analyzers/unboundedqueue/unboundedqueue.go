@@ -145,6 +145,13 @@ func run(pass *analysis.Pass) (any, error) {
 	guard.At(token.NoPos, func() { c.checkSliceQueues() })
 	guard.At(token.NoPos, func() { c.checkMutexesPerRequest() })
 	guard.At(token.NoPos, func() { c.checkSendsPerRequest() })
+	// The pools' openers first: a wait on a pool a function has just opened
+	// queues behind nobody, in the waits learned next as in checkWaits.
+	queues := pkgscope.Reaches(pass.Pkg, catalog.QueuePackages)
+	if queues {
+		guard.At(token.NoPos, func() { c.checkSQLPools() })
+		guard.At(token.NoPos, func() { c.learnWaitForwarders() })
+	}
 	guard.At(token.NoPos, func() { c.learnNoContextWaiters() })
 	if c.serving {
 		guard.At(token.NoPos, func() { c.checkRequestNoContextWaits() })
@@ -152,11 +159,9 @@ func run(pass *analysis.Pass) (any, error) {
 	guard.At(token.NoPos, func() { c.reportPendingWaits() })
 	guard.At(token.NoPos, func() { c.exportNoContextWaitsReported() })
 	defer guard.At(token.NoPos, func() { c.exportPending() })
-	if !pkgscope.Reaches(pass.Pkg, catalog.QueuePackages) {
+	if !queues {
 		return nil, nil
 	}
-	guard.At(token.NoPos, func() { c.checkSQLPools() })
-	guard.At(token.NoPos, func() { c.learnWaitForwarders() })
 	for _, f := range pass.Files {
 		if c.isTest(f) {
 			continue

@@ -114,7 +114,7 @@ func TestDependencyWaits(t *testing.T) {
 // the wait stays pending and nobody reports it.
 func TestHandedWaitsPending(t *testing.T) {
 	elsewhere := &testpkgs.Elsewhere{T: t}
-	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "ctxlessstore", "ctxlessmain", "ctxlessnomax")
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "ctxlessstore", "ctxlessmain", "ctxlessnomax", "ctxlessnomaxmain")
 	elsewhere.Done()
 }
 

@@ -1,13 +1,16 @@
-// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools"
+// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(3\\)"
 // context, in functions that were handed one (a repository called from a
 // handler, apache/answer's data.DB.Transaction), and look-alikes that
-// give the wait the context or were never handed one. NewRepo gives the
-// pool its maximum: a wait for a slot needs one.
+// give the wait the context or were never handed one, or that no request
+// reaches (a worker's loop hands its own context down too). NewRepo gives
+// the pool its maximum: a wait for a slot needs one.
 package ctxless
 
 import (
 	"context"
 	"database/sql"
+	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"gorm.io/gorm"
@@ -27,9 +30,9 @@ type Repo struct {
 	engine *xorm.Engine
 }
 
-func (r *Repo) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" Count:"ignoresContext"
+func (r *Repo) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" Count:"ignoresContext" Count:`waitsNoContext\(\(\*sql.DB\).QueryRow in \(Repo\).Count\)`
 	var n int
-	_ = r.db.QueryRow("SELECT count(*) FROM users").Scan(&n) // want `wait with no deadline: \(\*sql.DB\).QueryRow waits for a pool slot with no context, though Count was handed one \(ctx\): .* call QueryRowContext with it`
+	_ = r.db.QueryRow("SELECT count(*) FROM users").Scan(&n) // want `wait with no deadline: \(\*sql.DB\).QueryRow waits for a pool slot with no context, though \(Repo\).Count was handed one \(ctx\), and a request reaches it .* call QueryRowContext with it`
 	return n
 }
 
@@ -40,9 +43,9 @@ func (r *Repo) CountCtx(ctx context.Context) int { // want CountCtx:"waitsOnNetw
 	return n
 }
 
-func (r *Repo) Load(ctx context.Context, id int) User { // want Load:"waitsOnNetwork" Load:"ignoresContext"
+func (r *Repo) Load(ctx context.Context, id int) User { // want Load:"waitsOnNetwork" Load:"ignoresContext" Load:`waitsNoContext\(\(\*gorm.DB\).First in \(Repo\).Load\)`
 	var u User
-	r.orm.Where("id = ?", id).First(&u) // want `wait with no deadline: \(\*gorm.DB\).First waits for a pool slot with no context, though Load was handed one \(ctx\): .* attach it to the handle first`
+	r.orm.Where("id = ?", id).First(&u) // want `wait with no deadline: \(\*gorm.DB\).First waits for a pool slot with no context, though \(Repo\).Load was handed one \(ctx\), and a request reaches it .* attach it to the handle first`
 	return u
 }
 
@@ -64,8 +67,8 @@ func (r *Repo) LoadOn(ctx context.Context, db *gorm.DB, id int) User { // want L
 
 // After apache/answer's AddUser: the session gets the context inside the
 // callback, after Transaction has waited for its connection with none.
-func (r *Repo) Add(ctx context.Context, u *User) error { // want Add:"waitsOnNetwork"
-	_, err := r.engine.Transaction(func(s *xorm.Session) (any, error) { // want `wait with no deadline: \(\*xorm.Engine\).Transaction waits for a pool slot with no context, though Add was handed one \(ctx\)`
+func (r *Repo) Add(ctx context.Context, u *User) error { // want Add:"waitsOnNetwork" Add:`waitsNoContext\(\(\*xorm.Engine\).Transaction in \(Repo\).Add\)`
+	_, err := r.engine.Transaction(func(s *xorm.Session) (any, error) { // want `wait with no deadline: \(\*xorm.Engine\).Transaction waits for a pool slot with no context, though \(Repo\).Add was handed one \(ctx\), and a request reaches it`
 		s = s.Context(ctx)
 		return s.Insert(u)
 	})
@@ -87,4 +90,25 @@ func (r *Repo) Migrate() { // want Migrate:"waitsOnNetwork"
 // A gin handler's context is a context.
 func (r *Repo) Touch(c *gin.Context) { // want Touch:"waitsOnNetwork"
 	_, _ = r.db.Exec("UPDATE users SET seen = now()") // want `wait with no deadline: \(\*sql.DB\).Exec waits for a pool slot with no context, though Touch was handed one \(c\)`
+}
+
+// The routes: a request reaches Count, Load and Add.
+func (r *Repo) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
+	mux.HandleFunc("/count", func(w http.ResponseWriter, req *http.Request) { r.Count(req.Context()) })
+	mux.HandleFunc("/user", func(w http.ResponseWriter, req *http.Request) { r.Load(req.Context(), 1) })
+	mux.HandleFunc("/add", func(w http.ResponseWriter, req *http.Request) { r.Add(req.Context(), &User{}) })
+}
+
+// Trap: a worker's loop hands its own context down. No request reaches
+// Sweep: its wait queues behind no request, however long the pool stays
+// full.
+func (r *Repo) Sweep(ctx context.Context) { // want Sweep:"waitsOnNetwork" Sweep:"ignoresContext" Sweep:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Sweep\)`
+	_, _ = r.db.Exec("DELETE FROM sessions WHERE expired")
+}
+
+func (r *Repo) RunSweeper(ctx context.Context) { // want RunSweeper:"waitsOnNetwork" RunSweeper:"ignoresContext" RunSweeper:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Sweep\)`
+	for {
+		r.Sweep(ctx)
+		time.Sleep(time.Minute)
+	}
 }

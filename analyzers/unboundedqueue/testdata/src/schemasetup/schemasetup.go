@@ -1,4 +1,4 @@
-// Package schemasetup: waits in functions that set up the schema run // want package:"limitsPools"
+// Package schemasetup: waits in functions that set up the schema run // want package:"limitsPools" package:"noContextWaitsReported\\(2\\)"
 // before the service serves, and queue behind nothing (shape 4 is silent);
 // the same waits elsewhere are reported.
 package schemasetup
@@ -9,6 +9,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"sort"
 
 	"github.com/golang-migrate/migrate/v4"
@@ -74,20 +75,26 @@ func (s *Store) Migrate(ctx context.Context) error { // want Migrate:"ignoresCon
 
 // ---- still reported ----
 
+// The routes: a request reaches report and page.
+func (s *Store) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
+	mux.HandleFunc("/report", func(w http.ResponseWriter, r *http.Request) { s.report(r.Context()) })
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) { s.page(r.Context()) })
+}
+
 // report builds a temporary table for one request's report: a query's
 // scratch, not the schema.
-func (s *Store) report(ctx context.Context) error { // want report:"ignoresContext" report:"waitsOnNetwork" report:"forwardsSlotWait"
+func (s *Store) report(ctx context.Context) error { // want report:"ignoresContext" report:"waitsOnNetwork" report:"forwardsSlotWait" report:`waitsNoContext\(\(\*sql.DB\).Exec in \(Store\).report\)`
 	if _, err := s.db.ExecContext(ctx, "CREATE TEMPORARY TABLE totals AS SELECT 1"); err != nil {
 		return err
 	}
-	_, err := s.db.Exec("SELECT * FROM totals") // want `wait with no deadline: \(\*sql.DB\).Exec waits for a pool slot with no context, though report was handed one`
+	_, err := s.db.Exec("SELECT * FROM totals") // want `wait with no deadline: \(\*sql.DB\).Exec waits for a pool slot with no context, though \(Store\).report was handed one \(ctx\), and a request reaches it`
 	return err
 }
 
 var templatesFS embed.FS
 
 // page reads a template from the embedded files, and no SQL from them.
-func (s *Store) page(ctx context.Context) ([]byte, error) { // want page:"ignoresContext" page:"waitsOnNetwork"
+func (s *Store) page(ctx context.Context) ([]byte, error) { // want page:"ignoresContext" page:"waitsOnNetwork" page:`waitsNoContext\(\(\*sql.DB\).QueryRow in \(Store\).page\)`
 	tmpl, err := templatesFS.ReadFile("page.html")
 	if err != nil {
 		return nil, err

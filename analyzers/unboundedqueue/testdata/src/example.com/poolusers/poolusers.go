@@ -1,4 +1,4 @@
-// Package poolusers stores the pools poolopen opens. // want package:"limitsPools"
+// Package poolusers stores the pools poolopen opens. // want package:"limitsPools" package:"noContextWaitsReported\\(4\\)"
 package poolusers
 
 import (

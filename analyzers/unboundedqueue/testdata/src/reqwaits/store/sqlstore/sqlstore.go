@@ -30,10 +30,11 @@ func (s *Store) Uptime(key string) int { // want Uptime:"waitsNoContext\\(\\(\\*
 	return n
 }
 
-// Count was handed a context and drops it: reported here, once.
-func (s *Store) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" Count:"ignoresContext"
+// Count was handed a context and drops it: reported here, once, by the
+// first package whose request reaches it (api's count handler).
+func (s *Store) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" Count:"ignoresContext" Count:`waitsNoContext\(\(\*sql.DB\).QueryRow in \(Store\).Count\)`
 	var n int
-	s.db.QueryRow("SELECT count(*) FROM uptimes").Scan(&n) // want `though Count was handed one`
+	s.db.QueryRow("SELECT count(*) FROM uptimes").Scan(&n) // want `though \(Store\).Count was handed one \(ctx\), and a request reaches it \(count\)`
 	return n
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -131,7 +132,7 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		return nil
 	}
 	handed := c.contextParam(fd)
-	if handed != nil && c.runsPerRequest(fd) {
+	if handed != nil && c.judgedWhereItIs(fd) {
 		return nil
 	}
 	if handed == nil && !c.poolsLimitedHere() && !c.dependency {
@@ -310,6 +311,78 @@ func (c *checker) waitPos(w waitAt) token.Pos {
 		return pos + token.Pos(max(w.Col-1, 0))
 	}
 	return pos
+}
+
+// judgedWhereItIs reports whether a wait that ignores the context fd was
+// handed is reported in fd, where it is, rather than where a request
+// reaches it: fd is the request's own function (it takes the request, or
+// has a gRPC method's shape), or a request's path cannot be followed to it
+// — fd is a method of an interface declared in a package this one imports,
+// which callers reach through that interface without seeing this
+// implementation (apache/answer's repositories, implementing the service
+// layer's interfaces, wired together in main). There the handed context is
+// the evidence of a request there is.
+func (c *checker) judgedWhereItIs(fd *ast.FuncDecl) bool {
+	return c.runsPerRequest(fd) || c.implementsImportedInterface(fd)
+}
+
+// implementsImportedInterface reports whether fd is a method that
+// implements a method of an interface declared in a package of the program
+// that this package imports.
+func (c *checker) implementsImportedInterface(fd *ast.FuncDecl) bool {
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil || fn.Signature().Recv() == nil {
+		return false
+	}
+	recv := fn.Signature().Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	ptr := types.NewPointer(recv)
+	for _, iface := range c.importedInterfaces() {
+		if iface.methods[fn.Name()] && types.Implements(ptr, iface.it) {
+			return true
+		}
+	}
+	return false
+}
+
+// importedIface is an interface of an imported package and its methods'
+// names.
+type importedIface struct {
+	it      *types.Interface
+	methods map[string]bool
+}
+
+// importedInterfaces are the interfaces with methods declared in the
+// packages of the program this package imports directly, once learned.
+func (c *checker) importedInterfaces() []importedIface {
+	if c.foreignIfaces != nil {
+		return *c.foreignIfaces
+	}
+	out := []importedIface{}
+	for _, pkg := range c.pass.Pkg.Imports() {
+		if !pkgscope.DeclaredInModule(c.pass.Module, pkg) {
+			continue
+		}
+		for _, name := range pkg.Scope().Names() {
+			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			it, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok || it.NumMethods() == 0 {
+				continue
+			}
+			methods := map[string]bool{}
+			for m := range it.Methods() {
+				methods[m.Name()] = true
+			}
+			out = append(out, importedIface{it: it, methods: methods})
+		}
+	}
+	c.foreignIfaces = &out
+	return out
 }
 
 // checkRequestNoContextWaits reports each wait that no context reaches and

@@ -231,8 +231,13 @@ capped by it.
     (a context.Context parameter, or a framework's context that is one,
     gin's *Context): the wait ignores the cancellation it was given. It is
     reported where it is when the function is the request's own (it takes
-    the request, or has a gRPC method's shape), and otherwise where a
-    request reaches it, as a wait in a function handed none (below): being
+    the request, or has a gRPC method's shape) or when no request's path
+    can be followed to it (a method of an interface declared in a package
+    it imports, which callers reach through the interface without seeing
+    the implementation: apache/answer's repositories under its service
+    layer; the handed context is then the evidence of a request there is),
+    and otherwise where a request reaches it, as a wait in a function
+    handed none (below): being
     handed a context does not put a function on a request's path, since a
     worker's loop hands its own down too, and a wait only background work
     reaches queues behind no request (indigo's relay: ninety-seven gorm

@@ -135,3 +135,12 @@ func TestRequestNoContextWaits(t *testing.T) {
 	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "reqwaits/api", "reqwaits/admin", "reqwaits/jobs", "reqwaits/store/sqlstore")
 	elsewhere.Done()
 }
+
+// TestHandedWaitsBehindImportedInterface: a method that implements an
+// interface of a package it imports is reached through that interface by
+// packages that cannot see it, so a wait that ignores its handed context is
+// reported where it is; another method of the type, which no request
+// reaches, is not.
+func TestHandedWaitsBehindImportedInterface(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/svcrepo/repo")
+}

@@ -24,7 +24,7 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 		if !ok {
 			return true
 		}
-		if handed != nil && !oneShot && c.runsPerRequest(fd) {
+		if handed != nil && !oneShot && c.judgedWhereItIs(fd) {
 			if how := c.contextlessWait(fd, call); how != "" && !c.onUnsharedPool(fd, call, stack) && !c.onUnlimitedEmbeddedPool(call) {
 				c.emitOrPend(c.diagnostic(call.Pos(), handed.Pos(), "the context it was handed",
 					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s): "+

@@ -172,21 +172,39 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	return out
 }
 
-// calledNoContextWaits are the waits of the functions fd's own body calls
-// (not its function literals).
+// calledNoContextWaits are the waits of the functions fd's own body calls,
+// and of those the goroutines it starts there call (go func() { … }()):
+// such a goroutine runs on every call, on the caller's behalf, and a
+// request that reaches fd starts one more that waits (indigo's
+// subscribeRepos, whose EventManager.Subscribe plays the history back in
+// a goroutine, on the metadata pool). Not the waits of its other function
+// literals, which may run later or never.
 func (c *checker) calledNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	var out []waitAt
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok || len(out) >= maxNoContextWaits {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if len(out) >= maxNoContextWaits {
 			return false
 		}
-		if call, ok := n.(*ast.CallExpr); ok {
-			if fn := c.callee(call); fn != nil {
-				out = appendWaits(out, c.waitsAtCall(fd, call, c.noContextWaitsOf(fn)))
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				for _, arg := range n.Call.Args {
+					ast.Inspect(arg, visit)
+				}
+				ast.Inspect(lit.Body, visit)
+				return false
+			}
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if fn := c.callee(n); fn != nil {
+				out = appendWaits(out, c.waitsAtCall(fd, n, c.noContextWaitsOf(fn)))
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(fd.Body, visit)
 	return out
 }
 

@@ -266,7 +266,9 @@ capped by it.
     connection instead of waiting, and what the pool lacks is its
     maximum, reported where it is opened. A
     function handed no context that waits this way, itself or through the
-    functions it calls, carries waitsNoContext (a fact, across packages),
+    functions it calls (also in a goroutine it starts on every call, go
+    func() { … }(), which waits on its behalf: indigo's subscribeRepos
+    playing the history back), carries waitsNoContext (a fact, across packages),
     and so does a method of an interface whose package sees such an
     implementation among its own types and its imports' (gatus's
     store.Store, filled by its SQL store: the handlers call through the

@@ -1,4 +1,4 @@
-// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(3\\)"
+// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(5\\)"
 // context, in functions that were handed one (a repository called from a
 // handler, apache/answer's data.DB.Transaction), and look-alikes that
 // give the wait the context or were never handed one, or that no request
@@ -97,6 +97,20 @@ func (r *Repo) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
 	mux.HandleFunc("/count", func(w http.ResponseWriter, req *http.Request) { r.Count(req.Context()) })
 	mux.HandleFunc("/user", func(w http.ResponseWriter, req *http.Request) { r.Load(req.Context(), 1) })
 	mux.HandleFunc("/add", func(w http.ResponseWriter, req *http.Request) { r.Add(req.Context(), &User{}) })
+	mux.HandleFunc("/refresh", func(w http.ResponseWriter, req *http.Request) { r.Refresh(req.Context()) })
+}
+
+// Refresh tallies in a goroutine it starts on every call: a request that
+// reaches it starts one more goroutine that waits with no deadline (the go
+// statement is a goroutine per request too, shape 7).
+func (r *Repo) Refresh(ctx context.Context) { // want Refresh:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)` Refresh:`detachesPerCall\(ctxless.go:107\)` Refresh:"startsGoroutine"
+	go func() { // want `goroutine per request: this go statement starts a goroutine on every request that reaches it`
+		r.Tally(ctx)
+	}()
+}
+
+func (r *Repo) Tally(ctx context.Context) { // want Tally:"waitsOnNetwork" Tally:"ignoresContext" Tally:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)`
+	_, _ = r.db.Exec("UPDATE totals SET n = (SELECT count(*) FROM users)") // want `wait with no deadline: \(\*sql.DB\).Exec waits for a pool slot with no context, though \(Repo\).Tally was handed one \(ctx\), and a request reaches it`
 }
 
 // Trap: a worker's loop hands its own context down. No request reaches

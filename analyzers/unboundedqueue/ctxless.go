@@ -91,14 +91,16 @@ func (c *checker) learnNoContextWaiters() {
 	for changed := true; changed; {
 		changed = false
 		for _, d := range decls {
-			if len(c.noCtxWaits[d.obj]) > 0 {
+			// Its own waits first, then its callees': a function that
+			// waits itself also reaches what it calls (oneapi's
+			// RecordConsumeLog inserts with no context and, before that,
+			// looks the user up with none in GetUsernameById).
+			if len(c.noCtxWaits[d.obj]) >= maxNoContextWaits {
 				continue
 			}
-			waits := own[d.obj]
-			if len(waits) == 0 {
-				guard.At(d.fd.Pos(), func() { waits = c.calledNoContextWaits(d.fd) })
-			}
-			if len(waits) > 0 {
+			waits := slices.Clone(own[d.obj])
+			guard.At(d.fd.Pos(), func() { waits = appendWaits(waits, c.calledNoContextWaits(d.fd)) })
+			if len(waits) > len(c.noCtxWaits[d.obj]) {
 				c.noCtxWaits[d.obj] = waits
 				changed = true
 			}

@@ -1,4 +1,4 @@
-// Package admin serves the admin pages on top of the API's routes; its // want package:`noContextWaitsReported\(2\)` package:"limitsPools"
+// Package admin serves the admin pages on top of the API's routes; its // want package:`noContextWaitsReported\(3\)` package:"limitsPools"
 // handler reaches the uptime wait too, which api, before it, reported:
 // silent here.
 package admin

@@ -31,10 +31,17 @@ func (s *Store) Uptime(key string) int { // want Uptime:"waitsNoContext\\(\\(\\*
 }
 
 // Count was handed a context and drops it: reported here, once, by the
-// first package whose request reaches it (api's count handler).
-func (s *Store) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" Count:"ignoresContext" Count:`waitsNoContext\(\(\*sql.DB\).QueryRow in \(Store\).Count\)`
+// first package whose request reaches it (api's count handler). It also
+// calls offset, handed none: the request waits there too.
+func (s *Store) Count(ctx context.Context) int { // want Count:"waitsOnNetwork" Count:"ignoresContext" Count:`waitsNoContext\(\(\*sql.DB\).QueryRow in \(Store\).Count \+1\)`
 	var n int
 	s.db.QueryRow("SELECT count(*) FROM uptimes").Scan(&n) // want `though \(Store\).Count was handed one \(ctx\), and a request reaches it \(count\)`
+	return n + s.offset()
+}
+
+func (s *Store) offset() int { // want offset:"waitsOnNetwork" offset:`waitsNoContext\(\(\*sql.DB\).QueryRow in \(Store\).offset\)`
+	var n int
+	s.db.QueryRow("SELECT base FROM offsets").Scan(&n) // want `wait with no deadline: \(\*sql.DB\).QueryRow waits for a pool slot with no context in \(Store\).offset, which is handed none, and a request reaches it \(count\)`
 	return n
 }
 

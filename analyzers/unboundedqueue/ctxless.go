@@ -359,50 +359,26 @@ func (c *checker) implementsImportedInterface(fd *ast.FuncDecl) bool {
 		recv = p.Elem()
 	}
 	ptr := types.NewPointer(recv)
-	for _, iface := range c.importedInterfaces() {
-		if iface.methods[fn.Name()] && types.Implements(ptr, iface.it) {
-			return true
+	for _, pkg := range c.pass.Pkg.Imports() {
+		if !pkgscope.DeclaredInModule(c.pass.Module, pkg) {
+			continue
+		}
+		for iface := range ssautil.Interfaces(pkg) {
+			if declaresMethod(iface, fn.Name()) && types.Implements(ptr, iface) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// importedIface is an interface of an imported package and its methods'
-// names.
-type importedIface struct {
-	it      *types.Interface
-	methods map[string]bool
-}
-
-// importedInterfaces are the interfaces with methods declared in the
-// packages of the program this package imports directly, once learned.
-func (c *checker) importedInterfaces() []importedIface {
-	if c.foreignIfaces != nil {
-		return *c.foreignIfaces
-	}
-	out := []importedIface{}
-	for _, pkg := range c.pass.Pkg.Imports() {
-		if !pkgscope.DeclaredInModule(c.pass.Module, pkg) {
-			continue
-		}
-		for _, name := range pkg.Scope().Names() {
-			tn, ok := pkg.Scope().Lookup(name).(*types.TypeName)
-			if !ok {
-				continue
-			}
-			it, ok := tn.Type().Underlying().(*types.Interface)
-			if !ok || it.NumMethods() == 0 {
-				continue
-			}
-			methods := map[string]bool{}
-			for m := range it.Methods() {
-				methods[m.Name()] = true
-			}
-			out = append(out, importedIface{it: it, methods: methods})
+func declaresMethod(iface *types.Interface, name string) bool {
+	for m := range iface.Methods() {
+		if m.Name() == name {
+			return true
 		}
 	}
-	c.foreignIfaces = &out
-	return out
+	return false
 }
 
 // checkRequestNoContextWaits reports each wait that no context reaches and

@@ -483,7 +483,6 @@ type checker struct {
 	forwarders      map[*types.Func]*forwardsSlotWait // this package's functions that hand their context to a slot wait
 	waitMethods     map[string]bool                   // the names of the pools' slot waits, once learned (poolWaitMethods)
 	schemaSetters   map[*types.Func]bool              // this package's functions that set up the schema, once learned (schema.go)
-	foreignIfaces   *[]importedIface                  // the interfaces of the program's packages this one imports, once learned (importedInterfaces)
 	servers         map[*types.Func]bool              // this package's functions that serve connections (servesConns)
 	claimers        map[*types.Func]bool              // this package's functions that make a claim under a lock (claimsUnderLock)
 	acquirers       map[*types.Func]bool              // this package's functions that take a slot for their caller (acquiresSlot)

@@ -19,12 +19,15 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 	}
 	oneShot := fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init")
 	handed := c.contextParam(fd)
+	// A handed context's waits are reported here only in a request's own
+	// function; elsewhere where a request reaches them (ctxless.go).
+	handedHere := handed != nil && !oneShot && c.judgedWhereItIs(fd)
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
-		if handed != nil && !oneShot && c.judgedWhereItIs(fd) {
+		if handedHere {
 			if how := c.contextlessWait(fd, call); how != "" && !c.onUnsharedPool(fd, call, stack) && !c.onUnlimitedEmbeddedPool(call) {
 				c.emitOrPend(c.diagnostic(call.Pos(), handed.Pos(), "the context it was handed",
 					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s): "+

@@ -195,6 +195,18 @@ type MethodImplementation struct {
 	Impl   *types.Func // a method of a concrete type of the package that implements it
 }
 
+// Interfaces are the interface types with methods that pkg declares.
+func Interfaces(pkg *types.Package) iter.Seq[*types.Interface] {
+	return func(yield func(*types.Interface) bool) {
+		for named := range declaredTypes(pkg) {
+			iface, ok := named.Underlying().(*types.Interface)
+			if ok && iface.NumMethods() > 0 && !yield(iface) {
+				return
+			}
+		}
+	}
+}
+
 // LocalImplementations pairs the methods declared by pkg's interfaces with
 // the methods of pkg's concrete types that implement them: interfaces in
 // the scope's name order, and for each its implementations in
@@ -203,11 +215,7 @@ type MethodImplementation struct {
 // where the interface's calls can be resolved once for every importer.
 func LocalImplementations(pkg *types.Package) []MethodImplementation {
 	var out []MethodImplementation
-	for named := range declaredTypes(pkg) {
-		iface, ok := named.Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 {
-			continue
-		}
+	for iface := range Interfaces(pkg) {
 		for concrete := range ConcreteTypes(pkg) {
 			t := types.Type(types.NewPointer(concrete)) // the method set of both
 			if !types.Implements(t, iface) {

@@ -13,6 +13,7 @@ func Routes() { // want Routes:"waitsOnNetwork"
 	http.HandleFunc("/uptime", uptime)
 	http.HandleFunc("/count", count)
 	http.HandleFunc("/tags", tags)
+	http.HandleFunc("/prune", prune)
 }
 
 func uptime(w http.ResponseWriter, r *http.Request) { // want uptime:"waitsNoContext" uptime:"waitsOnNetwork"
@@ -25,4 +26,8 @@ func tags(w http.ResponseWriter, r *http.Request) { // want tags:"waitsOnNetwork
 
 func count(w http.ResponseWriter, r *http.Request) { // want count:`waitsNoContext\(\(\*sql.DB\).QueryRow in \(Store\).Count \+1\)`
 	fmt.Fprint(w, store.Get().Count(r.Context()))
+}
+
+func prune(w http.ResponseWriter, r *http.Request) {
+	store.Get().OnPrune(r.Context())
 }

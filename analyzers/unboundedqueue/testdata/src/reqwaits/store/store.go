@@ -14,6 +14,7 @@ import (
 type Store interface {
 	sqlstore.Uptimer
 	Count(ctx context.Context) int
+	OnPrune(ctx context.Context)
 	Prune()
 }
 

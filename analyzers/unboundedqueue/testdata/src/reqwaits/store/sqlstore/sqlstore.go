@@ -6,7 +6,10 @@ import (
 	"database/sql"
 )
 
-type Store struct{ db *sql.DB }
+type Store struct {
+	db    *sql.DB
+	hooks []func()
+}
 
 // Uptimer is the part of the store a badge needs.
 type Uptimer interface {
@@ -49,4 +52,16 @@ func (s *Store) offset() int { // want offset:"waitsOnNetwork" offset:`waitsNoCo
 // no request waits behind it. Trap.
 func (s *Store) Prune() { // want Prune:"waitsNoContext" Prune:"waitsOnNetwork"
 	s.db.Exec("DELETE FROM uptimes WHERE old")
+}
+
+// OnPrune keeps a callback for later: it hands a function literal on and
+// runs nothing, so a request that reaches it waits for nothing. Trap: the
+// literal's waits are not OnPrune's (only a goroutine it starts runs on
+// its behalf).
+func (s *Store) OnPrune(ctx context.Context) { // want OnPrune:"ignoresContext" OnPrune:"waitsOnNetwork"
+	s.hooks = append(s.hooks, func() { s.sweepLog() })
+}
+
+func (s *Store) sweepLog() { // want sweepLog:"waitsOnNetwork" sweepLog:`waitsNoContext\(\(\*sql.DB\).Exec in \(Store\).sweepLog\)`
+	s.db.Exec("DELETE FROM log WHERE old")
 }

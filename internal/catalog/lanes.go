@@ -144,14 +144,23 @@ func LaneName(typeName string) string {
 	return b.String()
 }
 
-// TestSupportPackages are libraries for writing tests: assertion helpers and
-// mocks. Their interfaces (testify's TestingT, gomock's Matcher) are
-// implemented by *testing.T and test doubles, never by code on a lane's
-// path, though the packages import net/http for their HTTP assertions.
+// TestSupportPackages are libraries for writing tests: test frameworks,
+// assertion helpers and mocks. Their interfaces (testify's TestingT,
+// gomock's Matcher) are implemented by *testing.T and test doubles, never by
+// code on a lane's path, though the packages import net/http for their HTTP
+// assertions; and a package whose every file is written against one of them
+// is test support, as one whose every file imports testing (kafka-pixy's
+// kafkahelper, written against gocheck).
 var TestSupportPackages = []string{
 	"github.com/stretchr/testify",
 	"github.com/golang/mock",
 	"go.uber.org/mock",
+	"gopkg.in/check.v1",
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/gomega",
+	"gotest.tools",
+	"github.com/smartystreets/goconvey",
+	"github.com/frankban/quicktest",
 }
 
 // IsTestSupport reports whether an import path is in one of the

@@ -18,7 +18,9 @@ import (
 // it for all), and outside them
 //
 //   - a package of test helpers: every one of its non-test files imports
-//     "testing" (a testdb that creates a throw-away database per test);
+//     "testing" (a testdb that creates a throw-away database per test) or a
+//     test framework (catalog.TestSupportPackages: gocheck, ginkgo, testify)
+//     and uses it;
 //   - a function with a *testing.T, *testing.B, *testing.F or testing.TB in
 //     reach: a parameter, or the receiver's struct holding one in a field,
 //     directly or through embedded structs (a test harness's device whose
@@ -106,13 +108,13 @@ func funcAt(f *ast.File, pos token.Pos) *ast.FuncDecl {
 	return nil
 }
 
-// importsTestingForHelpers: the file imports "testing" and uses something of
-// it other than testing.Testing (which production code calls to ask whether
-// it runs in a test).
+// importsTestingForHelpers: the file imports "testing" or a test framework
+// and uses something of it other than testing.Testing (which production
+// code calls to ask whether it runs in a test).
 func importsTestingForHelpers(info *types.Info, f *ast.File) bool {
 	imported := false
 	for _, imp := range f.Imports {
-		if path, err := strconv.Unquote(imp.Path.Value); err == nil && path == "testing" {
+		if path, err := strconv.Unquote(imp.Path.Value); err == nil && isTestingPackage(path) {
 			imported = true
 		}
 	}
@@ -122,13 +124,17 @@ func importsTestingForHelpers(info *types.Info, f *ast.File) bool {
 	helpers := false
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && !helpers {
-			if obj := info.Uses[id]; obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "testing" && obj.Name() != "Testing" {
+			if obj := info.Uses[id]; obj != nil && obj.Pkg() != nil && isTestingPackage(obj.Pkg().Path()) && obj.Name() != "Testing" {
 				helpers = true
 			}
 		}
 		return !helpers
 	})
 	return helpers
+}
+
+func isTestingPackage(path string) bool {
+	return path == "testing" || catalog.IsTestSupport(path)
 }
 
 // takesTesting: fd has a testing value in a parameter or in its receiver.

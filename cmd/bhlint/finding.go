@@ -115,8 +115,37 @@ func sortFindings(fs []finding) []finding {
 	// and two packages that do not import each other may each reach the same
 	// line (two handler packages calling one store's wait): the user changes
 	// that line once, so one finding per line and code is kept, the first in
-	// this order, as golangci-lint's uniq-by-line does.
-	return slices.CompactFunc(fs, sameLineAndCode)
+	// this order, as golangci-lint's uniq-by-line does. It keeps the related
+	// positions of the others: each is another end of a path to the line
+	// (cerbos' three store packages, each passing the pool that one opener
+	// hands back to a Configure that may set no maximum).
+	var out []finding
+	for _, f := range fs {
+		if n := len(out); n > 0 && sameLineAndCode(out[n-1], f) {
+			out[n-1].Related = mergeRelated(out[n-1].Related, f.Related)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// mergeRelated adds to kept the positions of more it lacks, in the order of
+// their places, whatever order the packages finished in.
+func mergeRelated(kept, more []location) []location {
+	added := false
+	for _, r := range more {
+		if !slices.Contains(kept, r) {
+			kept = append(kept, r)
+			added = true
+		}
+	}
+	if added {
+		slices.SortStableFunc(kept, func(a, b location) int {
+			return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+		})
+	}
+	return kept
 }
 
 func sameLineAndCode(a, b finding) bool {

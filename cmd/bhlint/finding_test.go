@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // Two handler packages that do not import each other may both reach one
 // store's wait; the line is changed once, so it is reported once.
@@ -15,6 +18,27 @@ func TestSortFindingsKeepsOnePerLineAndCode(t *testing.T) {
 	}
 	if got[1].Analyzer != "unboundedqueue" || got[1].Message != "wait reached from api.List" {
 		t.Errorf("kept %q, want the first in order, from api.List", got[1].Message)
+	}
+}
+
+// The finding kept carries the related positions of those it stands for:
+// each is another end of a path to the line, in the order of their places.
+func TestSortFindingsMergesRelated(t *testing.T) {
+	open := func(caller string, line int) finding {
+		f := newFinding("unboundedqueue", "internal/funcs.go:62:1", "ERR_UNBOUNDED_QUEUE_DETECTED: pool without a maximum")
+		f.Related = []location{{File: caller, Line: line, Column: 13, Message: "passed here"}}
+		return f
+	}
+	got := sortFindings([]finding{open("postgres/postgres.go", 60), open("mysql/mysql.go", 58), open("sqlserver/sqlserver.go", 58), open("mysql/mysql.go", 58)})
+	if len(got) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(got), got)
+	}
+	var files []string
+	for _, r := range got[0].Related {
+		files = append(files, r.File)
+	}
+	if want := []string{"mysql/mysql.go", "postgres/postgres.go", "sqlserver/sqlserver.go"}; !slices.Equal(files, want) {
+		t.Errorf("related %q, want %q", files, want)
 	}
 }
 

@@ -41,7 +41,9 @@ inferred:
     echo, gin, fiber, httprouter or pocketbase's router (GET/POST/.../Route/Any,
     BindFunc on a route group), and the methods of a gRPC service
     implementation handed to a generated RegisterXxxServer (or to
-    RegisterService); and, whoever registers it, a function that takes a
+    RegisterService); the endpoint a go-kit transport serves
+    (kithttp.NewServer(makeEndpoint(svc), dec, enc): the closure the
+    factory returns); and, whoever registers it, a function that takes a
     request and the means to answer it (a response writer and an
     *http.Request, or a framework's context carrying both) that nothing in
     its package calls directly: the closure a handler factory returns to a

@@ -134,6 +134,12 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 			return
 		}
 	}
+	if i, ok := goKitServers[key]; ok && i < len(params) {
+		for _, h := range resolve(params[i], 3) {
+			add(Entry{Func: h, Class: Interactive, How: "go-kit endpoint served by " + name, Pos: common.Pos(), Parent: parent})
+		}
+		return
+	}
 	if i, ok := grpcRegistrations[key]; ok {
 		for _, h := range handlers(i) {
 			add(Entry{Func: h, Class: Interactive, How: "gRPC method registered with " + name, Pos: common.Pos(), Parent: parent})

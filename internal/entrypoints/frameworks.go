@@ -105,6 +105,16 @@ var pocketbaseRouter = withCalls(expand(map[string]int{
 }, "(*github.com/pocketbase/pocketbase/tools/router.RouterGroup)"),
 	"(*github.com/pocketbase/pocketbase/tools/router.Route).BindFunc", 0)
 
+// goKitServers are go-kit's transports: a server made for an endpoint calls
+// it for every request or RPC (the router then serves the transport's
+// ServeHTTP, the framework's own), so the endpoint is the handler: the
+// closure an endpoint factory returns, through endpoint middlewares. Only
+// that argument: the options after it configure the server once.
+var goKitServers = map[string]int{
+	"github.com/go-kit/kit/transport/http.NewServer": 0,
+	"github.com/go-kit/kit/transport/grpc.NewServer": 0,
+}
+
 // interactiveTables are the tables of handler registrations.
 var interactiveTables = []struct {
 	framework string
@@ -198,5 +208,5 @@ var frameworkPackages = []string{
 	"net/http", "github.com/go-chi/chi", "github.com/gorilla/mux", "github.com/labstack/echo",
 	"github.com/gin-gonic/gin", "github.com/julienschmidt/httprouter", "google.golang.org/grpc",
 	"github.com/grpc-ecosystem/grpc-gateway", "github.com/pocketbase/pocketbase/tools/router",
-	"github.com/gofiber/fiber",
+	"github.com/gofiber/fiber", "github.com/go-kit/kit/transport",
 }

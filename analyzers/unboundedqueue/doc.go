@@ -153,7 +153,11 @@ capped by it.
     sqlDB.SetMaxOpenConns(n)), or the wrapper's own (xorm's
     engine.SetMaxOpenConns(n)). A function that returns the pool unbounded
     exports a fact (opensUnboundedDB), and its callers, in any package, are
-    checked in its place. When the opener is the program's own (declared in
+    checked in its place; one handed to a dependency-injection container
+    as a constructor (fx.Provide(newSQL), through fx.Annotate, dig's
+    Provide: the catalogue's ContainerProviders) has no caller of the
+    program's, and the container keeps what it returns for the process's
+    life, so it is reported at its open. When the opener is the program's own (declared in
     the analysed package's module) and a caller stores the pool with no
     maximum, the finding sits at the open inside the opener, the line to
     change, once for all its callers (minder's GetDBConnection, used by

@@ -72,16 +72,73 @@ func (c *checker) checkSQLPools() {
 	if !c.serving || lazyssa.FactsOnly() {
 		return // a one-shot command's pool ends with it; or nothing is reported here
 	}
+	provided := c.providedToContainer()
 	for _, fd := range funcs {
 		if c.isTest(c.fileOf(fd)) || c.takesTesting(fd) {
 			continue // test code, in a _test.go file or a fixture package
 		}
+		fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		for _, site := range c.openSites(fd) {
-			if !site.handsBack() && !c.closedOnReturn(fd, site) {
+			switch {
+			case !site.handsBack():
+				if !c.closedOnReturn(fd, site) {
+					c.reportOpen(site)
+				}
+			case provided[fn] != "":
+				// No caller of the program's gets it: the container does,
+				// and keeps it. The open here is the line to change.
+				site.escape = "handed back to the container it is provided to (" + provided[fn] + "), which keeps it for the process's life,"
+				site.shared = true
 				c.reportOpen(site)
 			}
 		}
 	}
+}
+
+// providedToContainer finds the package's functions handed to a
+// dependency-injection container as constructors (fx.Provide(newSQL),
+// fx.Provide(fx.Annotate(newSQL, …)), dig's c.Provide(newSQL)), with the
+// call that provides them.
+func (c *checker) providedToContainer() map[*types.Func]string {
+	provided := map[*types.Func]string{}
+	for _, f := range c.pass.Files {
+		if c.isTest(f) {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || !catalog.ContainerProviders.Has(c.callee(call)) {
+				return true
+			}
+			for _, arg := range call.Args {
+				if fn := c.constructorIn(arg); fn != nil && fn.Pkg() == c.pass.Pkg {
+					provided[fn] = c.calleeName(call)
+				}
+			}
+			return true
+		})
+	}
+	return provided
+}
+
+// constructorIn is the function arg names (newSQL, pkg.NewSQL), through a
+// ContainerWrapper (fx.Annotate(newSQL, …)).
+func (c *checker) constructorIn(arg ast.Expr) *types.Func {
+	arg = ast.Unparen(arg)
+	if call, ok := arg.(*ast.CallExpr); ok && catalog.ContainerWrappers.Has(c.callee(call)) && len(call.Args) > 0 {
+		arg = ast.Unparen(call.Args[0])
+	}
+	var id *ast.Ident
+	switch e := arg.(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
+		return nil
+	}
+	fn, _ := c.pass.TypesInfo.Uses[id].(*types.Func)
+	return fn
 }
 
 // learnOpens records, for each opener of the package, the calls that open

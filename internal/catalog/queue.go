@@ -125,6 +125,20 @@ var Servers = newTable(
 	"(*google.golang.org/grpc.Server).Serve",
 )
 
+// ContainerProviders hand a constructor to a dependency-injection
+// container, which calls it once, when the process starts, and keeps what
+// it returns for the process's life: a pool a provided constructor opens
+// is the process's pool, though no call of the program's opens it.
+// fx.Annotate wraps the constructor it is given (argument 0).
+var ContainerProviders = newTable(
+	"go.uber.org/fx.Provide",
+	"(*go.uber.org/dig.Container).Provide",
+	"github.com/samber/do.Provide", "github.com/samber/do/v2.Provide",
+)
+
+// ContainerWrappers wrap a constructor handed to a ContainerProvider.
+var ContainerWrappers = newTable("go.uber.org/fx.Annotate")
+
 // ServeLoops are the calls that serve a listener's connections until it
 // closes: a goroutine that runs one is a server for the listener's life.
 var ServeLoops = newTable(

@@ -368,10 +368,12 @@ capped by it.
     a function literal that takes one wherever it is written (the handler
     a constructor returns: func(app *App) http.HandlerFunc { return
     func(w, r) { go … } }; the constructor itself is not per request; not a
-    method of an http.RoundTripper, whose *http.Request is the one its
-    client sends: a transport that adds a token takes a lock per outgoing
-    request, not per request the process answers — a type whose own
-    RoundTrip is declared on it, not promoted from an embedded transport,
+    method of an http.RoundTripper or of a request doer (Do(*http.Request)
+    (*http.Response, error), what generated API clients send through),
+    whose *http.Request is the one its client sends: a transport that adds
+    a token takes a lock per outgoing request, not per request the process
+    answers — a type whose own RoundTrip or Do is declared on it, not
+    promoted from an embedded transport,
     and that is no http.Handler: a proxy that serves and is its own
     transport answers requests) — a
     goroutine started outside any loop (a go statement, wg.Go, or a call of

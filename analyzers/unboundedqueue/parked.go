@@ -359,9 +359,11 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 	return false
 }
 
-// isClientTransport reports whether t, or a pointer to it, is an
-// http.RoundTripper by a RoundTrip declared on it (not promoted from an
-// embedded transport) and is no http.Handler: its methods handle the
+// isClientTransport reports whether t, or a pointer to it, sends requests:
+// an http.RoundTripper, or a request doer (Do(*http.Request)
+// (*http.Response, error), the interface generated API clients send
+// through), by a RoundTrip or Do declared on it (not promoted from an
+// embedded transport), and is no http.Handler: its methods handle the
 // requests its client sends (a transport that adds a token, retries,
 // logs), not requests the process answers, however many of them take an
 // *http.Request. A proxy that serves requests and is its own transport
@@ -371,15 +373,21 @@ func isClientTransport(t types.Type) bool {
 		t = p.Elem()
 	}
 	ptr := types.NewPointer(t)
-	obj, index, _ := types.LookupFieldOrMethod(ptr, false, nil, "RoundTrip")
-	fn, ok := obj.(*types.Func)
-	if !ok || len(index) != 1 {
-		return false
-	}
 	if serve, _, _ := types.LookupFieldOrMethod(ptr, false, nil, "ServeHTTP"); serve != nil {
 		return false
 	}
-	sig := fn.Signature()
+	for _, name := range []string{"RoundTrip", "Do"} {
+		obj, index, _ := types.LookupFieldOrMethod(ptr, false, nil, name)
+		if fn, ok := obj.(*types.Func); ok && len(index) == 1 && sendsRequest(fn.Signature()) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsRequest: sig takes a request and returns the response to it and an
+// error, as RoundTrip and a doer's Do do.
+func sendsRequest(sig *types.Signature) bool {
 	return sig.Params().Len() == 1 && sig.Results().Len() == 2 &&
 		entrypoints.CarriesRequest(sig.Params().At(0).Type()) && isNamed(sig.Results().At(0).Type(), "net/http", "Response")
 }

@@ -39,6 +39,31 @@ func (t *JWTTransport) RoundTrip(req *http.Request) (*http.Response, error) { //
 	return t.Base.RoundTrip(out)
 }
 
+// refreshingDoer is the request doer a generated API client sends through
+// (oapi-codegen's HttpRequestDoer): its Do sends the client's own request,
+// and its lock makes concurrent calls share one token refresh.
+type refreshingDoer struct {
+	mu     sync.Mutex
+	token  string
+	client *http.Client
+}
+
+func (d *refreshingDoer) Do(req *http.Request) (*http.Response, error) { // want Do:"waitsOnNetwork"
+	d.mu.Lock() // a request doer's lock: silent
+	if d.token == "" {
+		resp, err := d.client.Post("https://auth.example.com/token", "text/plain", nil)
+		if err != nil {
+			d.mu.Unlock()
+			return nil, err
+		}
+		resp.Body.Close()
+		d.token = "fresh"
+	}
+	d.mu.Unlock()
+	req.Header.Set("Authorization", "Bearer "+d.token)
+	return d.client.Do(req)
+}
+
 // Verifier is handed the request a handler (in another package) answers:
 // every incoming request waits for its lock.
 type Verifier struct {

@@ -54,6 +54,11 @@ capped by it.
     function waits for before it returns, and not in a function that
     returns a channel, a func or a *sync.WaitGroup: a handle the caller
     joins the goroutine with, as in Drain(ch).Wait()). Silent when
+    the function returns right after the start, before the loop can go
+    round again (the start is in a return statement, or a return follows
+    it in its block or a block around it with no continue, break or goto
+    between: return c.TailPodLogs(ctx, pod) in a loop over a job's pods
+    tails the first one): one goroutine per call; when
     a slot is taken before it in the loop body (a send of a constant or
     struct{}{} on a channel, a receive, a limiter; a result or a counter
     sent is data, not a token), or tried for in a top-level statement of

@@ -83,6 +83,9 @@ func (c *checker) enclosingPerItemLoop(fd *ast.FuncDecl, stack []ast.Node) *perI
 			if i+1 < len(stack) && !runsEachRound(s.(ast.Stmt), stack[i+1]) {
 				continue
 			}
+			if returnsAfter(stack, i) {
+				return nil // at most one start per call: the function returns right after it
+			}
 			loop := c.perItem(fd, s.(ast.Stmt))
 			if loop == nil {
 				loop = c.receiveLoop(s.(ast.Stmt), stack[i+1:])
@@ -94,6 +97,68 @@ func (c *checker) enclosingPerItemLoop(fd *ast.FuncDecl, stack []ast.Node) *perI
 		}
 	}
 	return nil
+}
+
+// returnsAfter reports whether the last node of stack, inside the loop at
+// stack[loop], is followed on every path by a return from the function
+// before the loop can go round again: it is in a return statement (return
+// c.TailPodLogs(ctx, pod, logs) in a loop over a job's pods, which tails the
+// first one), or a return comes after it in its block, or in a block around
+// it, with no continue or break in between. Such a loop starts one goroutine
+// per call of its function, however many items it ranges over.
+func returnsAfter(stack []ast.Node, loop int) bool {
+	for j := len(stack) - 1; j > loop; j-- {
+		var list []ast.Stmt
+		switch n := stack[j].(type) {
+		case *ast.ReturnStmt:
+			return true
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		default:
+			continue
+		}
+		if j+1 >= len(stack) {
+			continue
+		}
+		k := -1
+		for idx, st := range list {
+			if ast.Node(st) == stack[j+1] {
+				k = idx
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		for _, st := range list[k+1:] {
+			if _, ok := st.(*ast.ReturnStmt); ok {
+				return true
+			}
+			if branches(st) {
+				return false // it may go round again before the return
+			}
+		}
+	}
+	return false
+}
+
+// branches reports whether st holds a continue, break or goto outside
+// function literals.
+func branches(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.BranchStmt:
+			found = found || n.(*ast.BranchStmt).Tok != token.FALLTHROUGH
+		case *ast.FuncLit:
+			return false
+		}
+		return !found
+	})
+	return found
 }
 
 // runsEachRound reports whether child, a part of loop, runs on every round:

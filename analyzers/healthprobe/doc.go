@@ -77,6 +77,10 @@ network call of net/http, gRPC or go-redis on a value whose type is not in
 that table (a generated gRPC client's connection interface, redis.Cmdable;
 ProbeNetworkClients), or net/http's package-level Get/Post/Head, which go
 through http.DefaultClient's pool.
+A pool handed to a function that calls a method of the module's interface
+on that parameter is used there: sqlc's queries generated with the handle as
+an argument (q.Health(ctx, a.pool), whose db DBTX runs db.Query) reach
+a.pool, though the queries' package may not import the pool's.
 A pool is anything wrapping a pool type: a function that returns the
 module's interface and boxes a pool into it on some path (gitea's
 db.GetEngine(ctx) returns the package's *xorm.Engine, or a session of it,

@@ -30,6 +30,9 @@ func (c *checker) callUse(fn *ssa.Function, common *ssa.CallCommon) *use {
 		if r := c.reachOf(callee); r != nil {
 			return c.endAt(c.through(fn, r, common, funcName(callee)), ssautil.Origin(callee).Object())
 		}
+		if u := c.poolHandedThrough(fn, common, callee); u != nil {
+			return u
+		}
 	} else if field, owner := funcField(common); field != nil {
 		return c.fieldCallUse(fn, common, field, owner)
 	} else if common.IsInvoke() {
@@ -47,6 +50,57 @@ func (c *checker) callUse(fn *ssa.Function, common *ssa.CallCommon) *use {
 		return c.poolBehindInterface(fn, common)
 	}
 	return nil
+}
+
+// poolHandedThrough: the callee calls a method of the module's interface
+// on one of its parameters (by its callsThrough fact), and this call hands
+// it a pool or client of the catalogue in that parameter: sqlc's queries
+// generated with the handle as an argument (q.Health(ctx, a.pool), whose
+// db DBTX runs db.Query), where the package declaring the interface may
+// not even import the pool's.
+func (c *checker) poolHandedThrough(fn *ssa.Function, common *ssa.CallCommon, callee *ssa.Function) *use {
+	obj, ok := ssautil.Origin(callee).Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg {
+		return nil
+	}
+	var fact callsThrough
+	if !c.pass.ImportObjectFact(obj.Origin(), &fact) {
+		return nil
+	}
+	for _, d := range fact.Calls {
+		if d.Param < 0 || d.Field != "" {
+			continue
+		}
+		mi, ok := argument(common, d.Param).(*ssa.MakeInterface)
+		if !ok {
+			continue
+		}
+		noun := catalog.ResourceNoun(mi.X.Type())
+		if noun == "" {
+			continue
+		}
+		m, _, _ := types.LookupFieldOrMethod(mi.X.Type(), true, nil, methodName(d.Method))
+		impl, ok := m.(*types.Func)
+		if !ok || catalog.ProbeInProcessMethods.Has(impl) {
+			continue
+		}
+		name, param, own := c.resourceOf(fn, mi.X, noun)
+		if own {
+			return nil
+		}
+		return &use{reachesShared: reachesShared{Noun: noun, Resource: name, Call: netio.Name(impl), Param: param,
+			Path: capPath(append([]string{funcName(callee)}, d.Path...))}, site: common.Pos()}
+	}
+	return nil
+}
+
+// methodName is the method's name in a throughCall's Method,
+// "(sqlcv1.DBTX).Query".
+func methodName(method string) string {
+	if i := strings.LastIndexByte(method, '.'); i >= 0 {
+		return method[i+1:]
+	}
+	return method
 }
 
 // storedTypes are the concrete types of the values this package stores in

@@ -171,7 +171,10 @@ a method with the catalogued name and signature is reported at each such
 return on a path where it sent no grpc-retry-pushback-ms trailer
 (grpc.SetTrailer(ctx, …), which the method can send on the call's context:
 the interceptor adds no delay of its own), even when its package imports
-no gRPC.
+no gRPC. A return of a gRPC status built with a constant code that sheds
+nothing (status.Errorf(codes.Internal, …), status.New(codes.Unauthenticated,
+…).Err()) is not a refusal for load: the method says what went wrong, and
+no wait helps, whatever code the interceptor wraps it in.
 
 Where the user must act: a constructor — a function that returns such an
 error on every path and takes no request (no context.Context, echo.Context,

@@ -73,7 +73,7 @@ func (c *checker) checkLimiter(fn *ssa.Function) {
 	for _, ret := range returnsOf(fn) {
 		b := ret.Block()
 		reached := b == fn.Blocks[0] || slices.ContainsFunc(b.Preds, func(p *ssa.BasicBlock) bool { return unsetOut[p] })
-		if setIn[b] >= 0 || !reached || ssautil.IsNil(ret.Results[0]) || !ret.Pos().IsValid() {
+		if setIn[b] >= 0 || !reached || ssautil.IsNil(ret.Results[0]) || !ret.Pos().IsValid() || namesOtherStatus(ret.Results[0]) {
 			continue
 		}
 		c.pass.Report(analysis.Diagnostic{
@@ -82,4 +82,32 @@ func (c *checker) checkLimiter(fn *ssa.Function) {
 				Code, funcName(fn), path.Base(m.Interface), m.Method, catalog.GRPCPushbackKey),
 		})
 	}
+}
+
+// namesOtherStatus reports whether err is a gRPC status built with a
+// constant code that refuses nothing for load (status.Error(codes.Internal,
+// …), status.New(codes.Unauthenticated, …).Err()): the admission method
+// says what went wrong, and waiting would not help, whatever code the
+// middleware wraps it in (hatchet's limiter failing on a missing token).
+func namesOtherStatus(err ssa.Value) bool {
+	call, ok := err.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || funcObject(callee) == nil {
+		return false
+	}
+	obj := funcObject(callee)
+	args := call.Call.Args
+	key := catalog.Key(obj)
+	if key == catalog.GRPCStatusErr && len(args) == 1 {
+		return namesOtherStatus(args[0])
+	}
+	i, ok := catalog.GRPCStatusBuilders[key]
+	if !ok || i >= len(args) {
+		return false
+	}
+	code, ok := args[i].(*ssa.Const)
+	return ok && code.Value != nil && catalog.TypeKey(code.Type()) == catalog.GRPCCodeType && shedCode(code, map[ssa.Value]bool{}) == ""
 }

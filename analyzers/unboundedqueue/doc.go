@@ -127,7 +127,9 @@ capped by it.
     one that takes each item through a helper that receives it,
     getNextLine(queue); a ticker loop, an infinite loop, in the work or
     two calls down: the rule
-    that makes a goroutine background work), or serves a listener's
+    that makes a goroutine background work), or is a runner handed only a
+    stop channel (Run(stopCh <-chan struct{}), as Kubernetes' informers
+    take it, in any package: it runs until the channel closes), or serves a listener's
     connections (a blocking serve of the catalogue's ServeLoops, http's
     ListenAndServe and grpc's Serve, or a function that accepts in a loop,
     in this package or another: servesConns, a fact; sftpgo's FTP, WebDAV

@@ -1276,11 +1276,29 @@ func (c *checker) limitSetBefore(fd *ast.FuncDecl, g *types.Var, loop ast.Stmt) 
 // sources there are, not how fast input arrives. A server per configured
 // listener is one such reader (servesConns).
 func (c *checker) readerPerSource(work ast.Expr) bool {
-	if c.servesPerSource(work) {
+	if c.servesPerSource(work) || runsUntilStopped(c.pass.TypesInfo.TypeOf(work)) {
 		return true
 	}
 	fn := c.ssaFuncOfWork(work)
 	return fn != nil && (&entrypoints.Finder{}).Loop(fn) != ""
+}
+
+// runsUntilStopped reports whether t is the signature of a runner handed
+// only a stop channel, Run(stopCh <-chan struct{}) as Kubernetes'
+// informers and controllers take it: it runs until that channel closes,
+// one per source the code set up (an informer per watched namespace),
+// whatever package declares it.
+func runsUntilStopped(t types.Type) bool {
+	sig, ok := t.(*types.Signature)
+	if !ok || sig.Params().Len() != 1 || sig.Results().Len() != 0 {
+		return false
+	}
+	ch, ok := sig.Params().At(0).Type().Underlying().(*types.Chan)
+	if !ok || ch.Dir() == types.SendOnly {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 // ssaFuncOfWork is the SSA function a goroutine runs: a function literal,

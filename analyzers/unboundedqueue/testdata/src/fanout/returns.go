@@ -56,3 +56,25 @@ func SomeOrders(w http.ResponseWriter, r *http.Request, orders []Order) {
 		return
 	}
 }
+
+// Informer runs until its stop channel closes, as Kubernetes' informers do.
+type Informer interface {
+	Run(stopCh <-chan struct{})
+	Process(item string)
+}
+
+// StartInformers starts one runner per informer the caller built (one per
+// watched namespace): each runs until stop closes, silent.
+func StartInformers(informers []Informer, stop <-chan struct{}) {
+	for _, inf := range informers {
+		go inf.Run(stop)
+	}
+}
+
+// ProcessAll starts one goroutine per item for the informers' work:
+// reported.
+func ProcessAll(inf Informer, items []string) {
+	for _, it := range items {
+		go inf.Process(it) // want `goroutine per item: this go statement starts one goroutine for every element of items`
+	}
+}

@@ -124,12 +124,7 @@ func returnsAfter(stack []ast.Node, loop int) bool {
 		if j+1 >= len(stack) {
 			continue
 		}
-		k := -1
-		for idx, st := range list {
-			if ast.Node(st) == stack[j+1] {
-				k = idx
-			}
-		}
+		k := slices.IndexFunc(list, func(st ast.Stmt) bool { return ast.Node(st) == stack[j+1] })
 		if k < 0 {
 			continue
 		}
@@ -148,17 +143,10 @@ func returnsAfter(stack []ast.Node, loop int) bool {
 // branches reports whether st holds a continue, break or goto outside
 // function literals.
 func branches(st ast.Stmt) bool {
-	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.BranchStmt:
-			found = found || n.(*ast.BranchStmt).Tok != token.FALLTHROUGH
-		case *ast.FuncLit:
-			return false
-		}
-		return !found
+	return holds(st, func(n ast.Node) bool {
+		b, ok := n.(*ast.BranchStmt)
+		return ok && b.Tok != token.FALLTHROUGH
 	})
-	return found
 }
 
 // runsEachRound reports whether child, a part of loop, runs on every round:

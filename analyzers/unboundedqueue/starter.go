@@ -127,14 +127,21 @@ func firstFuncLit(args []ast.Expr) ast.Expr {
 
 // returns reports whether s contains a return outside function literals.
 func returns(s ast.Stmt) bool {
+	return holds(s, func(n ast.Node) bool {
+		_, ok := n.(*ast.ReturnStmt)
+		return ok
+	})
+}
+
+// holds reports whether s contains, outside function literals, a node
+// that match accepts.
+func holds(s ast.Stmt, match func(ast.Node) bool) bool {
 	found := false
 	ast.Inspect(s, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
+		if _, lit := n.(*ast.FuncLit); lit || found {
 			return false
-		case *ast.ReturnStmt:
-			found = true
 		}
+		found = match(n)
 		return !found
 	})
 	return found

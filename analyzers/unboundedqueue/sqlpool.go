@@ -128,13 +128,8 @@ func (c *checker) constructorIn(arg ast.Expr) *types.Func {
 	if call, ok := arg.(*ast.CallExpr); ok && catalog.ContainerWrappers.Has(c.callee(call)) && len(call.Args) > 0 {
 		arg = ast.Unparen(call.Args[0])
 	}
-	var id *ast.Ident
-	switch e := arg.(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	default:
+	id := identOf(arg)
+	if id == nil {
 		return nil
 	}
 	fn, _ := c.pass.TypesInfo.Uses[id].(*types.Func)

@@ -111,7 +111,8 @@ capped by it.
     slice (f(xs...)): its callers write it out argument by argument; or it
     is a field only the package can write (unexported, or of a main
     package) that is written only in start-up code or with a value read
-    from configuration (NewBroker(config) copying config.Shards), and whose
+    from configuration (NewBroker(config) copying config.Shards; an entry
+    set by index, rt.routes[name] = url, is a write of a map field), and whose
     address is never taken (a generic type's field is one field, whichever
     instantiation writes or reads it: newManager[T] filling consumers from
     []ExporterConfig, Start ranging over m.consumers); when the

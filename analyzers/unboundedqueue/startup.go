@@ -266,7 +266,7 @@ func (c *checker) fieldSetAtStartup(field *types.Var) bool {
 				}
 			case *ast.AssignStmt:
 				for i, lhs := range n.Lhs {
-					if c.selectsField(lhs, field) {
+					if c.selectsField(lhs, field) || c.addsToMapField(lhs, field) {
 						var value ast.Expr
 						if len(n.Lhs) == len(n.Rhs) && n.Tok == token.ASSIGN {
 							value = n.Rhs[i]
@@ -283,6 +283,19 @@ func (c *checker) fieldSetAtStartup(field *types.Var) bool {
 		})
 	}
 	return fixed && writes > 0
+}
+
+// addsToMapField reports whether e, the left side of an assignment, is an
+// entry of field, a map: m.urls[name] = url adds to the map as surely as
+// an append adds to a slice (an element of a slice written by index does
+// not grow it).
+func (c *checker) addsToMapField(e ast.Expr, field *types.Var) bool {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok || !c.selectsField(ix.X, field) {
+		return false
+	}
+	_, isMap := field.Type().Underlying().(*types.Map)
+	return isMap
 }
 
 func (c *checker) selectsField(e ast.Expr, field *types.Var) bool {

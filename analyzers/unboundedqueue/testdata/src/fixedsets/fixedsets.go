@@ -292,3 +292,43 @@ func (b *Blocklists) Reconfigure(ctx context.Context, cfg *config.Map, extra []s
 		go post(ctx, z) // want `goroutine per item: this go statement starts one goroutine for every element of extra`
 	}
 }
+
+// ---- a map set from configuration, then added to by index ----
+
+type RouterConfig struct{ Routes map[string]string }
+
+type Router struct{ routes map[string]string }
+
+// NewRouter copies the configured routes.
+func NewRouter(config RouterConfig) *Router { return &Router{routes: config.Routes} }
+
+// AddRoute adds a request's route to that map: an index assignment is a
+// write, and this one grows the map per request.
+func (rt *Router) AddRoute(w http.ResponseWriter, r *http.Request) {
+	rt.routes[r.FormValue("name")] = r.FormValue("url")
+}
+
+func (rt *Router) pingRoutes(ctx context.Context) {
+	for _, u := range rt.routes {
+		go post(ctx, u) // want `goroutine per item: this go statement starts one goroutine for every element of rt.routes`
+	}
+}
+
+type Mirrors struct{ urls map[string]string }
+
+// NewMirrors fills its map entry by entry from the configuration: as many
+// entries as the operator listed.
+func NewMirrors(config RouterConfig) *Mirrors {
+	m := &Mirrors{urls: map[string]string{}}
+	for name, url := range config.Routes {
+		m.urls[name] = url
+	}
+	return m
+}
+
+// boundedByConfiguredMirrors: one goroutine per configured mirror.
+func (m *Mirrors) boundedByConfiguredMirrors(ctx context.Context) {
+	for _, u := range m.urls {
+		go post(ctx, u)
+	}
+}

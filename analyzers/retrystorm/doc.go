@@ -230,6 +230,23 @@ function of the program's own, are taken to bound and to back off. The
 library's defaults (10 attempts, exponential backoff with jitter) are
 silent.
 
+A runner handed a backoff value is judged by that value
+(catalog.BackoffRunners: cenkalti/backoff's Retry family up to v4,
+sethvargo/go-retry's Do, DoValue and Constant). A constant one
+(NewConstantBackOff, &backoff.ConstantBackOff{…}, go-retry's NewConstant)
+waits the same time every round and never stops by itself: reported as
+never giving up, unless a wrapper caps the attempts (WithMaxRetries) or
+the runner watches a context (go-retry's Do, cenkalti's WithContext: a
+context check is a way out, as in a loop); and as waiting a constant
+time when the function reaches the network, unless jitter is added
+(WithJitter, WithJitterPercent) or the attempts end at a deadline
+(WithMaxDuration, or a watched context that ends by itself,
+context.WithTimeout): a known, small number of attempts, as for a loop
+that gives up at a deadline. A value the analysis cannot read (an
+exponential policy, a parameter, a field) is taken to bound and to back
+off. cenkalti/backoff v5's Retry, whose default gives up after 15
+minutes, is not judged.
+
 Fix: bound the attempts (3 is the payment core's budget) or the total time,
 and wait with exponential backoff and full jitter between attempts —
 backoff.Retry(op, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))

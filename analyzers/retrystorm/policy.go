@@ -3,6 +3,7 @@ package retrystorm
 import (
 	"fmt"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -13,10 +14,11 @@ import (
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
-// retryPolicy is what a retry library's call was told by its options.
+// retryPolicy is what a retry library's call was told by its options or
+// the backoff value it was handed.
 type retryPolicy struct {
-	forever  bool                // UntilSucceeded, or Attempts(0)
-	constant ssa.CallInstruction // the option that makes the delay constant (DelayType(FixedDelay)), or nil
+	forever    bool      // UntilSucceeded, Attempts(0), a constant backoff nothing bounds
+	constantAt token.Pos // what makes the delay constant (DelayType(FixedDelay), NewConstantBackOff), or NoPos
 }
 
 // checkPolicies judges the calls of a retry library in fn as checkLoops
@@ -34,6 +36,10 @@ func (c *checker) checkPolicies(fn *ssa.Function) {
 			}
 			callee := calleeFunc(call.Common())
 			if callee == nil {
+				continue
+			}
+			if r, ok := catalog.BackoffRunners[catalog.Key(callee)]; ok {
+				c.judgeBackoff(call, r)
 				continue
 			}
 			i, ok := catalog.RetryRunners[catalog.Key(callee)]
@@ -54,7 +60,7 @@ func (c *checker) judgePolicy(call *ssa.Call, retried ssa.Value, p retryPolicy) 
 	if p.forever {
 		problems = append(problems, "with no bound on attempts")
 	}
-	if p.constant != nil && network != nil {
+	if p.constantAt.IsValid() && network != nil {
 		problems = append(problems, "waiting a constant time between attempts with no backoff or jitter")
 	}
 	if len(problems) == 0 {
@@ -69,8 +75,8 @@ func (c *checker) judgePolicy(call *ssa.Call, retried ssa.Value, p retryPolicy) 
 		Message: fmt.Sprintf("%s: this %s retries the function it is handed%s %s; bound the attempts (e.g. 3) and keep the library's "+
 			"default delay, exponential backoff with jitter, so callers do not retry in step", Code, calleeName(call), reaches, strings.Join(problems, ", ")),
 	}
-	if p.constant != nil {
-		d.Related = []analysis.RelatedInformation{{Pos: p.constant.Pos(), Message: "the constant delay"}}
+	if p.constantAt.IsValid() {
+		d.Related = []analysis.RelatedInformation{{Pos: p.constantAt, Message: "the constant delay"}}
 	}
 	c.pass.Report(d)
 }
@@ -137,8 +143,111 @@ func (p *retryPolicy) add(opt ssa.Value) {
 	case catalog.RetryDelayTypeOptions.Has(fn) && len(args) == 1:
 		if f := ssautil.FuncOf(args[0]); f != nil {
 			if obj, ok := f.Object().(*types.Func); ok && catalog.RetryConstantDelays.Has(obj) {
-				p.constant = call
+				p.constantAt = call.Pos()
 			}
 		}
 	}
+}
+
+// judgeBackoff judges a call of a BackoffRunner by the backoff value it is
+// handed. A context the runner watches (go-retry's Do) is a way out, as a
+// context check is in a loop; one that ends by itself (WithTimeout) makes
+// a known, small number of attempts, so a constant delay is not reported
+// either, as for a loop that gives up at a deadline.
+func (c *checker) judgeBackoff(call *ssa.Call, r catalog.BackoffRunner) {
+	args := call.Common().Args
+	if r.Func >= len(args) {
+		return
+	}
+	p := retryPolicy{forever: true, constantAt: call.Pos()}
+	if !r.Constant {
+		var known bool
+		if r.Policy < 0 || r.Policy >= len(args) {
+			return
+		}
+		if p, known = c.backoffPolicyOf(args[r.Policy], 0); !known {
+			return
+		}
+	}
+	if r.Context >= 0 && r.Context < len(args) {
+		p = c.watches(p, args[r.Context])
+	}
+	c.judgePolicy(call, args[r.Func], p)
+}
+
+// maxBackoffDepth bounds the wrappers backoffPolicyOf looks through.
+const maxBackoffDepth = 8
+
+// backoffPolicyOf reads a backoff value: one a constant constructor or
+// literal made (NewConstantBackOff(d), &backoff.ConstantBackOff{…}), through
+// the catalogue's wrappers (WithMaxRetries bounds it, WithJitter makes it
+// vary, WithMaxDuration gives up at a deadline). It reports false for a
+// value it cannot read (an exponential policy, a parameter, a field): that
+// is taken to bound and to back off.
+func (c *checker) backoffPolicyOf(v ssa.Value, depth int) (retryPolicy, bool) {
+	if depth > maxBackoffDepth {
+		return retryPolicy{}, false
+	}
+	switch v := ssautil.Unconverted(v).(type) {
+	case *ssa.MakeInterface:
+		return c.backoffPolicyOf(v.X, depth+1)
+	case *ssa.ChangeInterface: // WithContext's BackOffContext handed on as a BackOff
+		return c.backoffPolicyOf(v.X, depth+1)
+	case *ssa.UnOp:
+		if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+			if stored := ssautil.StoredOnce(alloc); stored != nil {
+				return c.backoffPolicyOf(stored, depth+1)
+			}
+		}
+	case *ssa.Alloc:
+		if catalog.ConstantBackoffTypes[catalog.TypeKey(v.Type())] {
+			return retryPolicy{forever: true, constantAt: v.Pos()}, true
+		}
+	case *ssa.Call:
+		return c.wrappedPolicy(v, depth)
+	}
+	return retryPolicy{}, false
+}
+
+// wrappedPolicy reads a call that makes a backoff value: a constant
+// constructor, or a wrapper of another value.
+func (c *checker) wrappedPolicy(call *ssa.Call, depth int) (retryPolicy, bool) {
+	fn := calleeFunc(call.Common())
+	if fn == nil {
+		return retryPolicy{}, false
+	}
+	if catalog.ConstantBackoffs.Has(fn) {
+		return retryPolicy{forever: true, constantAt: call.Pos()}, true
+	}
+	w, ok := catalog.BackoffWrappers[catalog.Key(fn)]
+	args := call.Common().Args
+	if !ok || w.Arg >= len(args) {
+		return retryPolicy{}, false
+	}
+	p, known := c.backoffPolicyOf(args[w.Arg], depth+1)
+	if !known {
+		return p, false
+	}
+	switch {
+	case w.Bounds:
+		p.forever = false
+	case w.Deadline:
+		p = retryPolicy{}
+	case w.Jitter:
+		p.constantAt = token.NoPos
+	}
+	if w.Context >= 0 && w.Context < len(args) {
+		p = c.watches(p, args[w.Context])
+	}
+	return p, true
+}
+
+// watches is p run under ctx: it ends when ctx does, and when ctx ends by
+// itself the delay no longer matters.
+func (c *checker) watches(p retryPolicy, ctx ssa.Value) retryPolicy {
+	p.forever = false
+	if c.carriesDeadline(ctx, 0) {
+		p.constantAt = token.NoPos
+	}
+	return p
 }

@@ -134,9 +134,72 @@ var RetryRunners = map[string]int{
 	"github.com/avast/retry-go/v5.DoWithData": 0,
 }
 
-// RetryPolicyPackages are the import paths of RetryRunners and their
-// options: a package that imports none has no policy to judge.
-var RetryPolicyPackages = []string{"github.com/avast/retry-go", "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5"}
+// RetryPolicyPackages are the import paths of RetryRunners and
+// BackoffRunners and their options: a package that imports none has no
+// policy to judge.
+var RetryPolicyPackages = []string{
+	"github.com/avast/retry-go", "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5",
+	"github.com/cenkalti/backoff", "github.com/cenkalti/backoff/v3", "github.com/cenkalti/backoff/v4",
+	"github.com/sethvargo/go-retry",
+}
+
+// A BackoffRunner runs the function at argument Func again under the
+// backoff value at argument Policy; Context, when not -1, is the argument
+// whose context's end stops it. Constant says the runner makes a constant
+// policy itself (go-retry's Constant(ctx, d, f)), and Policy is then -1.
+type BackoffRunner struct {
+	Func, Policy, Context int
+	Constant              bool
+}
+
+// BackoffRunners run a function under a backoff value: cenkalti/backoff's
+// Retry family (v4 stops only when the value says Stop) and go-retry's Do
+// (it also stops when its context ends).
+var BackoffRunners = map[string]BackoffRunner{}
+
+// A BackoffWrapper wraps the backoff value at argument Arg: Bounds when
+// it caps the attempts (WithMaxRetries), Deadline when it gives up after a
+// time (go-retry's WithMaxDuration), Jitter when it randomises the delay;
+// none of them when it passes the value's delays on (WithCappedDuration,
+// cenkalti's WithContext, whose Context argument stops it when it ends).
+type BackoffWrapper struct {
+	Arg, Context             int
+	Bounds, Deadline, Jitter bool
+}
+
+// BackoffWrappers are the wrappers of BackoffRunners' policies.
+var BackoffWrappers = map[string]BackoffWrapper{}
+
+// ConstantBackoffs make a backoff value that waits the same time every
+// round, with no growth and no jitter, and never gives up; ConstantBackoffTypes
+// (by TypeKey) are the same written as a literal
+// (&backoff.ConstantBackOff{Interval: d}).
+var (
+	ConstantBackoffs     = newTable()
+	ConstantBackoffTypes = map[string]bool{}
+)
+
+func init() {
+	for _, v := range []string{"github.com/cenkalti/backoff", "github.com/cenkalti/backoff/v3", "github.com/cenkalti/backoff/v4"} {
+		for _, name := range []string{"Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData"} {
+			BackoffRunners[v+"."+name] = BackoffRunner{Func: 0, Policy: 1, Context: -1}
+		}
+		BackoffWrappers[v+".WithMaxRetries"] = BackoffWrapper{Arg: 0, Context: -1, Bounds: true}
+		BackoffWrappers[v+".WithContext"] = BackoffWrapper{Arg: 0, Context: 1}
+		ConstantBackoffs.Add(v + ".NewConstantBackOff")
+		ConstantBackoffTypes["*"+v+".ConstantBackOff"] = true
+	}
+	const retry = "github.com/sethvargo/go-retry"
+	BackoffRunners[retry+".Do"] = BackoffRunner{Func: 2, Policy: 1, Context: 0}
+	BackoffRunners[retry+".DoValue"] = BackoffRunner{Func: 2, Policy: 1, Context: 0}
+	BackoffRunners[retry+".Constant"] = BackoffRunner{Func: 2, Policy: -1, Context: 0, Constant: true}
+	BackoffWrappers[retry+".WithMaxRetries"] = BackoffWrapper{Arg: 1, Context: -1, Bounds: true}
+	BackoffWrappers[retry+".WithMaxDuration"] = BackoffWrapper{Arg: 1, Context: -1, Deadline: true}
+	BackoffWrappers[retry+".WithJitter"] = BackoffWrapper{Arg: 1, Context: -1, Jitter: true}
+	BackoffWrappers[retry+".WithJitterPercent"] = BackoffWrapper{Arg: 1, Context: -1, Jitter: true}
+	BackoffWrappers[retry+".WithCappedDuration"] = BackoffWrapper{Arg: 1, Context: -1}
+	ConstantBackoffs.Add(retry + ".NewConstant")
+}
 
 // RetryAttemptOptions set the number of attempts from their first
 // argument; 0 means until it succeeds.

@@ -247,6 +247,16 @@ exponential policy, a parameter, a field) is taken to bound and to back
 off. cenkalti/backoff v5's Retry, whose default gives up after 15
 minutes, is not judged.
 
+A retry policy written as a struct literal (catalog.RetryPolicyStructs:
+watermill's middleware.Retry{MaxRetries: 3, InitialInterval: 100ms}) is
+reported at the literal when its growth factor (Multiplier) is at most 1
+and its jitter (RandomizationFactor) is 0, each by a constant or by
+leaving it out, and no deadline (MaxElapsedTime) is set: every instance
+retries its failing handlers in step (watermill's zero Multiplier even
+drops the delay to none after the first). A field set from something
+other than a constant (configuration) is taken to back off; a literal
+with its fields by position is not read.
+
 Fix: bound the attempts (3 is the payment core's budget) or the total time,
 and wait with exponential backoff and full jitter between attempts —
 backoff.Retry(op, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))

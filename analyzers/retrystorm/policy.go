@@ -2,6 +2,7 @@ package retrystorm
 
 import (
 	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -250,4 +251,78 @@ func (c *checker) watches(p retryPolicy, ctx ssa.Value) retryPolicy {
 		p.constantAt = token.NoPos
 	}
 	return p
+}
+
+// checkPolicyStructs judges the retry policies written as struct literals
+// (catalog.RetryPolicyStructs: watermill's middleware.Retry{…}). A literal
+// whose growth factor is at most 1 and whose jitter is 0, with no deadline
+// set, retries in step: reported at the literal. A field set from
+// something other than a constant (configuration) is taken to back off.
+func (c *checker) checkPolicyStructs() {
+	for _, f := range c.pass.Files {
+		if strings.HasSuffix(c.pass.Fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			spec, ok := catalog.RetryPolicyStructs[catalog.TypeKey(c.pass.TypesInfo.TypeOf(lit))]
+			if ok && c.stepsInLockstep(lit, spec) {
+				c.pass.Report(analysis.Diagnostic{
+					Pos: lit.Pos(),
+					Message: fmt.Sprintf("%s: this %s retries %s waiting a constant time between attempts with no backoff or jitter "+
+						"(%s %s, %s %s); set %s above 1 and %s above 0 (e.g. 2 and 0.5), so instances do not retry in step",
+						Code, types.TypeString(c.pass.TypesInfo.TypeOf(lit), types.RelativeTo(nil)), spec.Retried,
+						spec.Growth, c.fieldText(lit, spec.Growth), spec.Jitter, c.fieldText(lit, spec.Jitter), spec.Growth, spec.Jitter),
+				})
+			}
+			return true
+		})
+	}
+}
+
+// stepsInLockstep reports whether lit sets no growth above 1, no jitter and
+// no deadline, each by a constant or by leaving it out.
+func (c *checker) stepsInLockstep(lit *ast.CompositeLit, spec catalog.RetryPolicyStruct) bool {
+	if len(lit.Elts) > 0 {
+		if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); !keyed {
+			return false // fields by position: not read
+		}
+	}
+	atMost := func(field string, limit float64) bool {
+		e := fieldValue(lit, field)
+		if e == nil {
+			return true // the zero value
+		}
+		tv, ok := c.pass.TypesInfo.Types[e]
+		if !ok || tv.Value == nil {
+			return false
+		}
+		f, _ := constant.Float64Val(constant.ToFloat(tv.Value))
+		return f <= limit
+	}
+	return atMost(spec.Growth, 1) && atMost(spec.Jitter, 0) && atMost(spec.Deadline, 0)
+}
+
+// fieldText is how lit sets field, for the message: "unset" when it does not.
+func (c *checker) fieldText(lit *ast.CompositeLit, field string) string {
+	e := fieldValue(lit, field)
+	if e == nil {
+		return "unset"
+	}
+	return "= " + types.ExprString(e)
+}
+
+// fieldValue is the expression lit gives field by name, or nil.
+func fieldValue(lit *ast.CompositeLit, field string) ast.Expr {
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
+				return kv.Value
+			}
+		}
+	}
+	return nil
 }

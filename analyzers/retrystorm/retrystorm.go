@@ -100,6 +100,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	if policies {
+		c.checkPolicyStructs()
 		for _, fn := range funcs {
 			if !strings.HasSuffix(pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
 				guard.At(fn.Pos(), func() { c.checkPolicies(fn) })

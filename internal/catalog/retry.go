@@ -141,6 +141,26 @@ var RetryPolicyPackages = []string{
 	"github.com/avast/retry-go", "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5",
 	"github.com/cenkalti/backoff", "github.com/cenkalti/backoff/v3", "github.com/cenkalti/backoff/v4",
 	"github.com/sethvargo/go-retry",
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware",
+}
+
+// A RetryPolicyStruct is a retry policy written as a struct literal: the
+// names of its fields that make the delay grow (a factor above 1), add
+// jitter (a factor above 0) and end the attempts at a deadline (a
+// duration above 0); Retried says what it runs again.
+type RetryPolicyStruct struct {
+	Growth, Jitter, Deadline string
+	Retried                  string
+}
+
+// RetryPolicyStructs, by TypeKey: watermill's Retry middleware, whose
+// zero Multiplier and RandomizationFactor retry the handler at a constant
+// delay (and, after the first, at none) with no jitter.
+var RetryPolicyStructs = map[string]RetryPolicyStruct{
+	"github.com/ThreeDotsLabs/watermill/message/router/middleware.Retry": {
+		Growth: "Multiplier", Jitter: "RandomizationFactor", Deadline: "MaxElapsedTime",
+		Retried: "the message handlers it wraps",
+	},
 }
 
 // A BackoffRunner runs the function at argument Func again under the

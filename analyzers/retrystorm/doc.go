@@ -224,7 +224,13 @@ A retry library's call runs the loop itself, and its options say how
 as a loop would be, and reported at the call: when its options never give
 up (UntilSucceeded, Attempts(0)), or when they make the delay constant
 (DelayType(FixedDelay)) and the function it is handed reaches the network.
-The options are read where they are written: at the call, or appended to
+A retrying client interceptor (catalog.RetryInterceptors:
+go-grpc-middleware's retry.UnaryClientInterceptor and
+StreamClientInterceptor, v1 and v2) retries every RPC of the connection it
+is installed on, a network call: its options are read the same way, and
+WithBackoff(BackoffLinear(d)), a constant wait with no jitter, is reported
+at the call (the library's default, and BackoffLinearWithJitter, add
+jitter). The options are read where they are written: at the call, or appended to
 a local slice handed to it; options that come from elsewhere, and a delay
 function of the program's own, are taken to bound and to back off. The
 library's defaults (10 attempts, exponential backoff with jitter) are

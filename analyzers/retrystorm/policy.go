@@ -43,6 +43,10 @@ func (c *checker) checkPolicies(fn *ssa.Function) {
 				c.judgeBackoff(call, r)
 				continue
 			}
+			if catalog.RetryInterceptors.Has(callee) && len(call.Common().Args) > 0 {
+				c.judgeInterceptor(call, policyOf(call.Common().Args[0]))
+				continue
+			}
 			i, ok := catalog.RetryRunners[catalog.Key(callee)]
 			if !ok || i+1 >= len(call.Common().Args) {
 				continue
@@ -57,24 +61,36 @@ func (c *checker) judgePolicy(call *ssa.Call, retried ssa.Value, p retryPolicy) 
 	if f := ssautil.FuncOf(retried); f != nil {
 		network = c.net.FuncReaches(f)
 	}
+	what := "the function it is handed"
+	if len(network) > 0 {
+		what += " (a network call: → " + strings.Join(network, " → ") + ")"
+	}
+	c.reportPolicy(call, what, network != nil, p)
+}
+
+// judgeInterceptor judges a retrying client interceptor: what it retries
+// is every RPC of its connection, a network call.
+func (c *checker) judgeInterceptor(call *ssa.Call, p retryPolicy) {
+	c.reportPolicy(call, "every RPC of the connection it is installed on", true, p)
+}
+
+// reportPolicy reports a policy that never gives up, or that waits a
+// constant time between attempts at the network.
+func (c *checker) reportPolicy(call *ssa.Call, what string, network bool, p retryPolicy) {
 	var problems []string
 	if p.forever {
 		problems = append(problems, "with no bound on attempts")
 	}
-	if p.constantAt.IsValid() && network != nil {
+	if p.constantAt.IsValid() && network {
 		problems = append(problems, "waiting a constant time between attempts with no backoff or jitter")
 	}
 	if len(problems) == 0 {
 		return
 	}
-	reaches := ""
-	if len(network) > 0 {
-		reaches = " (a network call: → " + strings.Join(network, " → ") + ")"
-	}
 	d := analysis.Diagnostic{
 		Pos: call.Pos(),
-		Message: fmt.Sprintf("%s: this %s retries the function it is handed%s %s; bound the attempts (e.g. 3) and keep the library's "+
-			"default delay, exponential backoff with jitter, so callers do not retry in step", Code, calleeName(call), reaches, strings.Join(problems, ", ")),
+		Message: fmt.Sprintf("%s: this %s retries %s %s; bound the attempts (e.g. 3) and keep the library's "+
+			"default delay, backoff with jitter, so callers do not retry in step", Code, calleeName(call), what, strings.Join(problems, ", ")),
 	}
 	if p.constantAt.IsValid() {
 		d.Related = []analysis.RelatedInformation{{Pos: p.constantAt, Message: "the constant delay"}}
@@ -144,6 +160,11 @@ func (p *retryPolicy) add(opt ssa.Value) {
 	case catalog.RetryDelayTypeOptions.Has(fn) && len(args) == 1:
 		if f := ssautil.FuncOf(args[0]); f != nil {
 			if obj, ok := f.Object().(*types.Func); ok && catalog.RetryConstantDelays.Has(obj) {
+				p.constantAt = call.Pos()
+			}
+		}
+		if made, ok := args[0].(*ssa.Call); ok { // WithBackoff(BackoffLinear(d))
+			if maker := calleeFunc(made.Common()); maker != nil && catalog.RetryConstantDelays.Has(maker) {
 				p.constantAt = call.Pos()
 			}
 		}

@@ -142,7 +142,23 @@ var RetryPolicyPackages = []string{
 	"github.com/cenkalti/backoff", "github.com/cenkalti/backoff/v3", "github.com/cenkalti/backoff/v4",
 	"github.com/sethvargo/go-retry",
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware",
+	grpcRetryV1, grpcRetryV2,
 }
+
+// go-grpc-middleware's retrying client interceptors, v1 and v2.
+const (
+	grpcRetryV1 = "github.com/grpc-ecosystem/go-grpc-middleware/retry"
+	grpcRetryV2 = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
+)
+
+// RetryInterceptors retry every RPC of the connection they are installed
+// on, under the policy their variadic options (from the first argument)
+// set: go-grpc-middleware's retrying client interceptors. Their default
+// waits 50 ms with 10% jitter between attempts.
+var RetryInterceptors = newTable(
+	grpcRetryV1+".UnaryClientInterceptor", grpcRetryV1+".StreamClientInterceptor",
+	grpcRetryV2+".UnaryClientInterceptor", grpcRetryV2+".StreamClientInterceptor",
+)
 
 // A RetryPolicyStruct is a retry policy written as a struct literal: the
 // names of its fields that make the delay grow (a factor above 1), add
@@ -233,14 +249,17 @@ var RetryForeverOptions = newTable(
 )
 
 // RetryDelayTypeOptions choose how the delay between attempts is computed,
-// from the function they are handed; RetryConstantDelays are those that
-// wait the same time every round, with no growth and no jitter (the
-// library's default combines exponential backoff with random jitter).
+// from the function they are handed (or the call that makes it:
+// grpc_retry.WithBackoff(grpc_retry.BackoffLinear(d))); RetryConstantDelays
+// are those that wait the same time every round, with no growth and no
+// jitter (the libraries' defaults add random jitter).
 var (
 	RetryDelayTypeOptions = newTable(
 		"github.com/avast/retry-go.DelayType", "github.com/avast/retry-go/v4.DelayType", "github.com/avast/retry-go/v5.DelayType",
+		grpcRetryV1+".WithBackoff", grpcRetryV2+".WithBackoff",
 	)
 	RetryConstantDelays = newTable(
 		"github.com/avast/retry-go.FixedDelay", "github.com/avast/retry-go/v4.FixedDelay", "github.com/avast/retry-go/v5.FixedDelay",
+		grpcRetryV1+".BackoffLinear", grpcRetryV2+".BackoffLinear",
 	)
 )

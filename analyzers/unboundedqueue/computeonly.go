@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
 )
 
 // inMemoryPackages are standard packages whose functions only compute: a
@@ -27,10 +29,10 @@ var inMemoryMethods = map[string]bool{
 // its own package's static calls (and the function literals they make, as
 // the one handed to sync.Map's Range), it sends, receives or selects on no
 // channel, starts no goroutine, calls nothing dynamic and nothing outside
-// the package but functions that only compute. Such a goroutine ends on
-// its own in CPU time however slow every dependency is: one per item is
-// parallelism, not a queue (a hub that marks a user's topics read-only in
-// memory for each status change it receives).
+// the package but functions that only compute or log (catalog.LogPackages).
+// Such a goroutine ends on its own in CPU time however slow every
+// dependency is: one per item is parallelism, not a queue (a hub that marks
+// a user's topics read-only in memory for each status change it receives).
 func computesOnly(fn *ssa.Function) bool {
 	if fn == nil || fn.Blocks == nil {
 		return false
@@ -94,5 +96,6 @@ func callComputes(call *ssa.CallCommon, pkg *ssa.Package, walk func(*ssa.Functio
 	if callee.Pkg == nil {
 		return false
 	}
-	return inMemoryPackages[callee.Pkg.Pkg.Path()] || inMemoryMethods[callee.String()]
+	path := callee.Pkg.Pkg.Path()
+	return inMemoryPackages[path] || inMemoryMethods[callee.String()] || catalog.LogPackages[path]
 }

@@ -142,8 +142,13 @@ capped by it.
     static calls it sends, receives or selects on no channel, starts no
     goroutine, makes no dynamic call and calls outside the package only
     functions that compute (sync/atomic, strings, sort, sync.Map's
-    methods…): it ends in CPU time however slow a dependency is, so one
-    per item is parallelism, not a queue. Fix:
+    methods…) or log (log, slog, zap, logrus, zerolog, klog, logr: a line
+    written to the process's own output waits on no dependency): it ends
+    in CPU time however slow a dependency is, so one per item is
+    parallelism, not a queue. The same holds for a function that starts a
+    goroutine on every call: one whose goroutine only computes and logs (an
+    audit line written per change a request made) is not such a starter.
+    Fix:
     take a slot first, or start a fixed number of workers that read from
     a channel.
  2. errgroup without a limit: (*errgroup.Group).Go in such a loop, on a group

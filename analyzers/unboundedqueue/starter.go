@@ -65,8 +65,8 @@ func (c *checker) goroutinePerCall(body *ast.BlockStmt) *ast.GoStmt {
 			}
 			continue
 		}
-		if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
-			return nil
+		if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) || computesOnly(c.ssaFuncOfWork(g.Call.Fun)) {
+			return nil // bounded, joined, or it ends on its own in CPU time
 		}
 		return g
 	}

@@ -286,3 +286,16 @@ var SchemaMigrations = newTable(
 	"(*gorm.io/gorm.DB).AutoMigrate", "(*github.com/jinzhu/gorm.DB).AutoMigrate",
 	"(*xorm.io/xorm.Engine).Sync", "(*xorm.io/xorm.Engine).Sync2", "(*github.com/go-xorm/xorm.Engine).Sync2",
 )
+
+// LogPackages are logging libraries: a call of one writes a line to the
+// process's own output (a file, stderr, a collector's local agent), waits
+// on no dependency of the request, and so ends on its own, as computing
+// does. A goroutine per item that only computes and logs (an audit line per
+// role a request changed) is parallelism, not a queue.
+var LogPackages = map[string]bool{
+	"log": true, "log/slog": true,
+	"go.uber.org/zap": true, "go.uber.org/zap/zapcore": true,
+	"github.com/sirupsen/logrus": true,
+	"github.com/rs/zerolog":      true, "github.com/rs/zerolog/log": true,
+	"k8s.io/klog/v2": true, "github.com/go-logr/logr": true,
+}

@@ -3,6 +3,7 @@ package fanout
 import (
 	"context"
 	"database/sql"
+	"log/slog"
 	"sync"
 
 	"asyncpost"
@@ -613,6 +614,22 @@ func notifyGroupMembers(ctx context.Context, st groupStore, group string) {
 func postToEachWebhook(hooks []asyncpost.Payload) {
 	for _, h := range hooks {
 		asyncpost.PostAsync(&h) // want `goroutine per item: this asyncpost.PostAsync call \(it starts a goroutine at asyncpost.go:\d+\) starts one goroutine for every element of hooks`
+	}
+}
+
+// auditEachRole writes one audit line per role a request changed, each in
+// a goroutine AuditAsync starts: the goroutines only log, so they end on
+// their own however slow a dependency is. Silent.
+func auditEachRole(roles []string) {
+	for _, r := range roles {
+		asyncpost.AuditAsync(r)
+	}
+}
+
+// logEachItem: the same with the go statement in the loop. Silent.
+func logEachItem(items []string) {
+	for _, it := range items {
+		go func() { slog.Info("item", "name", it) }()
 	}
 }
 

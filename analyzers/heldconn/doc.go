@@ -33,7 +33,11 @@ functions that close rows, or a function that releases its parameter
 runs before it returns, as parseRecords(rows) with its defer rows.Close();
 or, for a parameter of an interface type, by calling on it a method that
 releases the kind its caller passes: parseOne(s Scannable) calling s.Scan
-releases a *sql.Row, not a *sql.Rows). The path on which the acquiring call
+releases a *sql.Row, not a *sql.Rows; or, for rows, by reading them to
+their end: a helper whose every return comes after its for rows.Next()
+loop ends, or returns an error found non-nil (a failed Scan, on which the
+caller returns too), as convoy's scanSubscriptions(rows) before its count
+query; one that returns with the first row leaves the others open). The path on which the acquiring call
 returned a non-nil error holds nothing. A deferred release holds until the
 function returns; a Commit that already ran has released, so the classic
 `defer tx.Rollback()` … `tx.Commit()` … call-after-commit is silent.

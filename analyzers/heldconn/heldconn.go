@@ -395,7 +395,7 @@ func (c *checker) learnReleasers(funcs []*ssa.Function) {
 			var rel releasesParam
 			for i, p := range fn.Params {
 				kind, ok := heldKindOf(p.Type())
-				if ok && c.releasedSomewhere(fn, aliasesOf(p, false), kind) {
+				if ok && (c.releasedSomewhere(fn, aliasesOf(p, false), kind) || drains(fn, aliasesOf(p, false), kind)) {
 					rel.Params = append(rel.Params, i)
 				}
 				if methods := releasingInvokes(fn, p); len(methods) > 0 {
@@ -457,6 +457,81 @@ func (c *checker) releasedSomewhere(fn *ssa.Function, held map[ssa.Value]bool, k
 		}
 	}
 	return false
+}
+
+// drains reports whether fn reads held, rows, to their end on every path
+// that returns no error: each return is reached only through the exit of a
+// for held.Next() loop (the last Next, returning false, closed the rows),
+// or returns a non-nil error (a failed Scan), on which its caller returns
+// too (convoy's scanSubscriptions(rows), called before the count query).
+func drains(fn *ssa.Function, held map[ssa.Value]bool, kind catalog.HeldKind) bool {
+	if !kind.NextReleases || fn.Blocks == nil {
+		return false
+	}
+	var exits []*ssa.BasicBlock // the blocks a false Next leads to
+	for _, b := range fn.Blocks {
+		if cond, ok := lastIf(b); ok {
+			if call, ok := cond.(*ssa.Call); ok && isNextOn(call.Common(), held) {
+				exits = append(exits, b.Succs[1])
+			}
+		}
+	}
+	if len(exits) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		afterEnd := slices.ContainsFunc(exits, func(e *ssa.BasicBlock) bool { return e.Dominates(b) })
+		if !afterEnd && !returnsFailure(fn, ret) {
+			return false
+		}
+	}
+	return true
+}
+
+// returnsFailure reports whether ret returns, as its last result, an error
+// a test above it found non-nil (if err != nil { return nil, err }).
+func returnsFailure(fn *ssa.Function, ret *ssa.Return) bool {
+	if len(ret.Results) == 0 {
+		return false
+	}
+	v := ret.Results[len(ret.Results)-1]
+	if !ssautil.IsError(v.Type()) {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		cond, ok := lastIf(b)
+		if !ok {
+			continue
+		}
+		bin, ok := cond.(*ssa.BinOp)
+		if !ok || !comparesWithNil(bin, v) {
+			continue
+		}
+		failed := b.Succs[0] // err != nil
+		if bin.Op == token.EQL {
+			failed = b.Succs[1]
+		}
+		if len(failed.Preds) == 1 && failed.Dominates(ret.Block()) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastIf is the condition of the If that ends b, if one does.
+func lastIf(b *ssa.BasicBlock) (ssa.Value, bool) {
+	if len(b.Instrs) == 0 {
+		return nil, false
+	}
+	i, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, false
+	}
+	return i.Cond, true
 }
 
 // ---- acquisitions and their spans ----

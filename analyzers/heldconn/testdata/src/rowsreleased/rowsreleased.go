@@ -7,6 +7,8 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/jmoiron/sqlx"
+
 	"rowparse"
 )
 
@@ -38,7 +40,47 @@ func parseOne(s Scannable) (record, error) { // want parseOne:"releasesParam.*Sc
 	return r, err
 }
 
+// scanAll reads rows to their end, whose last Next closes them; a failed
+// Scan returns its error, on which the caller returns too.
+func scanAll(rows *sql.Rows) ([]record, error) { // want scanAll:"releasesParam\\(\\[0\\]\\)"
+	var out []record
+	for rows.Next() {
+		var r record
+		if err := rows.Scan(&r.id); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// firstOnly returns with the first row, and the others still open: it
+// releases nothing (its error may be nil).
+func firstOnly(rows *sql.Rows) (record, error) {
+	var r record
+	for rows.Next() {
+		err := rows.Scan(&r.id)
+		return r, err
+	}
+	return r, nil
+}
+
 // ---- positives ----
+
+// The rows firstOnly left open hold their connection during the count.
+func countAfterFirst(ctx context.Context, db *sql.DB) (int, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id FROM t")
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	if _, err := firstOnly(rows); err != nil {
+		return 0, err
+	}
+	var n int
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n) // want `open rows from \(\*sql.DB\).QueryContext is still held during \(\*sql.DB\).QueryRowContext`
+	return n, err
+}
 
 // A row not scanned yet holds its connection.
 func rowHeldDuringExec(ctx context.Context, db *sql.DB) error {
@@ -115,4 +157,51 @@ func rowsScannedInOtherPackage(ctx context.Context, db *sql.DB, ids []int) error
 		}
 	}
 	return nil
+}
+
+// Trap: scanAll read the page to its end, so the count query that follows
+// takes the connection the page gave back (convoy's subscription pages).
+func countAfterDrainedPage(ctx context.Context, db *sql.DB) ([]record, int, error) {
+	rows, err := db.QueryContext(ctx, "SELECT id FROM t LIMIT 10")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	page, err := scanAll(rows)
+	if err != nil {
+		return nil, 0, err
+	}
+	var n int
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n)
+	return page, n, err
+}
+
+// scanAllx is scanAll over sqlx's rows, whose Next is the embedded
+// *sql.Rows'.
+func scanAllx(rows *sqlx.Rows) ([]record, error) { // want scanAllx:"releasesParam\\(\\[0\\]\\)"
+	var out []record
+	for rows.Next() {
+		var r record
+		if err := rows.StructScan(&r); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Trap: the same page read through sqlx.
+func countAfterDrainedPagex(ctx context.Context, db *sqlx.DB) ([]record, int, error) {
+	rows, err := db.QueryxContext(ctx, "SELECT id FROM t LIMIT 10")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	page, err := scanAllx(rows)
+	if err != nil {
+		return nil, 0, err
+	}
+	var n int
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n)
+	return page, n, err
 }

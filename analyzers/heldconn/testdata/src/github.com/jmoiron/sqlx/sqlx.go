@@ -13,6 +13,14 @@ type Tx struct{ *sql.Tx }
 
 type Stmt struct{ *sql.Stmt }
 
+// Rows embeds *sql.Rows: its Next, Scan and Close are *sql.Rows'.
+type Rows struct{ *sql.Rows }
+
+func (db *DB) QueryxContext(ctx context.Context, query string, args ...any) (*Rows, error) {
+	return nil, nil
+}
+func (r *Rows) StructScan(dest any) error { return nil }
+
 func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) { return nil, nil }
 func (db *DB) Unsafe() *DB                                                    { return db }
 func (db *DB) Preparex(query string) (*Stmt, error)                           { return nil, nil }

@@ -72,7 +72,10 @@ What the held connection must not wait on:
 
   - the network: an entry of bhlint's catalogue (net/http clients and
     package functions, net.Dial*, crypto/tls dials, DNS lookups, net/smtp,
-    gRPC ClientConn.Invoke/NewStream, go-redis commands), or any function
+    gRPC ClientConn.Invoke/NewStream, go-redis commands, a casbin
+    enforcer's policy changes, which its adapter writes to a database:
+    paralus granting roles inside the transaction that creates the user),
+    or any function
     that reaches one through static calls, in this package or another (a
     fact);
   - a subprocess: (*exec.Cmd).Run, Output, CombinedOutput and Wait, or a

@@ -63,6 +63,39 @@ var NetworkPackages = []string{
 	"github.com/wneessen/go-mail",
 	"google.golang.org/grpc", "github.com/redis/go-redis/v9",
 	"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool",
+	"github.com/casbin/casbin/v2", "github.com/casbin/casbin",
+}
+
+// casbinPersisting are the methods of a casbin enforcer that write or read
+// its policy through the adapter it was built with (AddPolicy and the rest
+// of the management and RBAC APIs, SavePolicy, LoadPolicy). The adapters
+// services use (gorm-adapter, xorm-adapter, sqlx-adapter, pgx-adapter)
+// run them on a database pool, behind an interface netio cannot follow, so
+// they are rows of NetworkCalls, as the mailers above are. Enforce, the
+// check a request makes, reads the enforcer's memory and is not among them.
+var casbinPersisting = []string{
+	"AddPolicy", "AddPolicies", "AddPoliciesEx", "AddNamedPolicy", "AddNamedPolicies", "AddNamedPoliciesEx",
+	"RemovePolicy", "RemovePolicies", "RemoveFilteredPolicy", "RemoveNamedPolicy", "RemoveNamedPolicies", "RemoveFilteredNamedPolicy",
+	"AddGroupingPolicy", "AddGroupingPolicies", "AddGroupingPoliciesEx", "AddNamedGroupingPolicy", "AddNamedGroupingPolicies",
+	"RemoveGroupingPolicy", "RemoveGroupingPolicies", "RemoveFilteredGroupingPolicy", "RemoveNamedGroupingPolicy",
+	"RemoveNamedGroupingPolicies", "RemoveFilteredNamedGroupingPolicy",
+	"UpdatePolicy", "UpdatePolicies", "UpdateFilteredPolicies", "UpdateNamedPolicy", "UpdateNamedPolicies",
+	"UpdateFilteredNamedPolicies", "UpdateGroupingPolicy", "UpdateNamedGroupingPolicy",
+	"SavePolicy", "LoadPolicy", "LoadFilteredPolicy", "LoadIncrementalFilteredPolicy",
+	"AddRoleForUser", "AddRolesForUser", "AddRoleForUserInDomain", "AddPermissionForUser", "AddPermissionsForUser",
+	"DeleteRoleForUser", "DeleteRolesForUser", "DeleteRoleForUserInDomain", "DeleteRolesForUserInDomain",
+	"DeleteUser", "DeleteRole", "DeletePermission", "DeletePermissionForUser", "DeletePermissionsForUser",
+	"DeleteAllUsersByDomain", "DeleteDomains",
+}
+
+func init() {
+	for _, mod := range []string{"github.com/casbin/casbin/v2", "github.com/casbin/casbin"} {
+		for _, enforcer := range []string{"Enforcer", "CachedEnforcer", "SyncedEnforcer", "SyncedCachedEnforcer", "DistributedEnforcer"} {
+			for _, m := range casbinPersisting {
+				NetworkCalls.Add("(*" + mod + "." + enforcer + ")." + m)
+			}
+		}
+	}
 }
 
 // DBPackages are the import paths a package must reach to hold a database

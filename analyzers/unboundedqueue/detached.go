@@ -818,14 +818,18 @@ func (c *checker) isContext(e ast.Expr) bool {
 }
 
 // runsPerRequest reports whether fd runs once per request: it takes the
-// request (handlesRequest) or has the shape of a gRPC method (an exported
-// method taking a context and a generated request message, returning a
-// response and an error).
+// request (handlesRequest), implements a method another package's handlers
+// call through its interface (servedPerRequest), or has the shape of a
+// gRPC method (an exported method taking a context and a generated request
+// message, returning a response and an error).
 func (c *checker) runsPerRequest(fd *ast.FuncDecl) bool {
 	if c.handlesRequest(fd) {
 		return true
 	}
 	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn != nil && c.implementsServed(fn) {
+		return true
+	}
 	if fn == nil || !fn.Exported() || fn.Signature().Recv() == nil {
 		return false
 	}

@@ -290,7 +290,11 @@ capped by it.
     implementation among its own types and its imports' (gatus's
     store.Store, filled by its SQL store: the handlers call through the
     interface). A request's path (the handlers any package registers,
-    and what they call there) that calls such a function or method
+    and what they call there; and a method implementing an interface that
+    another package of the module declares and whose handlers call it
+    through the interface, servedPerRequest, a fact: tracetest's
+    controller behind its openapi-generated router, an oapi-codegen
+    strict server's implementation) that calls such a function or method
     reports the wait where it is, in the store's package when the call
     crosses into it, with the call and the entry point as related
     information, once (the first package on the imports' way that

@@ -34,7 +34,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits), new(servedPerRequest)},
 	Run:       run,
 }, Code)
 
@@ -142,6 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	guard.At(token.NoPos, func() { c.exportServedMethods() })
 	guard.At(token.NoPos, func() { c.checkSliceQueues() })
 	guard.At(token.NoPos, func() { c.checkMutexesPerRequest() })
 	guard.At(token.NoPos, func() { c.checkSendsPerRequest() })
@@ -451,6 +452,7 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 }
 
 type checker struct {
+	served          map[string][]*types.Func         // other packages' interface methods called per request, by name (servedMethods)
 	dependency      bool                             // the package is a dependency's (pkgscope.IsDependency)
 	slotTakers      map[*types.Func]bool             // this package's functions that take a slot
 	slotTriers      map[*types.Func]bool             // those of them that only try for it (takesSlot.Tries)

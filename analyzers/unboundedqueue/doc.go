@@ -42,7 +42,13 @@ capped by it.
     an empty struct (a signal: wake, stop) and a time.Time (a tick: the
     clock sets the pace, not input) are not items, nor the values of a
     channel the function closes before the loop (it drains the buffer:
-    at most its capacity) — or a call in the body of
+    at most its capacity); a loop that reads, each round, the next
+    message a peer sends over a connection (a gRPC stream's Recv or
+    RecvMsg, a WebSocket's ReadMessage, a broker's NextMsg or
+    FetchMessage: the catalogue's ReceiveCalls) with the go statement after
+    the read, one goroutine per message, as fast as the peer sends
+    (tracetest's agent, one per request its control plane streams); not a
+    listener's Accept, whose connections are the server's sources — or a call in the body of
     such a loop (not in its range expression, evaluated once) of a
     function that starts a goroutine on every call (a fact,
     across packages: a go statement among the top-level statements of its

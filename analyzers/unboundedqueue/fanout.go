@@ -204,8 +204,65 @@ func (c *checker) receiveLoop(s ast.Stmt, inner []ast.Node) *perItemLoop {
 			// The item's receive is not a token taken: leave it out.
 			return c.receivedItems(loop, ch, slices.Concat(before[:k], loop.Body.List[k+1:]))
 		}
+		if read := c.messageRead(st); read != "" {
+			return &perItemLoop{node: loop, body: &ast.BlockStmt{List: slices.Concat(before[:k], loop.Body.List[k+1:])}, what: "message read by " + read}
+		}
 	}
 	return nil
+}
+
+// messageRead is the call st makes to read the next message a peer sends
+// over a connection (err := stream.RecvMsg(&req), _, msg, err :=
+// conn.ReadMessage(): a gRPC stream's Recv or RecvMsg, a broker's or a
+// WebSocket's read of the catalogue's ReceiveCalls), named, or "". A loop
+// that reads one every round runs once per message, as fast as the peer
+// sends: one goroutine per message is as unbounded as one per value a
+// channel receives. A listener's Accept is not a message (a server's
+// connections are its sources).
+func (c *checker) messageRead(st ast.Stmt) string {
+	var call *ast.CallExpr
+	if ifs, ok := st.(*ast.IfStmt); ok && ifs.Init != nil {
+		st = ifs.Init // if err := stream.RecvMsg(&req); err != nil { return }
+	}
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			call, _ = ast.Unparen(st.Rhs[0]).(*ast.CallExpr)
+		}
+	case *ast.ExprStmt:
+		call, _ = ast.Unparen(st.X).(*ast.CallExpr)
+	}
+	if call == nil {
+		return ""
+	}
+	fn := c.callee(call)
+	if fn == nil {
+		return ""
+	}
+	remote := catalog.ReceiveCalls.Has(fn) && fn.Pkg() != nil && slices.Contains(catalog.RemoteReceivePackages, fn.Pkg().Path())
+	if remote || c.streamRecv(call, fn) {
+		return types.ExprString(call.Fun)
+	}
+	return ""
+}
+
+// streamRecv reports whether call is Recv or RecvMsg on a gRPC stream: a
+// value with the stream's methods (RecvMsg, SendMsg, Context).
+func (c *checker) streamRecv(call *ast.CallExpr, fn *types.Func) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || fn.Name() != "Recv" && fn.Name() != "RecvMsg" {
+		return false
+	}
+	t := c.pass.TypesInfo.TypeOf(sel.X)
+	if t == nil {
+		return false
+	}
+	for _, name := range catalog.GRPCStreamMethods {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name); obj == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *checker) receivedItems(loop *ast.ForStmt, ch ast.Expr, body []ast.Stmt) *perItemLoop {

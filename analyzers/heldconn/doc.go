@@ -94,7 +94,15 @@ What the held connection must not wait on:
     every holder waits for a second one and the pool deadlocks (HikariCP's
     documentation describes the hazard). On another handle it waits for a
     connection of its own. Both positions are reported (related
-    information);
+    information). So does a call of a helper that makes such a round trip
+    (a finisher of the catalogue's DatabaseWaits, at the end of its
+    builder chain: s.db.NewSelect().Where(…).Scan(ctx)) on a pool of its
+    own, a field or package variable of a database pool type, itself or
+    through its callees (queriesPool, a fact), or that queries a handle it
+    is handed (queriesParam, a fact) when the caller hands it a pool
+    rather than the held transaction: paralus' createGroupAccountRelations
+    (ctx, tx, …), handed the transaction for its inserts, looking each
+    group up with dao.GetByName(ctx, s.db, …);
   - a statement prepared on a pool (*sql.Stmt, *sqlx.Stmt, *sqlx.NamedStmt)
     executed while a transaction is held: its execution takes a connection
     from the pool, not the transaction's. Counted as prepared on a pool: the

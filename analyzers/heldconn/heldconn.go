@@ -32,7 +32,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "heldconn"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/heldconn",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam)},
+	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam), new(queriesPool), new(queriesParam)},
 	Run:       run,
 }, Code))
 
@@ -125,6 +125,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.ssaPkg = builder.Package()
 	c.learnSubprocesses(funcs)
 	c.learnStmtParams(funcs)
+	c.learnPoolQueries(funcs)
 	c.learnReleasers(funcs)
 	var spans []heldSpan
 	for _, fn := range funcs {
@@ -152,10 +153,12 @@ type checker struct {
 	ifaceKinds   map[*types.Named]catalog.HeldKind // module interfaces a held type implements (Noun "": none)
 	ssaPkg       *ssa.Package
 	releasers    map[*ssa.Function]releasesParam
-	subproc      map[*ssa.Function][]string // functions that wait on a subprocess, and how
-	stmtParams   map[*ssa.Function][]int    // functions that execute a statement parameter
-	stmtPaths    map[*ssa.Function][]string // and the calls down to the execution
-	starts       ssautil.CallStarts         // call Lparen → start of the call expression
+	subproc      map[*ssa.Function][]string      // functions that wait on a subprocess, and how
+	stmtParams   map[*ssa.Function][]int         // functions that execute a statement parameter
+	stmtPaths    map[*ssa.Function][]string      // and the calls down to the execution
+	poolQueries  map[*ssa.Function]*queriesPool  // functions that query a pool of their own
+	paramQueries map[*ssa.Function]*queriesParam // functions that query a handle they are handed
+	starts       ssautil.CallStarts              // call Lparen → start of the call expression
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table
 }

@@ -98,7 +98,7 @@ func (c *checker) waitIn(common *ssa.CallCommon, acq *acquisition) (waitOn, bool
 			return waitOn{kind: poolStmt, path: prependPath(callName(common), via), what: what}, true
 		}
 	}
-	return waitOn{}, false
+	return c.queryWait(common, acq)
 }
 
 // ---- subprocesses ----

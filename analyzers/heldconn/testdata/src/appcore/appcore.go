@@ -16,7 +16,7 @@ type DB struct{ sqlDB *sql.DB }
 
 type Tx struct{ tx *sql.Tx }
 
-func (db *DB) Begin() (*Tx, error) {
+func (db *DB) Begin() (*Tx, error) { // want Begin:`queriesPool\(appcore\.DB\.sqlDB\)`
 	tx, err := db.sqlDB.Begin()
 	if err != nil {
 		return nil, err
@@ -27,7 +27,7 @@ func (db *DB) Begin() (*Tx, error) {
 func (tx *Tx) Commit() error   { return tx.tx.Commit() }   // want Commit:"releasesParam\\(\\[0\\]\\)"
 func (tx *Tx) Rollback() error { return tx.tx.Rollback() } // want Rollback:"releasesParam\\(\\[0\\]\\)"
 
-func (db *DB) Transactional(f func(*Tx) error) (err error) { // want Transactional:"holdsDuringCallback\\(\\[1\\]\\)"
+func (db *DB) Transactional(f func(*Tx) error) (err error) { // want Transactional:"holdsDuringCallback\\(\\[1\\]\\)" Transactional:`queriesPool\(appcore\.DB\.sqlDB\)`
 	tx, err := db.Begin()
 	if err != nil {
 		return err
@@ -55,13 +55,13 @@ type BaseApp struct {
 
 func (app *BaseApp) Save(v any) error { return nil }
 
-func (app *BaseApp) RunInTransaction(fn func(txApp App) error) error { // want RunInTransaction:"holdsDuringCallback\\(\\[1\\]\\)"
+func (app *BaseApp) RunInTransaction(fn func(txApp App) error) error { // want RunInTransaction:"holdsDuringCallback\\(\\[1\\]\\)" RunInTransaction:`queriesPool\(appcore\.DB\.sqlDB\)`
 	return app.runInTransaction(app.db, fn)
 }
 
 // runInTransaction runs fn inside a closure that Transactional holds the
 // transaction for: fn is captured, not passed on.
-func (app *BaseApp) runInTransaction(db *DB, fn func(txApp App) error) error { // want runInTransaction:"holdsDuringCallback\\(\\[2\\]\\)"
+func (app *BaseApp) runInTransaction(db *DB, fn func(txApp App) error) error { // want runInTransaction:"holdsDuringCallback\\(\\[2\\]\\)" runInTransaction:`queriesPool\(appcore\.DB\.sqlDB\)`
 	return db.Transactional(func(tx *Tx) error {
 		return fn(&BaseApp{db: db})
 	})
@@ -77,7 +77,7 @@ type txKey struct{}
 
 type PgTransactor struct{ DB *sql.DB }
 
-func (t *PgTransactor) WithTx(ctx context.Context, fn func(ctx context.Context) error) error { // want WithTx:"holdsDuringCallback\\(\\[2\\]\\)"
+func (t *PgTransactor) WithTx(ctx context.Context, fn func(ctx context.Context) error) error { // want WithTx:"holdsDuringCallback\\(\\[2\\]\\)" WithTx:`queriesPool\(appcore\.PgTransactor\.DB\)`
 	tx, err := t.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ type Runner interface {
 
 type TxRunner struct{ DB *sql.DB }
 
-func (r TxRunner) Run(ctx context.Context, fn func(ctx context.Context) error) error { // want Run:"holdsDuringCallback\\(\\[2\\]\\)"
+func (r TxRunner) Run(ctx context.Context, fn func(ctx context.Context) error) error { // want Run:"holdsDuringCallback\\(\\[2\\]\\)" Run:`queriesPool\(appcore\.TxRunner\.DB\)`
 	tx, err := r.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ type Service struct {
 // CreateUser inserts the user, then grants its roles through the enforcer
 // before the commit: the policy write waits for a connection of its own
 // while the transaction holds one.
-func (s *Service) CreateUser(ctx context.Context, name string, roles [][]string) error {
+func (s *Service) CreateUser(ctx context.Context, name string, roles [][]string) error { // want CreateUser:`queriesPool\(casbintx\.Service\.db\)`
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -33,7 +33,7 @@ func (s *Service) CreateUser(ctx context.Context, name string, roles [][]string)
 }
 
 // Trap: Enforce checks the policy in the enforcer's memory.
-func (s *Service) RenameIfAllowed(ctx context.Context, who, name string) error {
+func (s *Service) RenameIfAllowed(ctx context.Context, who, name string) error { // want RenameIfAllowed:`queriesPool\(casbintx\.Service\.db\)`
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ import (
 // Answer calls into C.
 func Answer() int { return int(C.answer()) }
 
-func txAcrossHTTPInCgoFile(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error {
+func txAcrossHTTPInCgoFile(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error { // want txAcrossHTTPInCgoFile:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func txAcrossHTTPInCgoFile(ctx context.Context, db *sql.DB, client *http.Client,
 	return tx.Commit()
 }
 
-func txCommittedBeforeHTTPInCgoFile(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error {
+func txCommittedBeforeHTTPInCgoFile(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error { // want txCommittedBeforeHTTPInCgoFile:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 	"net/http"
 )
 
-func txAcrossHTTPInGeneratedFile(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error {
+func txAcrossHTTPInGeneratedFile(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error { // want txAcrossHTTPInGeneratedFile:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

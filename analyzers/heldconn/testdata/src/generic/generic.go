@@ -8,7 +8,7 @@ import (
 )
 
 // WithTx is a generic holder: fn runs inside the transaction.
-func WithTx[T any](ctx context.Context, db *sql.DB, fn func(*sql.Tx) (T, error)) (T, error) { // want WithTx:"holdsDuringCallback\\(\\[2\\]\\)"
+func WithTx[T any](ctx context.Context, db *sql.DB, fn func(*sql.Tx) (T, error)) (T, error) { // want WithTx:"holdsDuringCallback\\(\\[2\\]\\)" WithTx:`queriesParam\(\[1\]\)`
 	var zero T
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -22,7 +22,7 @@ func WithTx[T any](ctx context.Context, db *sql.DB, fn func(*sql.Tx) (T, error))
 	return v, tx.Commit()
 }
 
-func quote(ctx context.Context, db *sql.DB) (int, error) {
+func quote(ctx context.Context, db *sql.DB) (int, error) { // want quote:`queriesParam\(\[1\]\)`
 	return WithTx(ctx, db, func(tx *sql.Tx) (int, error) {
 		resp, err := http.Get("https://tax.example") // want `the function passed to generic.WithTx calls http.Get`
 		if err != nil {
@@ -32,7 +32,7 @@ func quote(ctx context.Context, db *sql.DB) (int, error) {
 	})
 }
 
-func count(ctx context.Context, db *sql.DB) (int, error) {
+func count(ctx context.Context, db *sql.DB) (int, error) { // want count:`queriesParam\(\[1\]\)`
 	return WithTx(ctx, db, func(tx *sql.Tx) (int, error) {
 		var n int
 		err := tx.QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n)
@@ -41,7 +41,7 @@ func count(ctx context.Context, db *sql.DB) (int, error) {
 }
 
 // Fetch is generic and holds a transaction across a call in its own body.
-func Fetch[T any](ctx context.Context, db *sql.DB, decode func(*http.Response) T) (T, error) { // want Fetch:"holdsDuringCallback\\(\\[2\\]\\)"
+func Fetch[T any](ctx context.Context, db *sql.DB, decode func(*http.Response) T) (T, error) { // want Fetch:"holdsDuringCallback\\(\\[2\\]\\)" Fetch:`queriesParam\(\[1\]\)`
 	var zero T
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {

@@ -20,7 +20,7 @@ type DB[L any] struct{ db *sql.DB }
 // Keyed is a generic type with two type parameters.
 type Keyed[L any, K comparable] struct{ byKey map[K]*DB[L] }
 
-func (d *DB[L]) txAcrossHTTPInGenericMethod(ctx context.Context, client *http.Client, req *http.Request) error {
+func (d *DB[L]) txAcrossHTTPInGenericMethod(ctx context.Context, client *http.Client, req *http.Request) error { // want txAcrossHTTPInGenericMethod:`queriesPool\(genericlanes\.DB\[L\]\.db\)`
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -34,7 +34,7 @@ func (d *DB[L]) txAcrossHTTPInGenericMethod(ctx context.Context, client *http.Cl
 	return tx.Commit()
 }
 
-func (d *DB[L]) txCommittedBeforeHTTPInGenericMethod(ctx context.Context, client *http.Client, req *http.Request) error {
+func (d *DB[L]) txCommittedBeforeHTTPInGenericMethod(ctx context.Context, client *http.Client, req *http.Request) error { // want txCommittedBeforeHTTPInGenericMethod:`queriesPool\(genericlanes\.DB\[L\]\.db\)`
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func (d *DB[L]) txCommittedBeforeHTTPInGenericMethod(ctx context.Context, client
 // lookup is a generic function over the key, instantiated with a lane.
 func lookup[K comparable](k *Keyed[CardAuth, K], key K) *DB[CardAuth] { return k.byKey[key] }
 
-func instantiatedWithLanes(ctx context.Context, k *Keyed[CardAuth, string], tax *DB[Tax], client *http.Client, req *http.Request) error {
+func instantiatedWithLanes(ctx context.Context, k *Keyed[CardAuth, string], tax *DB[Tax], client *http.Client, req *http.Request) error { // want instantiatedWithLanes:`queriesPool\(genericlanes\.DB\[L\]\.db\)`
 	if err := lookup(k, "main").txCommittedBeforeHTTPInGenericMethod(ctx, client, req); err != nil {
 		return err
 	}

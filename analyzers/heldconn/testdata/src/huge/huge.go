@@ -9,7 +9,7 @@ import (
 	"net/http"
 )
 
-func txAcrossHTTPInHugeFunction(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request, xs []int) error { // want `skipped: function txAcrossHTTPInHugeFunction too large \(\d+ instructions > budget 40\)`
+func txAcrossHTTPInHugeFunction(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request, xs []int) error { // want `skipped: function txAcrossHTTPInHugeFunction too large \(\d+ instructions > budget 40\)` txAcrossHTTPInHugeFunction:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func hugeWithoutConnections(xs []int) int {
 	return total
 }
 
-func txAcrossHTTPInSmallFunction(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error {
+func txAcrossHTTPInSmallFunction(ctx context.Context, db *sql.DB, client *http.Client, req *http.Request) error { // want txAcrossHTTPInSmallFunction:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import "xorm.io/xorm"
 type Database struct{ engine *xorm.Engine }
 
 // DoTransaction begins on a session, runs fn, commits: a holder.
-func (db *Database) DoTransaction(fn func(sess *xorm.Session) error) (err error) { // want DoTransaction:"holdsDuringCallback\\(\\[1\\]\\)"
+func (db *Database) DoTransaction(fn func(sess *xorm.Session) error) (err error) { // want DoTransaction:"holdsDuringCallback\\(\\[1\\]\\)" DoTransaction:`queriesPool\(ormstore\.Database\.engine\)`
 	sess := db.engine.NewSession()
 	defer sess.Close()
 	if err = sess.Begin(); err != nil {

@@ -16,7 +16,7 @@ import (
 
 // ---- positives ----
 
-func gormBeginHeldAcrossWebhook(db *gorm.DB, url string) error {
+func gormBeginHeldAcrossWebhook(db *gorm.DB, url string) error { // want gormBeginHeldAcrossWebhook:`queriesParam\(\[0\]\)`
 	tx := db.Begin()
 	tx.Create(url)
 	if _, err := http.Post(url, "text/plain", strings.NewReader("created")); err != nil { // want `transaction from \(\*gorm.DB\).Begin is still held during http.Post`
@@ -26,7 +26,7 @@ func gormBeginHeldAcrossWebhook(db *gorm.DB, url string) error {
 	return tx.Commit().Error
 }
 
-func gormTransactionCallbackCallsUpstream(db *gorm.DB, url string) error {
+func gormTransactionCallbackCallsUpstream(db *gorm.DB, url string) error { // want gormTransactionCallbackCallsUpstream:`queriesParam\(\[0\]\)`
 	return db.Transaction(func(tx *gorm.DB) error {
 		tx.Create(url)
 		_, err := http.Get(url) // want `the function passed to \(\*gorm.DB\).Transaction calls http.Get while the transaction it runs in is held`
@@ -34,7 +34,7 @@ func gormTransactionCallbackCallsUpstream(db *gorm.DB, url string) error {
 	})
 }
 
-func xormSessionBeginHeldAcrossGit(engine *xorm.Engine) error { // want xormSessionBeginHeldAcrossGit:`waitsOnSubprocess`
+func xormSessionBeginHeldAcrossGit(engine *xorm.Engine) error { // want xormSessionBeginHeldAcrossGit:`waitsOnSubprocess` xormSessionBeginHeldAcrossGit:`queriesParam\(\[0\]\)`
 	sess := engine.NewSession()
 	defer sess.Close()
 	if err := sess.Begin(); err != nil {
@@ -49,14 +49,14 @@ func xormSessionBeginHeldAcrossGit(engine *xorm.Engine) error { // want xormSess
 	return sess.Commit()
 }
 
-func xormEngineTransactionCallsUpstream(engine *xorm.Engine, url string) error {
+func xormEngineTransactionCallsUpstream(engine *xorm.Engine, url string) error { // want xormEngineTransactionCallsUpstream:`queriesParam\(\[0\]\)`
 	_, err := engine.Transaction(func(sess *xorm.Session) (any, error) {
 		return http.Get(url) // want `the function passed to \(\*xorm.Engine\).Transaction calls http.Get while the transaction it runs in is held`
 	})
 	return err
 }
 
-func popTransactionCallsUpstream(c *pop.Connection, url string) error {
+func popTransactionCallsUpstream(c *pop.Connection, url string) error { // want popTransactionCallsUpstream:`queriesParam\(\[0\]\)`
 	return c.Transaction(func(tx *pop.Connection) error {
 		if err := tx.Create(url); err != nil {
 			return err
@@ -66,7 +66,7 @@ func popTransactionCallsUpstream(c *pop.Connection, url string) error {
 	})
 }
 
-func sessionHelperInOtherPackage(db *ormstore.Database, url string) error {
+func sessionHelperInOtherPackage(db *ormstore.Database, url string) error { // want sessionHelperInOtherPackage:`queriesPool\(ormstore\.Database\.engine\)`
 	return db.DoTransaction(func(sess *xorm.Session) error {
 		_, err := http.Get(url) // want `the function passed to \(\*ormstore.Database\).DoTransaction calls http.Get while the transaction it runs in is held`
 		return err
@@ -75,7 +75,7 @@ func sessionHelperInOtherPackage(db *ormstore.Database, url string) error {
 
 // ---- traps ----
 
-func gormCommitBeforeWebhook(db *gorm.DB, url string) error {
+func gormCommitBeforeWebhook(db *gorm.DB, url string) error { // want gormCommitBeforeWebhook:`queriesParam\(\[0\]\)`
 	tx := db.Begin()
 	tx.Create(url)
 	if err := tx.Commit().Error; err != nil {
@@ -85,7 +85,7 @@ func gormCommitBeforeWebhook(db *gorm.DB, url string) error {
 	return err
 }
 
-func gormCallAfterTransactionCallback(db *gorm.DB, url string) error {
+func gormCallAfterTransactionCallback(db *gorm.DB, url string) error { // want gormCallAfterTransactionCallback:`queriesParam\(\[0\]\)`
 	if err := db.Transaction(func(tx *gorm.DB) error { return tx.Create(url).Error }); err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func gormCallAfterTransactionCallback(db *gorm.DB, url string) error {
 }
 
 // A session that never begins holds no transaction between its statements.
-func xormSessionWithoutBegin(engine *xorm.Engine, url string) error {
+func xormSessionWithoutBegin(engine *xorm.Engine, url string) error { // want xormSessionWithoutBegin:`queriesParam\(\[0\]\)`
 	sess := engine.NewSession()
 	defer sess.Close()
 	if _, err := sess.Insert(url); err != nil {
@@ -105,7 +105,7 @@ func xormSessionWithoutBegin(engine *xorm.Engine, url string) error {
 }
 
 // On the branch where Begin failed nothing is held.
-func xormBeginFailedBranchReports(engine *xorm.Engine, url string) error {
+func xormBeginFailedBranchReports(engine *xorm.Engine, url string) error { // want xormBeginFailedBranchReports:`queriesParam\(\[0\]\)`
 	sess := engine.NewSession()
 	defer sess.Close()
 	if err := sess.Begin(); err != nil {
@@ -120,7 +120,7 @@ func xormBeginFailedBranchReports(engine *xorm.Engine, url string) error {
 	return sess.Commit()
 }
 
-func xormCommitBeforeGit(engine *xorm.Engine) error { // want xormCommitBeforeGit:`waitsOnSubprocess`
+func xormCommitBeforeGit(engine *xorm.Engine) error { // want xormCommitBeforeGit:`waitsOnSubprocess` xormCommitBeforeGit:`queriesParam\(\[0\]\)`
 	sess := engine.NewSession()
 	defer sess.Close()
 	if err := sess.Begin(); err != nil {
@@ -142,7 +142,7 @@ func sessionHelperWithoutTransaction(db *ormstore.Database, url string) error {
 	})
 }
 
-func networkBeforeSessionHelper(db *ormstore.Database, url string) error {
+func networkBeforeSessionHelper(db *ormstore.Database, url string) error { // want networkBeforeSessionHelper:`queriesPool\(ormstore\.Database\.engine\)`
 	if _, err := http.Get(url); err != nil {
 		return err
 	}

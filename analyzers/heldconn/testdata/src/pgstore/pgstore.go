@@ -8,7 +8,7 @@ import (
 
 type UnitOfWork struct{ DB *sql.DB }
 
-func (u *UnitOfWork) Do(ctx context.Context, fn func(ctx context.Context) error) error { // want Do:"holdsDuringCallback\\(\\[2\\]\\)"
+func (u *UnitOfWork) Do(ctx context.Context, fn func(ctx context.Context) error) error { // want Do:"holdsDuringCallback\\(\\[2\\]\\)" Do:`queriesPool\(pgstore\.UnitOfWork\.DB\)`
 	tx, err := u.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err

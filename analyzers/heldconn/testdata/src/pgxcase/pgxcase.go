@@ -19,7 +19,7 @@ type Repo struct {
 
 // ---- positives ----
 
-func (r *Repo) quoteInsideTx(ctx context.Context, card string) error {
+func (r *Repo) quoteInsideTx(ctx context.Context, card string) error { // want quoteInsideTx:`queriesPool\(pgxcase\.Repo\.pool\)`
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
 		return err
@@ -46,7 +46,7 @@ func (r *Repo) helperThatForwardsToBeginFunc(ctx context.Context) error {
 	})
 }
 
-func (r *Repo) acquiredConn(ctx context.Context) error {
+func (r *Repo) acquiredConn(ctx context.Context) error { // want acquiredConn:`queriesPool\(pgxcase\.Repo\.pool\)`
 	conn, err := r.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func (r *Repo) acquiredConn(ctx context.Context) error {
 
 // ---- traps ----
 
-func (r *Repo) collectedBeforeCall(ctx context.Context) error {
+func (r *Repo) collectedBeforeCall(ctx context.Context) error { // want collectedBeforeCall:`queriesPool\(pgxcase\.Repo\.pool\)`
 	rows, err := r.pool.Query(ctx, "SELECT url FROM hooks")
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (r *Repo) collectedBeforeCall(ctx context.Context) error {
 	return nil
 }
 
-func (r *Repo) releasedThenCall(ctx context.Context) error {
+func (r *Repo) releasedThenCall(ctx context.Context) error { // want releasedThenCall:`queriesPool\(pgxcase\.Repo\.pool\)`
 	conn, err := r.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -94,7 +94,7 @@ func (r *Repo) beginFuncOnlyQueries(ctx context.Context) error {
 	})
 }
 
-func (r *Repo) committedThenCall(ctx context.Context) error {
+func (r *Repo) committedThenCall(ctx context.Context) error { // want committedThenCall:`queriesPool\(pgxcase\.Repo\.pool\)`
 	tx, err := r.pool.Begin(ctx)
 	if err != nil {
 		return err

@@ -68,7 +68,7 @@ func firstOnly(rows *sql.Rows) (record, error) {
 // ---- positives ----
 
 // The rows firstOnly left open hold their connection during the count.
-func countAfterFirst(ctx context.Context, db *sql.DB) (int, error) {
+func countAfterFirst(ctx context.Context, db *sql.DB) (int, error) { // want countAfterFirst:`queriesParam\(\[1\]\)`
 	rows, err := db.QueryContext(ctx, "SELECT id FROM t")
 	if err != nil {
 		return 0, err
@@ -83,7 +83,7 @@ func countAfterFirst(ctx context.Context, db *sql.DB) (int, error) {
 }
 
 // A row not scanned yet holds its connection.
-func rowHeldDuringExec(ctx context.Context, db *sql.DB) error {
+func rowHeldDuringExec(ctx context.Context, db *sql.DB) error { // want rowHeldDuringExec:`queriesParam\(\[1\]\)`
 	row := db.QueryRowContext(ctx, "SELECT 1")
 	if _, err := db.ExecContext(ctx, "UPDATE t SET n = 0"); err != nil { // want `row from \(\*sql.DB\).QueryRowContext is still held during \(\*sql.DB\).ExecContext`
 		return err
@@ -94,7 +94,7 @@ func rowHeldDuringExec(ctx context.Context, db *sql.DB) error {
 
 // Scan through the interface reads one row of *sql.Rows; it closes
 // nothing.
-func rowsScannedNotClosed(ctx context.Context, db *sql.DB) error {
+func rowsScannedNotClosed(ctx context.Context, db *sql.DB) error { // want rowsScannedNotClosed:`queriesParam\(\[1\]\)`
 	rows, err := db.QueryContext(ctx, "SELECT 1")
 	if err != nil {
 		return err
@@ -115,7 +115,7 @@ func rowsScannedNotClosed(ctx context.Context, db *sql.DB) error {
 
 // Trap: parseAll closes the first page's rows before the second query
 // (nakama's leaderboard pages).
-func pagesReleasedByHelper(ctx context.Context, db *sql.DB) error {
+func pagesReleasedByHelper(ctx context.Context, db *sql.DB) error { // want pagesReleasedByHelper:`queriesParam\(\[1\]\)`
 	first, err := db.QueryContext(ctx, "SELECT 1")
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func pagesReleasedByHelper(ctx context.Context, db *sql.DB) error {
 
 // Trap: each row is scanned, through the interface, before the next
 // statement (nakama's tournament reset).
-func rowsScannedThroughInterface(ctx context.Context, db *sql.DB, ids []int) error {
+func rowsScannedThroughInterface(ctx context.Context, db *sql.DB, ids []int) error { // want rowsScannedThroughInterface:`queriesParam\(\[1\]\)`
 	for _, id := range ids {
 		row := db.QueryRowContext(ctx, "SELECT 1 WHERE id = $1", id)
 		if _, err := parseOne(row); err != nil {
@@ -147,7 +147,7 @@ func rowsScannedThroughInterface(ctx context.Context, db *sql.DB, ids []int) err
 }
 
 // Trap: the same, through another package's scanner (a fact).
-func rowsScannedInOtherPackage(ctx context.Context, db *sql.DB, ids []int) error {
+func rowsScannedInOtherPackage(ctx context.Context, db *sql.DB, ids []int) error { // want rowsScannedInOtherPackage:`queriesParam\(\[1\]\)`
 	for _, id := range ids {
 		if _, err := rowparse.One(db.QueryRowContext(ctx, "SELECT 1 WHERE id = $1", id)); err != nil {
 			return err
@@ -161,7 +161,7 @@ func rowsScannedInOtherPackage(ctx context.Context, db *sql.DB, ids []int) error
 
 // Trap: scanAll read the page to its end, so the count query that follows
 // takes the connection the page gave back (convoy's subscription pages).
-func countAfterDrainedPage(ctx context.Context, db *sql.DB) ([]record, int, error) {
+func countAfterDrainedPage(ctx context.Context, db *sql.DB) ([]record, int, error) { // want countAfterDrainedPage:`queriesParam\(\[1\]\)`
 	rows, err := db.QueryContext(ctx, "SELECT id FROM t LIMIT 10")
 	if err != nil {
 		return nil, 0, err
@@ -191,7 +191,7 @@ func scanAllx(rows *sqlx.Rows) ([]record, error) { // want scanAllx:"releasesPar
 }
 
 // Trap: the same page read through sqlx.
-func countAfterDrainedPagex(ctx context.Context, db *sqlx.DB) ([]record, int, error) {
+func countAfterDrainedPagex(ctx context.Context, db *sqlx.DB) ([]record, int, error) { // want countAfterDrainedPagex:`queriesParam\(\[1\]\)`
 	rows, err := db.QueryxContext(ctx, "SELECT id FROM t LIMIT 10")
 	if err != nil {
 		return nil, 0, err

@@ -35,7 +35,7 @@ type txStore struct {
 
 // ---- positives ----
 
-func stmtFieldInsideTx(ctx context.Context, app *App) error {
+func stmtFieldInsideTx(ctx context.Context, app *App) error { // want stmtFieldInsideTx:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
@@ -48,7 +48,7 @@ func stmtFieldInsideTx(ctx context.Context, app *App) error {
 	return app.queries.GetLists.Select(&out) // want `transaction from \(\*sqlx.DB\).BeginTxx is still held during \(\*sqlx.Stmt\).Select on the statement in secondconn.Queries.GetLists, prepared on the pool and not on the transaction: it takes a second connection`
 }
 
-func promotedStmtMethodInsideTx(ctx context.Context, app *App) error {
+func promotedStmtMethodInsideTx(ctx context.Context, app *App) error { // want promotedStmtMethodInsideTx:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func promotedStmtMethodInsideTx(ctx context.Context, app *App) error {
 	return tx.Commit()
 }
 
-func stmtPassedToHelperInsideTx(ctx context.Context, app *App, subs stmtmodels.Subscribers) error {
+func stmtPassedToHelperInsideTx(ctx context.Context, app *App, subs stmtmodels.Subscribers) error { // want stmtPassedToHelperInsideTx:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func stmtPassedToHelperInsideTx(ctx context.Context, app *App, subs stmtmodels.S
 
 // The listmonk export shape: a read-only transaction held by a deferred
 // rollback while a statement is prepared on the pool and run.
-func preparedOnPoolWhileDeferredRollback(ctx context.Context, app *App, cond string) error {
+func preparedOnPoolWhileDeferredRollback(ctx context.Context, app *App, cond string) error { // want preparedOnPoolWhileDeferredRollback:`queriesPool\(secondconn\.App\.db\)`
 	if cond != "" {
 		tx, err := app.db.Unsafe().BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
@@ -94,7 +94,7 @@ func preparedOnPoolWhileDeferredRollback(ctx context.Context, app *App, cond str
 	return stmt.Select(&out) // want `\(\*sqlx.Stmt\).Select on a statement from \(\*sqlx.DB\).Preparex on secondconn.App.db, prepared on the pool`
 }
 
-func globalPoolStmt(ctx context.Context, app *App) error {
+func globalPoolStmt(ctx context.Context, app *App) error { // want globalPoolStmt:`queriesPool\(db\)`
 	stmt, err := db.Preparex("SELECT 1")
 	if err != nil {
 		return err
@@ -113,13 +113,13 @@ func globalPoolStmt(ctx context.Context, app *App) error {
 // Inside a transaction helper's callback the held transaction is not in
 // hand, but a pool's statement or a query on a known pool handle still
 // takes a connection of its own.
-func poolStmtInsideCallback(ctx context.Context, store *txhelper.Store, app *App) error {
+func poolStmtInsideCallback(ctx context.Context, store *txhelper.Store, app *App) error { // want poolStmtInsideCallback:`queriesPool\(txhelper\.Store\.DB\)`
 	return store.InTx(ctx, func(tx *sql.Tx) error {
 		return app.queries.GetLists.Select(nil) // want `the function passed to \(\*txhelper.Store\).InTx calls \(\*sqlx.Stmt\).Select on the statement in secondconn.Queries.GetLists, prepared on the pool`
 	})
 }
 
-func poolQueryInsideCallback(ctx context.Context, store *txhelper.Store) error {
+func poolQueryInsideCallback(ctx context.Context, store *txhelper.Store) error { // want poolQueryInsideCallback:`queriesPool\(txhelper\.Store\.DB\)`
 	return store.InTx(ctx, func(tx *sql.Tx) error {
 		return db.Select(nil, "SELECT 1") // want `the function passed to \(\*txhelper.Store\).InTx calls \(\*sqlx.DB\).Select on the pool handle db`
 	})
@@ -128,7 +128,7 @@ func poolQueryInsideCallback(ctx context.Context, store *txhelper.Store) error {
 // ---- traps ----
 
 // Inside the callback, the statement bound to the callback's transaction.
-func stmtBoundInsideCallback(ctx context.Context, store *txhelper.Store, app *App) error {
+func stmtBoundInsideCallback(ctx context.Context, store *txhelper.Store, app *App) error { // want stmtBoundInsideCallback:`queriesPool\(txhelper\.Store\.DB\)`
 	return store.InTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.StmtContext(ctx, app.queries.CountSubs).ExecContext(ctx)
 		return err
@@ -136,7 +136,7 @@ func stmtBoundInsideCallback(ctx context.Context, store *txhelper.Store, app *Ap
 }
 
 // tx.Stmtx binds the pool's statement to the transaction's connection.
-func stmtBoundToTx(ctx context.Context, app *App) error {
+func stmtBoundToTx(ctx context.Context, app *App) error { // want stmtBoundToTx:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -149,7 +149,7 @@ func stmtBoundToTx(ctx context.Context, app *App) error {
 }
 
 // A statement prepared on the transaction runs on its connection.
-func stmtPreparedOnTx(ctx context.Context, app *App) error {
+func stmtPreparedOnTx(ctx context.Context, app *App) error { // want stmtPreparedOnTx:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -166,7 +166,7 @@ func stmtPreparedOnTx(ctx context.Context, app *App) error {
 }
 
 // The pool's statement after the commit takes the connection given back.
-func stmtAfterCommit(ctx context.Context, app *App) error {
+func stmtAfterCommit(ctx context.Context, app *App) error { // want stmtAfterCommit:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -180,7 +180,7 @@ func stmtAfterCommit(ctx context.Context, app *App) error {
 
 // A statement kept beside a transaction (in a struct that holds one) is
 // taken to be prepared on it.
-func stmtOfTxStore(ctx context.Context, app *App, s *txStore) error {
+func stmtOfTxStore(ctx context.Context, app *App, s *txStore) error { // want stmtOfTxStore:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -193,7 +193,7 @@ func stmtOfTxStore(ctx context.Context, app *App, s *txStore) error {
 }
 
 // A helper that only keeps the statement does not run it.
-func stmtKeptByHelper(ctx context.Context, app *App) error {
+func stmtKeptByHelper(ctx context.Context, app *App) error { // want stmtKeptByHelper:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -204,7 +204,7 @@ func stmtKeptByHelper(ctx context.Context, app *App) error {
 }
 
 // A statement passed in as a parameter may come from the transaction: not assumed.
-func stmtParameter(ctx context.Context, app *App, stmt *sqlx.Stmt) error { // want stmtParameter:"execsStmtParam\\(\\[2\\]\\)"
+func stmtParameter(ctx context.Context, app *App, stmt *sqlx.Stmt) error { // want stmtParameter:"execsStmtParam\\(\\[2\\]\\)" stmtParameter:`queriesPool\(secondconn\.App\.db\)`
 	tx, err := app.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err

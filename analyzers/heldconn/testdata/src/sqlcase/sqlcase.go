@@ -19,7 +19,7 @@ type Service struct {
 
 // ---- positives ----
 
-func callInsideTx(ctx context.Context, db *sql.DB, url string) error {
+func callInsideTx(ctx context.Context, db *sql.DB, url string) error { // want callInsideTx:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func callInsideTx(ctx context.Context, db *sql.DB, url string) error {
 	return tx.Commit()
 }
 
-func crossPackageHelper(ctx context.Context, db *sql.DB, card string) error {
+func crossPackageHelper(ctx context.Context, db *sql.DB, card string) error { // want crossPackageHelper:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -48,7 +48,7 @@ func crossPackageHelper(ctx context.Context, db *sql.DB, card string) error {
 	return tx.Commit()
 }
 
-func rowsOpenDuringCall(ctx context.Context, s *Service) error {
+func rowsOpenDuringCall(ctx context.Context, s *Service) error { // want rowsOpenDuringCall:`queriesPool\(sqlcase\.Service\.db\)`
 	rows, err := s.db.QueryContext(ctx, "SELECT url FROM webhooks")
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func rowsOpenDuringCall(ctx context.Context, s *Service) error {
 	return rows.Err()
 }
 
-func connHeldDuringCall(ctx context.Context, s *Service) error {
+func connHeldDuringCall(ctx context.Context, s *Service) error { // want connHeldDuringCall:`queriesPool\(sqlcase\.Service\.db\)`
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func connHeldDuringCall(ctx context.Context, s *Service) error {
 	return err
 }
 
-func otherPoolWhileHolding(ctx context.Context, s *Service) error {
+func otherPoolWhileHolding(ctx context.Context, s *Service) error { // want otherPoolWhileHolding:`queriesPool\(sqlcase\.Service\.db\)`
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -89,7 +89,7 @@ func otherPoolWhileHolding(ctx context.Context, s *Service) error {
 	return tx.Commit()
 }
 
-func callbackHelperAcrossPackages(ctx context.Context, store *txhelper.Store, card string) error {
+func callbackHelperAcrossPackages(ctx context.Context, store *txhelper.Store, card string) error { // want callbackHelperAcrossPackages:`queriesPool\(txhelper\.Store\.DB\)`
 	return store.InTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "UPDATE cards SET seen = now()"); err != nil {
 			return err
@@ -99,7 +99,7 @@ func callbackHelperAcrossPackages(ctx context.Context, store *txhelper.Store, ca
 	})
 }
 
-func callOnErrorPathAfterCommitFailed(ctx context.Context, db *sql.DB) error {
+func callOnErrorPathAfterCommitFailed(ctx context.Context, db *sql.DB) error { // want callOnErrorPathAfterCommitFailed:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func notify() error {
 
 // ---- traps: must stay silent ----
 
-func callAfterCommitWithDeferredRollback(ctx context.Context, db *sql.DB, url string) error {
+func callAfterCommitWithDeferredRollback(ctx context.Context, db *sql.DB, url string) error { // want callAfterCommitWithDeferredRollback:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func callAfterCommitWithDeferredRollback(ctx context.Context, db *sql.DB, url st
 	return err
 }
 
-func callBeforeBegin(ctx context.Context, db *sql.DB, card string) error {
+func callBeforeBegin(ctx context.Context, db *sql.DB, card string) error { // want callBeforeBegin:`queriesParam\(\[1\]\)`
 	score, err := vendors.Score(card)
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func callBeforeBegin(ctx context.Context, db *sql.DB, card string) error {
 	return tx.Commit()
 }
 
-func rowsDrainedThenCall(ctx context.Context, s *Service) error {
+func rowsDrainedThenCall(ctx context.Context, s *Service) error { // want rowsDrainedThenCall:`queriesPool\(sqlcase\.Service\.db\)`
 	rows, err := s.db.QueryContext(ctx, "SELECT url FROM webhooks")
 	if err != nil {
 		return err
@@ -175,7 +175,7 @@ func rowsDrainedThenCall(ctx context.Context, s *Service) error {
 	return nil
 }
 
-func rowsClosedBeforeWebhook(ctx context.Context, s *Service) error {
+func rowsClosedBeforeWebhook(ctx context.Context, s *Service) error { // want rowsClosedBeforeWebhook:`queriesPool\(sqlcase\.Service\.db\)`
 	rows, err := s.db.QueryContext(ctx, "SELECT 1")
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func rowsClosedBeforeWebhook(ctx context.Context, s *Service) error {
 	return err
 }
 
-func helperOnlyQueriesTx(ctx context.Context, db *sql.DB) error {
+func helperOnlyQueriesTx(ctx context.Context, db *sql.DB) error { // want helperOnlyQueriesTx:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -197,12 +197,12 @@ func helperOnlyQueriesTx(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-func insertLine(ctx context.Context, tx *sql.Tx) error {
+func insertLine(ctx context.Context, tx *sql.Tx) error { // want insertLine:`queriesParam\(\[1\]\)`
 	_, err := tx.ExecContext(ctx, "INSERT INTO lines VALUES (1)")
 	return err
 }
 
-func pureComputationInsideTx(ctx context.Context, db *sql.DB, card string) error {
+func pureComputationInsideTx(ctx context.Context, db *sql.DB, card string) error { // want pureComputationInsideTx:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -214,7 +214,7 @@ func pureComputationInsideTx(ctx context.Context, db *sql.DB, card string) error
 	return tx.Commit()
 }
 
-func readsURLsButMakesNoCall(ctx context.Context, db *sql.DB) ([]string, error) {
+func readsURLsButMakesNoCall(ctx context.Context, db *sql.DB) ([]string, error) { // want readsURLsButMakesNoCall:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -227,7 +227,7 @@ func readsURLsButMakesNoCall(ctx context.Context, db *sql.DB) ([]string, error) 
 	return []string{url}, tx.Commit()
 }
 
-func failedBeginNotifies(ctx context.Context, db *sql.DB) error {
+func failedBeginNotifies(ctx context.Context, db *sql.DB) error { // want failedBeginNotifies:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		notify() // nothing is held: BeginTx failed
@@ -236,7 +236,7 @@ func failedBeginNotifies(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-func releasedByHelper(ctx context.Context, db *sql.DB) error {
+func releasedByHelper(ctx context.Context, db *sql.DB) error { // want releasedByHelper:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -249,7 +249,7 @@ func releasedByHelper(ctx context.Context, db *sql.DB) error {
 
 // A query on the pool the transaction came from takes a second connection
 // from it: at saturation every holder waits for a second one (a deadlock).
-func samePoolSecondConnection(ctx context.Context, s *Service) error {
+func samePoolSecondConnection(ctx context.Context, s *Service) error { // want samePoolSecondConnection:`queriesPool\(sqlcase\.Service\.db\)`
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -261,7 +261,7 @@ func samePoolSecondConnection(ctx context.Context, s *Service) error {
 }
 
 // The same query after the commit takes the connection the commit gave back.
-func samePoolAfterCommit(ctx context.Context, s *Service) error {
+func samePoolAfterCommit(ctx context.Context, s *Service) error { // want samePoolAfterCommit:`queriesPool\(sqlcase\.Service\.db\)`
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -275,7 +275,7 @@ func samePoolAfterCommit(ctx context.Context, s *Service) error {
 }
 
 // A pool passed as a parameter is the same pool on both calls.
-func samePoolParameter(ctx context.Context, db *sql.DB) error {
+func samePoolParameter(ctx context.Context, db *sql.DB) error { // want samePoolParameter:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -287,7 +287,7 @@ func samePoolParameter(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-func goroutineDoesNotHold(ctx context.Context, db *sql.DB) error {
+func goroutineDoesNotHold(ctx context.Context, db *sql.DB) error { // want goroutineDoesNotHold:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -296,12 +296,12 @@ func goroutineDoesNotHold(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-func callAfterStoreCallback(ctx context.Context, store *txhelper.Store) error {
+func callAfterStoreCallback(ctx context.Context, store *txhelper.Store) error { // want callAfterStoreCallback:`queriesPool\(txhelper\.Store\.DB\)`
 	return store.AfterCommit(ctx, notify)
 }
 
 //bhlint:ignore ERR_CONN_HELD_ACROSS_NETWORK_CALL the webhook is on loopback and bounded by a 50 ms timeout
-func suppressedOnFunction(ctx context.Context, db *sql.DB) error {
+func suppressedOnFunction(ctx context.Context, db *sql.DB) error { // want suppressedOnFunction:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -310,7 +310,7 @@ func suppressedOnFunction(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-func suppressedOnLine(ctx context.Context, db *sql.DB) error {
+func suppressedOnLine(ctx context.Context, db *sql.DB) error { // want suppressedOnLine:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -330,7 +330,7 @@ func unusedIgnore(ctx context.Context, db *sql.DB) error {
 // reaches the batch size (the counter reset) is committed whenever the
 // counter is zero again: the call after the loop holds nothing (listmonk's
 // importer).
-func batchCommittedWhenCounterZero(ctx context.Context, db *sql.DB, items <-chan string) error {
+func batchCommittedWhenCounterZero(ctx context.Context, db *sql.DB, items <-chan string) error { // want batchCommittedWhenCounterZero:`queriesParam\(\[1\]\)`
 	var (
 		tx  *sql.Tx
 		err error
@@ -362,7 +362,7 @@ func batchCommittedWhenCounterZero(ctx context.Context, db *sql.DB, items <-chan
 }
 
 // The same loop: with the counter above zero the last batch is still open.
-func batchTailStillOpen(ctx context.Context, db *sql.DB, items <-chan string) error {
+func batchTailStillOpen(ctx context.Context, db *sql.DB, items <-chan string) error { // want batchTailStillOpen:`queriesParam\(\[1\]\)`
 	var (
 		tx  *sql.Tx
 		err error
@@ -399,7 +399,7 @@ func batchTailStillOpen(ctx context.Context, db *sql.DB, items <-chan string) er
 // Trap: rows closed by a deferred closure (so captured, kept in a heap
 // cell) are still released when the loop over Next runs out: a second
 // connection taken after it waits for nothing this function holds.
-func rowsDrainedClosureClose(ctx context.Context, s *Service) error {
+func rowsDrainedClosureClose(ctx context.Context, s *Service) error { // want rowsDrainedClosureClose:`queriesPool\(sqlcase\.Service\.db\)`
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM mailbox")
 	if err != nil {
 		return err
@@ -424,7 +424,7 @@ func rowsDrainedClosureClose(ctx context.Context, s *Service) error {
 }
 
 // The same deferred closure, but the loop leaves early: the rows stay open.
-func rowsBreakClosureClose(ctx context.Context, s *Service) error {
+func rowsBreakClosureClose(ctx context.Context, s *Service) error { // want rowsBreakClosureClose:`queriesPool\(sqlcase\.Service\.db\)`
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM mailbox")
 	if err != nil {
 		return err

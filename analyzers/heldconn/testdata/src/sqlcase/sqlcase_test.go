@@ -25,7 +25,7 @@ func TestCallInsideTx(t *testing.T) {
 
 // holdAcrossFetch is a helper in a _test.go file with no *testing.T: still
 // test code.
-func holdAcrossFetch(tx *sql.Tx, url string) {
+func holdAcrossFetch(tx *sql.Tx, url string) { // want holdAcrossFetch:`queriesParam\(\[0\]\)`
 	resp, err := http.Get(url)
 	if err == nil {
 		resp.Body.Close()

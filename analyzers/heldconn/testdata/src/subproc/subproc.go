@@ -13,7 +13,7 @@ type Repo struct{ db *sql.DB }
 
 // ---- positives ----
 
-func gitInsideTx(ctx context.Context, r *Repo) error { // want gitInsideTx:"waitsOnSubprocess"
+func gitInsideTx(ctx context.Context, r *Repo) error { // want gitInsideTx:"waitsOnSubprocess" gitInsideTx:`queriesPool\(subproc\.Repo\.db\)`
 	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -28,7 +28,7 @@ func gitInsideTx(ctx context.Context, r *Repo) error { // want gitInsideTx:"wait
 	return tx.Commit()
 }
 
-func gitHelperInsideTx(ctx context.Context, r *Repo) error { // want gitHelperInsideTx:"waitsOnSubprocess"
+func gitHelperInsideTx(ctx context.Context, r *Repo) error { // want gitHelperInsideTx:"waitsOnSubprocess" gitHelperInsideTx:`queriesPool\(subproc\.Repo\.db\)`
 	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func localHelper() ([]byte, error) { // want localHelper:"waitsOnSubprocess\\(\\
 	return exec.Command("convert", "in.png", "out.webp").CombinedOutput()
 }
 
-func convertInsideTx(ctx context.Context, r *Repo) error { // want convertInsideTx:"waitsOnSubprocess"
+func convertInsideTx(ctx context.Context, r *Repo) error { // want convertInsideTx:"waitsOnSubprocess" convertInsideTx:`queriesPool\(subproc\.Repo\.db\)`
 	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func convertInsideTx(ctx context.Context, r *Repo) error { // want convertInside
 // ---- traps ----
 
 // Start without Wait does not wait for the process.
-func startOnly(ctx context.Context, r *Repo) error {
+func startOnly(ctx context.Context, r *Repo) error { // want startOnly:`queriesPool\(subproc\.Repo\.db\)`
 	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func startOnly(ctx context.Context, r *Repo) error {
 }
 
 // The subprocess after the commit holds nothing.
-func gitAfterCommit(ctx context.Context, r *Repo) error { // want gitAfterCommit:"waitsOnSubprocess"
+func gitAfterCommit(ctx context.Context, r *Repo) error { // want gitAfterCommit:"waitsOnSubprocess" gitAfterCommit:`queriesPool\(subproc\.Repo\.db\)`
 	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -86,7 +86,7 @@ func gitAfterCommit(ctx context.Context, r *Repo) error { // want gitAfterCommit
 }
 
 // A subprocess in a goroutine does not make the holder wait.
-func gitInGoroutine(ctx context.Context, r *Repo) error {
+func gitInGoroutine(ctx context.Context, r *Repo) error { // want gitInGoroutine:`queriesPool\(subproc\.Repo\.db\)`
 	tx, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 type Store struct{ DB *sql.DB }
 
 // InTx begins, runs fn, then commits: fn runs while the transaction is held.
-func (s *Store) InTx(ctx context.Context, fn func(*sql.Tx) error) error { // want InTx:"holdsDuringCallback\\(\\[2\\]\\)"
+func (s *Store) InTx(ctx context.Context, fn func(*sql.Tx) error) error { // want InTx:"holdsDuringCallback\\(\\[2\\]\\)" InTx:`queriesPool\(txhelper\.Store\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -30,12 +30,12 @@ func RunInPgxTx(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) 
 }
 
 // Finish commits the transaction it is given.
-func Finish(tx *sql.Tx) error { // want Finish:"releasesParam\\(\\[0\\]\\)"
+func Finish(tx *sql.Tx) error { // want Finish:"releasesParam\\(\\[0\\]\\)" Finish:`queriesParam\(\[0\]\)`
 	return tx.Commit()
 }
 
 // AfterCommit calls fn after the transaction is over: not a holder.
-func (s *Store) AfterCommit(ctx context.Context, fn func() error) error {
+func (s *Store) AfterCommit(ctx context.Context, fn func() error) error { // want AfterCommit:`queriesPool\(txhelper\.Store\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err

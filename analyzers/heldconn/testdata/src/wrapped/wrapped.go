@@ -11,7 +11,7 @@ import (
 
 // ---- sqlx's *sqlx.Tx embeds *sql.Tx ----
 
-func sqlxTxAcrossCall(ctx context.Context, db *sqlx.DB) error {
+func sqlxTxAcrossCall(ctx context.Context, db *sqlx.DB) error { // want sqlxTxAcrossCall:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -23,7 +23,7 @@ func sqlxTxAcrossCall(ctx context.Context, db *sqlx.DB) error {
 	return tx.Commit()
 }
 
-func sqlxTxCommittedFirst(ctx context.Context, db *sqlx.DB) error {
+func sqlxTxCommittedFirst(ctx context.Context, db *sqlx.DB) error { // want sqlxTxCommittedFirst:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTxx(ctx, nil)
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ type unitOfWork struct {
 	tx *sql.Tx
 }
 
-func begin(ctx context.Context, db *sql.DB) (*unitOfWork, error) {
+func begin(ctx context.Context, db *sql.DB) (*unitOfWork, error) { // want begin:`queriesParam\(\[1\]\)`
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func begin(ctx context.Context, db *sql.DB) (*unitOfWork, error) {
 // done releases the wrapped transaction: learned as a fact.
 func (u *unitOfWork) done() error { return u.tx.Commit() } // want done:"releasesParam\\(\\[0\\]\\)"
 
-func wrapperAcrossCall(ctx context.Context, db *sql.DB) error {
+func wrapperAcrossCall(ctx context.Context, db *sql.DB) error { // want wrapperAcrossCall:`queriesParam\(\[1\]\)`
 	u, err := begin(ctx, db)
 	if err != nil {
 		return err
@@ -62,7 +62,7 @@ func wrapperAcrossCall(ctx context.Context, db *sql.DB) error {
 	return u.done()
 }
 
-func wrapperDoneFirst(ctx context.Context, db *sql.DB) error {
+func wrapperDoneFirst(ctx context.Context, db *sql.DB) error { // want wrapperDoneFirst:`queriesParam\(\[1\]\)`
 	u, err := begin(ctx, db)
 	if err != nil {
 		return err

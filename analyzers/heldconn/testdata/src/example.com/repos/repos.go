@@ -21,7 +21,7 @@ type Service struct {
 
 // ---- positives ----
 
-func (s *Service) gitBehindInterfaceInsideTx(ctx context.Context, dir string) error {
+func (s *Service) gitBehindInterfaceInsideTx(ctx context.Context, dir string) error { // want gitBehindInterfaceInsideTx:`queriesPool\(repos\.Service\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func (s *Service) gitBehindInterfaceInsideTx(ctx context.Context, dir string) er
 	return tx.Commit()
 }
 
-func (s *Service) mirrorBehindInterfaceInsideTx(ctx context.Context, repo string) error {
+func (s *Service) mirrorBehindInterfaceInsideTx(ctx context.Context, repo string) error { // want mirrorBehindInterfaceInsideTx:`queriesPool\(repos\.Service\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -50,7 +50,7 @@ func (s *Service) mirrorBehindInterfaceInsideTx(ctx context.Context, repo string
 
 // ---- traps ----
 
-func (s *Service) gitBehindInterfaceAfterCommit(ctx context.Context, dir string) error {
+func (s *Service) gitBehindInterfaceAfterCommit(ctx context.Context, dir string) error { // want gitBehindInterfaceAfterCommit:`queriesPool\(repos\.Service\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func (s *Service) gitBehindInterfaceAfterCommit(ctx context.Context, dir string)
 }
 
 // Every implementation of Counter stays in memory.
-func (s *Service) inMemoryInterfaceInsideTx(ctx context.Context, repo string) error {
+func (s *Service) inMemoryInterfaceInsideTx(ctx context.Context, repo string) error { // want inMemoryInterfaceInsideTx:`queriesPool\(repos\.Service\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -77,7 +77,7 @@ func (s *Service) inMemoryInterfaceInsideTx(ctx context.Context, repo string) er
 }
 
 // io.Writer is the standard library's: its implementations are not searched.
-func (s *Service) writerInsideTx(ctx context.Context, w io.Writer, repo string) error {
+func (s *Service) writerInsideTx(ctx context.Context, w io.Writer, repo string) error { // want writerInsideTx:`queriesPool\(repos\.Service\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -15,7 +15,7 @@ type Server struct {
 
 // CreateUser holds the transaction while the creator, through its
 // interface, calls the authorization service over the SDK's interfaces.
-func (s *Server) CreateUser(ctx context.Context, name string) error {
+func (s *Server) CreateUser(ctx context.Context, name string) error { // want CreateUser:`queriesPool\(signup\.Server\.db\)`
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func (s *Server) CreateUser(ctx context.Context, name string) error {
 
 // Rename validates inside the transaction (reads and in-memory options
 // only) and provisions after the commit.
-func (s *Server) Rename(ctx context.Context, name string) error {
+func (s *Server) Rename(ctx context.Context, name string) error { // want Rename:`queriesPool\(signup\.Server\.db\)`
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ func (t *sqlTx) Rollback() error { return t.tx.Rollback() } // want Rollback:`re
 
 type SQLStore struct{ DB *sql.DB }
 
-func (s *SQLStore) Begin(ctx context.Context) (Tx, error) {
+func (s *SQLStore) Begin(ctx context.Context) (Tx, error) { // want Begin:`queriesPool\(txstore\.SQLStore\.DB\)`
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err

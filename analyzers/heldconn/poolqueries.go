@@ -1,0 +1,303 @@
+package heldconn
+
+import (
+	"fmt"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// queriesPool marks a function that makes a database round trip on a pool
+// its caller does not hand it: a field's or a package variable's
+// (s.db.NewSelect()…Scan(ctx), dao.GetByName(ctx, s.db, …)), itself or
+// through the functions it calls. A caller holding a transaction of that
+// pool, handing the helper the transaction for its other statements, waits
+// for a second connection from the pool while holding the first (paralus'
+// createGroupAccountRelations(ctx, tx, …) looking groups up on s.db).
+type queriesPool struct {
+	Pool string   // the pool, as poolKey names it
+	Name string   // its short name, for messages
+	Path []string // the calls down to the round trip
+}
+
+func (*queriesPool) AFact()           {}
+func (f *queriesPool) String() string { return "queriesPool(" + f.Name + ")" }
+
+// queriesParam marks a function that makes a database round trip through a
+// handle its caller hands it (dao.GetByName(ctx, db bun.IDB, …)): the
+// parameters, and the calls down to the round trip.
+type queriesParam struct {
+	Params []int
+	Path   []string
+}
+
+func (*queriesParam) AFact()           {}
+func (f *queriesParam) String() string { return fmt.Sprintf("queriesParam(%v)", f.Params) }
+
+// learnPoolQueries computes both for this package's functions, to a fixed
+// point, and exports them for the package-level ones.
+func (c *checker) learnPoolQueries(funcs []*ssa.Function) {
+	c.poolQueries = map[*ssa.Function]*queriesPool{}
+	c.paramQueries = map[*ssa.Function]*queriesParam{}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range funcs {
+			if c.learnQueriesOf(fn) {
+				changed = true
+			}
+		}
+	}
+	for _, fn := range funcs {
+		obj := calleeObject(fn)
+		if obj == nil || fn.Parent() != nil {
+			continue
+		}
+		if q := c.poolQueries[fn]; q != nil {
+			c.pass.ExportObjectFact(obj, q)
+		}
+		if q := c.paramQueries[fn]; q != nil {
+			c.pass.ExportObjectFact(obj, q)
+		}
+	}
+}
+
+// learnQueriesOf updates fn's entries; it reports whether one changed.
+func (c *checker) learnQueriesOf(fn *ssa.Function) bool {
+	changed := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			for _, h := range c.queriedHandles(call.Common()) {
+				if c.recordQuery(fn, h) {
+					changed = true
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// queriedHandle is a handle a call makes a round trip through, and how.
+type queriedHandle struct {
+	handle ssa.Value
+	path   []string
+	inner  *queriesPool // a callee's own pool, when the handle is not an argument
+}
+
+// queriedHandles are the handles common makes a database round trip
+// through: the root of a finisher's chain (s.db.NewSelect().Where(…).Scan),
+// the arguments a callee queries (queriesParam), and a callee's own pool.
+func (c *checker) queriedHandles(common *ssa.CallCommon) []queriedHandle {
+	var out []queriedHandle
+	if fn := calleeFunc(common); fn != nil && catalog.IsDatabaseWait(fn) {
+		out = append(out, queriedHandle{handle: chainRoot(common, fn.Pkg()), path: []string{callName(common)}})
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return out
+	}
+	if q := c.paramQueriesOf(callee); q != nil {
+		for _, i := range q.Params {
+			if i < len(common.Args) {
+				out = append(out, queriedHandle{handle: common.Args[i], path: prependPath(callName(common), q.Path)})
+			}
+		}
+	}
+	if q := c.poolQueriesOf(callee); q != nil {
+		out = append(out, queriedHandle{inner: q, path: prependPath(callName(common), q.Path)})
+	}
+	return out
+}
+
+// recordQuery adds h to fn's entries; it reports whether it was new.
+func (c *checker) recordQuery(fn *ssa.Function, h queriedHandle) bool {
+	if h.inner != nil {
+		if c.poolQueries[fn] != nil {
+			return false
+		}
+		c.poolQueries[fn] = &queriesPool{Pool: h.inner.Pool, Name: h.inner.Name, Path: h.path}
+		return true
+	}
+	v := unwrapHandle(h.handle)
+	if p, ok := v.(*ssa.Parameter); ok {
+		i := slices.Index(fn.Params, p)
+		q := c.paramQueries[fn]
+		if i < 0 || q != nil && slices.Contains(q.Params, i) {
+			return false
+		}
+		if q == nil {
+			q = &queriesParam{Path: h.path}
+			c.paramQueries[fn] = q
+		}
+		q.Params = append(q.Params, i)
+		return true
+	}
+	key, name := poolKey(v)
+	if key == "" || c.poolQueries[fn] != nil {
+		return false
+	}
+	c.poolQueries[fn] = &queriesPool{Pool: key, Name: name, Path: h.path}
+	return true
+}
+
+// chainRoot is the handle a finisher's chain starts from: through the
+// calls of the finisher's own package on the value before it
+// (db.NewSelect().Model(e).Where(…).Scan(ctx): db).
+func chainRoot(common *ssa.CallCommon, lib *types.Package) ssa.Value {
+	v := ssautil.Receiver(common)
+	if common.IsInvoke() {
+		v = common.Value
+	}
+	for range 32 {
+		call, ok := unwrapHandle(v).(*ssa.Call)
+		if !ok {
+			break
+		}
+		fn := calleeFunc(call.Common())
+		if fn == nil || fn.Pkg() != lib || fn.Signature().Recv() == nil {
+			break
+		}
+		v = ssautil.Receiver(call.Common())
+		if call.Common().IsInvoke() {
+			v = call.Common().Value
+		}
+	}
+	return v
+}
+
+// unwrapHandle looks through the conversions a handle goes through when
+// handed on (*bun.DB to bun.IDB).
+func unwrapHandle(v ssa.Value) ssa.Value {
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// poolKey names the pool v loads from a field or a package variable of a
+// database pool type (catalog.ResourceTypes), as poolOf's field and global
+// do; "" for anything else (a transaction kept in a struct is no pool).
+func poolKey(v ssa.Value) (key, name string) {
+	if v == nil || catalog.ResourceTypes[catalog.TypeKey(v.Type())] != "database pool" {
+		return "", ""
+	}
+	id := poolOf(v)
+	switch {
+	case id.field != "":
+		return id.field, id.short
+	case id.global != nil:
+		return id.global.Pkg.Pkg.Path() + "." + id.global.Name(), id.short
+	}
+	return "", ""
+}
+
+// keyOf is poolKey for a poolID already computed.
+func keyOf(id poolID) string {
+	switch {
+	case id.field != "":
+		return id.field
+	case id.global != nil:
+		return id.global.Pkg.Pkg.Path() + "." + id.global.Name()
+	}
+	return ""
+}
+
+func (c *checker) poolQueriesOf(callee *ssa.Function) *queriesPool {
+	callee = origin(callee)
+	if q, ok := c.poolQueries[callee]; ok {
+		return q
+	}
+	obj := calleeObject(callee)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg {
+		return nil
+	}
+	var fact queriesPool
+	if c.pass.ImportObjectFact(obj, &fact) {
+		return &fact
+	}
+	return nil
+}
+
+func (c *checker) paramQueriesOf(callee *ssa.Function) *queriesParam {
+	callee = origin(callee)
+	if q, ok := c.paramQueries[callee]; ok {
+		return q
+	}
+	obj := calleeObject(callee)
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() == c.pass.Pkg {
+		return nil
+	}
+	var fact queriesParam
+	if c.pass.ImportObjectFact(obj, &fact) {
+		return &fact
+	}
+	return nil
+}
+
+// queryWait is the wait a call makes while acq is held (nil in a
+// callback) by querying a pool through a helper: one it queries itself
+// (queriesPool), or one handed to it (queriesParam) that is not the held
+// value.
+func (c *checker) queryWait(common *ssa.CallCommon, acq *acquisition) (waitOn, bool) {
+	callee := common.StaticCallee()
+	if callee == nil {
+		return waitOn{}, false
+	}
+	if q := c.poolQueriesOf(callee); q != nil {
+		return c.poolWait(acq, q.Pool, q.Name, prependPath(callName(common), q.Path)), true
+	}
+	q := c.paramQueriesOf(callee)
+	if q == nil {
+		return waitOn{}, false
+	}
+	for _, i := range q.Params {
+		if i >= len(common.Args) {
+			continue
+		}
+		arg := unwrapHandle(common.Args[i])
+		if acq != nil && acq.held[arg] {
+			continue // the held transaction itself
+		}
+		if key, name := poolKey(arg); key != "" {
+			return c.poolWait(acq, key, name, prependPath(callName(common), q.Path)), true
+		}
+	}
+	return waitOn{}, false
+}
+
+// poolWait is a wait for a connection of the pool named key: the held
+// value's own pool, or another.
+func (c *checker) poolWait(acq *acquisition, key, name string, path []string) waitOn {
+	if acq != nil && keyOf(acq.pool) == key {
+		return waitOn{kind: samePool, path: path, what: name}
+	}
+	return waitOn{kind: otherPool, path: path, what: name}
+}
+
+// calleeFunc is the function or method common calls, static or through an
+// interface.
+func calleeFunc(common *ssa.CallCommon) *types.Func {
+	if common.IsInvoke() {
+		return common.Method
+	}
+	if callee := common.StaticCallee(); callee != nil {
+		return calleeObject(callee)
+	}
+	return nil
+}

@@ -125,7 +125,7 @@ func (c *checker) recordQuery(fn *ssa.Function, h queriedHandle) bool {
 		c.poolQueries[fn] = &queriesPool{Pool: h.inner.Pool, Name: h.inner.Name, Path: h.path}
 		return true
 	}
-	v := unwrapHandle(h.handle)
+	v := ssautil.SameValue(h.handle)
 	if p, ok := v.(*ssa.Parameter); ok {
 		i := slices.Index(fn.Params, p)
 		q := c.paramQueries[fn]
@@ -156,7 +156,7 @@ func chainRoot(common *ssa.CallCommon, lib *types.Package) ssa.Value {
 		v = common.Value
 	}
 	for range 32 {
-		call, ok := unwrapHandle(v).(*ssa.Call)
+		call, ok := ssautil.SameValue(v).(*ssa.Call)
 		if !ok {
 			break
 		}
@@ -167,24 +167,6 @@ func chainRoot(common *ssa.CallCommon, lib *types.Package) ssa.Value {
 		v = ssautil.Receiver(call.Common())
 		if call.Common().IsInvoke() {
 			v = call.Common().Value
-		}
-	}
-	return v
-}
-
-// unwrapHandle looks through the conversions a handle goes through when
-// handed on (*bun.DB to bun.IDB).
-func unwrapHandle(v ssa.Value) ssa.Value {
-	for range 8 {
-		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		default:
-			return v
 		}
 	}
 	return v
@@ -270,7 +252,7 @@ func (c *checker) queryWait(common *ssa.CallCommon, acq *acquisition) (waitOn, b
 		if i >= len(common.Args) {
 			continue
 		}
-		arg := unwrapHandle(common.Args[i])
+		arg := ssautil.SameValue(common.Args[i])
 		if acq != nil && acq.held[arg] {
 			continue // the held transaction itself
 		}

@@ -42,7 +42,7 @@ func (c *checker) searches(l *loop, call *ssa.Call) bool {
 // implements the method is the error's own type, not a client: an unknown
 // receiver stays a possible client.
 func (l *loop) calledOnChainLink(common *ssa.CallCommon, call *ssa.Call) bool {
-	recv := passThrough(common.Value)
+	recv := ssautil.SameValue(common.Value)
 	if ex, ok := recv.(*ssa.Extract); ok && ex.Index == 0 {
 		recv = ex.Tuple
 	}
@@ -67,7 +67,7 @@ func (l *loop) filledByAs(target *ssa.Alloc) []ssa.Value {
 		}
 		for _, use := range uses {
 			call, ok := use.(*ssa.Call)
-			if ok && l.blocks[call.Block()] && len(call.Common().Args) == 2 && inspectsError(call.Common()) && passThrough(call.Common().Args[1]) == target {
+			if ok && l.blocks[call.Block()] && len(call.Common().Args) == 2 && inspectsError(call.Common()) && ssautil.SameValue(call.Common().Args[1]) == target {
 				from = append(from, call.Common().Args[0])
 			}
 		}
@@ -78,12 +78,12 @@ func (l *loop) filledByAs(target *ssa.Alloc) []ssa.Value {
 // fedBack reports whether v is a value carried round the loop (a phi at its
 // head) that the call's own result feeds: err = errors.Unwrap(err).
 func (l *loop) fedBack(v ssa.Value, call *ssa.Call) bool {
-	phi, ok := passThrough(v).(*ssa.Phi)
+	phi, ok := ssautil.SameValue(v).(*ssa.Phi)
 	if !ok || phi.Block() != l.header {
 		return false
 	}
 	return slices.ContainsFunc(phi.Edges, func(e ssa.Value) bool {
-		e = passThrough(e)
+		e = ssautil.SameValue(e)
 		if ex, ok := e.(*ssa.Extract); ok {
 			e = ex.Tuple
 		}
@@ -110,20 +110,4 @@ func (l *loop) madeAfresh(v ssa.Value, call *ssa.Call) bool {
 		return slices.ContainsFunc(operands(v), walk)
 	}
 	return walk(v)
-}
-
-// passThrough strips conversions that keep a value's identity.
-func passThrough(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeInterface:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		default:
-			return v
-		}
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // statusPoll reports whether the loop goes round only on a sentinel error
@@ -161,7 +162,7 @@ func returnedValue(b *ssa.BasicBlock, v ssa.Value) ssa.Value {
 // loadedGlobal is the package variable v loads, through conversions to an
 // interface, or nil.
 func loadedGlobal(v ssa.Value) *ssa.Global {
-	load, ok := passThrough(v).(*ssa.UnOp)
+	load, ok := ssautil.SameValue(v).(*ssa.UnOp)
 	if !ok {
 		return nil
 	}

@@ -307,6 +307,24 @@ func FileAt(files []*ast.File, pos token.Pos) *ast.File {
 	return nil
 }
 
+// SameValue is v before the conversions that keep its identity: into an
+// interface, between interfaces, and between types with the same
+// underlying type (a *bun.DB handed on as a bun.IDB is the same pool).
+func SameValue(v ssa.Value) ssa.Value {
+	for {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return v
+		}
+	}
+}
+
 // Unconverted is v before its conversions between types with the same
 // underlying type: a literal passed as http.HandlerFunc, jwt.Keyfunc or a
 // framework's handler type.

@@ -40,7 +40,10 @@ caller returns too), as convoy's scanSubscriptions(rows) before its count
 query; one that returns with the first row leaves the others open). The path on which the acquiring call
 returned a non-nil error holds nothing. A deferred release holds until the
 function returns; a Commit that already ran has released, so the classic
-`defer tx.Rollback()` … `tx.Commit()` … call-after-commit is silent.
+`defer tx.Rollback()` … `tx.Commit()` … call-after-commit is silent. A
+func the acquiring call returns beside the held value releases it when
+called (hatchet's sqlchelpers.PrepareTx handing back tx, commit, rollback:
+commit(ctx) releases the transaction).
 
 The body of a callback run inside a transaction is held too:
 pgx.BeginFunc, pgx.BeginTxFunc, (*pgxpool.Pool).AcquireFunc, the ORMs'
@@ -102,7 +105,10 @@ What the held connection must not wait on:
     is handed (queriesParam, a fact) when the caller hands it a pool
     rather than the held transaction: paralus' createGroupAccountRelations
     (ctx, tx, …), handed the transaction for its inserts, looking each
-    group up with dao.GetByName(ctx, s.db, …);
+    group up with dao.GetByName(ctx, s.db, …). A helper that uses its pool
+    only when a handle parameter is nil (if tx == nil { tx, … =
+    PrepareTx(ctx, r.pool) }) stands in for a caller that hands none, and
+    takes no connection of its own for one that hands its transaction;
   - a statement prepared on a pool (*sql.Stmt, *sqlx.Stmt, *sqlx.NamedStmt)
     executed while a transaction is held: its execution takes a connection
     from the pool, not the transaction's. Counted as prepared on a pool: the

@@ -169,6 +169,7 @@ type acquisition struct {
 	kind    catalog.HeldKind
 	held    map[ssa.Value]bool // the value and what aliases it
 	errVal  ssa.Value          // the call's error result, if any
+	closers map[ssa.Value]bool // funcs the call returns beside the held value (commit, rollback)
 	pool    poolID             // the pool it came from, if known
 	fn      *ssa.Function
 	display string
@@ -572,6 +573,11 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 					acq.held = aliasesOf(ex, true)
 				case ex.Index == results.Len()-1 && ssautil.IsError(ex.Type()):
 					acq.errVal = ex
+				case isFunc(ex.Type()):
+					if acq.closers == nil {
+						acq.closers = map[ssa.Value]bool{}
+					}
+					acq.closers[ex] = true
 				}
 			}
 		}
@@ -583,6 +589,20 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 		acq.pool = poolOf(recv)
 	}
 	return acq
+}
+
+// closedBy reports whether instr calls one of the funcs the acquiring call
+// returned beside the held value: a helper that begins a transaction and
+// hands back its commit and rollback (hatchet's sqlchelpers.PrepareTx:
+// tx, commit, rollback, err) is released by calling them.
+func (acq *acquisition) closedBy(instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	return ok && !call.Common().IsInvoke() && acq.closers[call.Common().Value]
+}
+
+func isFunc(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
 }
 
 // ormAcquisition is a call of the catalogue's HeldCalls: an ORM's Begin,
@@ -679,7 +699,7 @@ func (c *checker) follow(acq *acquisition, start *ssa.BasicBlock, index int) hel
 		work = work[:len(work)-1]
 		released := false
 		for _, instr := range p.b.Instrs[p.i:] {
-			if instr == acq.call || c.releases(instr, acq.held, acq.kind) {
+			if instr == acq.call || c.releases(instr, acq.held, acq.kind) || acq.closedBy(instr) {
 				released = true
 				break
 			}

@@ -2,6 +2,7 @@ package heldconn
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -69,6 +70,9 @@ func (c *checker) learnPoolQueries(funcs []*ssa.Function) {
 func (c *checker) learnQueriesOf(fn *ssa.Function) bool {
 	changed := false
 	for _, b := range fn.Blocks {
+		if onlyWhenHandedNil(fn, b) {
+			continue // the pool stands in for a handle the caller did not give
+		}
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
 			if !ok {
@@ -82,6 +86,34 @@ func (c *checker) learnQueriesOf(fn *ssa.Function) bool {
 		}
 	}
 	return changed
+}
+
+// onlyWhenHandedNil reports whether b runs only when a parameter of fn is
+// nil: if tx == nil { tx, commit, … = PrepareTx(ctx, r.pool) } uses the
+// pool only for a caller that hands no transaction of its own (hatchet's
+// PutPayloads), so a caller that hands one takes no second connection.
+func onlyWhenHandedNil(fn *ssa.Function, b *ssa.BasicBlock) bool {
+	for _, cb := range fn.Blocks {
+		cond, ok := lastIf(cb)
+		if !ok {
+			continue
+		}
+		bin, ok := cond.(*ssa.BinOp)
+		if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+			continue
+		}
+		if _, isParam := bin.X.(*ssa.Parameter); !isParam || !ssautil.IsNil(bin.Y) {
+			continue
+		}
+		whenNil := cb.Succs[0]
+		if bin.Op == token.NEQ {
+			whenNil = cb.Succs[1]
+		}
+		if len(whenNil.Preds) == 1 && whenNil.Dominates(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // queriedHandle is a handle a call makes a round trip through, and how.

@@ -99,3 +99,93 @@ func (s *Service) CountInside(ctx context.Context) (int, error) { // want CountI
 	}
 	return n, tx.Commit()
 }
+
+// prepareTx begins a transaction and hands back its commit and rollback.
+func prepareTx(ctx context.Context, db *sql.DB) (*sql.Tx, func() error, func(), error) { // want prepareTx:`queriesParam\(\[1\]\)`
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return tx, tx.Commit, func() { _ = tx.Rollback() }, nil
+}
+
+// Trap: the first transaction is committed, through the commit prepareTx
+// handed back, before the second begins.
+func (s *Service) twoStepsCommitted(ctx context.Context) error { // want twoStepsCommitted:`queriesPool\(helperpool\.Service\.db\)`
+	tx, commit, rollback, err := prepareTx(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	defer rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE a SET n = 1"); err != nil {
+		return err
+	}
+	if err := commit(); err != nil {
+		return err
+	}
+	lease, leaseCommit, leaseRollback, err := prepareTx(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	defer leaseRollback()
+	if _, err := lease.ExecContext(ctx, "UPDATE b SET n = 1"); err != nil {
+		return err
+	}
+	return leaseCommit()
+}
+
+// The same with the first transaction still open: a second connection.
+func (s *Service) twoStepsNested(ctx context.Context) error { // want twoStepsNested:`queriesPool\(helperpool\.Service\.db\)`
+	tx, commit, rollback, err := prepareTx(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	defer rollback()
+	lease, leaseCommit, leaseRollback, err := prepareTx(ctx, s.db) // want `transaction from helperpool.prepareTx is still held during helperpool.prepareTx \(→ \(\*sql.DB\).BeginTx\) on the pool handle helperpool.Service.db`
+	if err != nil {
+		return err
+	}
+	defer leaseRollback()
+	if _, err := lease.ExecContext(ctx, "UPDATE b SET n = 1"); err != nil {
+		return err
+	}
+	if err := leaseCommit(); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE a SET n = 1"); err != nil {
+		return err
+	}
+	return commit()
+}
+
+// putPayloads writes through the caller's transaction, and begins one on
+// the pool only when the caller hands none.
+func (s *Service) putPayloads(ctx context.Context, tx *sql.Tx, payloads []string) error {
+	if tx == nil {
+		own, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer own.Rollback()
+		tx = own
+	}
+	for _, p := range payloads {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO payloads VALUES ($1)", p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Trap: handed the transaction, putPayloads takes no connection of its own.
+func (s *Service) StoreAll(ctx context.Context, payloads []string) error { // want StoreAll:`queriesPool\(helperpool\.Service\.db\)`
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := s.putPayloads(ctx, tx, payloads); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

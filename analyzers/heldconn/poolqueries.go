@@ -75,8 +75,8 @@ func (c *checker) learnQueriesOf(fn *ssa.Function) bool {
 		}
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
+			if _, async := instr.(*ssa.Go); !ok || async {
+				continue // a goroutine's query does not make the caller wait
 			}
 			for _, h := range c.queriedHandles(call.Common()) {
 				if c.recordQuery(fn, h) {

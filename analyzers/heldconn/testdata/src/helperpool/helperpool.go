@@ -189,3 +189,25 @@ func (s *Service) StoreAll(ctx context.Context, payloads []string) error { // wa
 	}
 	return tx.Commit()
 }
+
+// auditLater writes its audit row in a goroutine of its own.
+func (s *Service) auditLater(ctx context.Context, what string) {
+	go func() {
+		_, _ = s.db.ExecContext(context.WithoutCancel(ctx), "INSERT INTO audit VALUES ($1)", what)
+	}()
+}
+
+// Trap: the audit row is written by a goroutine; the transaction's holder
+// does not wait for it.
+func (s *Service) RenameAudited(ctx context.Context, name string) error { // want RenameAudited:`queriesPool\(helperpool\.Service\.db\)`
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE users SET name = $1", name); err != nil {
+		return err
+	}
+	s.auditLater(ctx, "rename")
+	return tx.Commit()
+}

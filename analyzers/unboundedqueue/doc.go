@@ -153,7 +153,9 @@ capped by it.
     in CPU time however slow a dependency is, so one per item is
     parallelism, not a queue. The same holds for a function that starts a
     goroutine on every call: one whose goroutine only computes and logs (an
-    audit line written per change a request made) is not such a starter.
+    audit line written per change a request made) is not such a starter
+    (asked in the program's own packages: the question builds a package's
+    SSA, which a dependency analysed only for its facts does not pay for).
     Fix:
     take a slot first, or start a fixed number of workers that read from
     a channel.

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"path/filepath"
 	"strconv"
+
+	"github.com/bhlint/bhlint/internal/lazyssa"
 )
 
 // startsGoroutine marks a function that starts a goroutine on every call: a
@@ -65,8 +67,15 @@ func (c *checker) goroutinePerCall(body *ast.BlockStmt) *ast.GoStmt {
 			}
 			continue
 		}
-		if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) || computesOnly(c.ssaFuncOfWork(g.Call.Fun)) {
-			return nil // bounded, joined, or it ends on its own in CPU time
+		if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
+			return nil // bounded or joined
+		}
+		if !lazyssa.FactsOnly() && computesOnly(c.ssaFuncOfWork(g.Call.Fun)) {
+			// It ends on its own in CPU time. Asked only in the program's own
+			// packages: the question builds the package's SSA, which a
+			// dependency analysed for its facts (the runtime's) would pay for
+			// every go statement it has.
+			return nil
 		}
 		return g
 	}

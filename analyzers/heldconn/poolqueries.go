@@ -212,16 +212,14 @@ func poolKey(v ssa.Value) (key, name string) {
 		return "", ""
 	}
 	id := poolOf(v)
-	switch {
-	case id.field != "":
-		return id.field, id.short
-	case id.global != nil:
-		return id.global.Pkg.Pkg.Path() + "." + id.global.Name(), id.short
+	if key = keyOf(id); key == "" {
+		return "", ""
 	}
-	return "", ""
+	return key, id.short
 }
 
-// keyOf is poolKey for a poolID already computed.
+// keyOf names a field's or a package variable's pool; "" for another
+// handle (a parameter).
 func keyOf(id poolID) string {
 	switch {
 	case id.field != "":

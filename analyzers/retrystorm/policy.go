@@ -210,11 +210,9 @@ func (c *checker) backoffPolicyOf(v ssa.Value, depth int) (retryPolicy, bool) {
 	if depth > maxBackoffDepth {
 		return retryPolicy{}, false
 	}
-	switch v := ssautil.Unconverted(v).(type) {
-	case *ssa.MakeInterface:
-		return c.backoffPolicyOf(v.X, depth+1)
-	case *ssa.ChangeInterface: // WithContext's BackOffContext handed on as a BackOff
-		return c.backoffPolicyOf(v.X, depth+1)
+	// SameValue: a constant backoff handed on as a BackOff, or WithContext's
+	// BackOffContext handed on as one.
+	switch v := ssautil.SameValue(v).(type) {
 	case *ssa.UnOp:
 		if alloc, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
 			if stored := ssautil.StoredOnce(alloc); stored != nil {

@@ -526,11 +526,5 @@ func isGRPCStreamRecv(common *ssa.CallCommon, fn *types.Func) bool {
 	if common.IsInvoke() {
 		recv = common.Value.Type()
 	}
-	for _, name := range catalog.GRPCStreamMethods {
-		obj, _, _ := types.LookupFieldOrMethod(recv, true, nil, name)
-		if _, ok := obj.(*types.Func); !ok {
-			return false
-		}
-	}
-	return true
+	return catalog.IsGRPCStream(recv)
 }

@@ -254,15 +254,7 @@ func (c *checker) streamRecv(call *ast.CallExpr, fn *types.Func) bool {
 		return false
 	}
 	t := c.pass.TypesInfo.TypeOf(sel.X)
-	if t == nil {
-		return false
-	}
-	for _, name := range catalog.GRPCStreamMethods {
-		if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name); obj == nil {
-			return false
-		}
-	}
-	return true
+	return t != nil && catalog.IsGRPCStream(t)
 }
 
 func (c *checker) receivedItems(loop *ast.ForStmt, ch ast.Expr, body []ast.Stmt) *perItemLoop {

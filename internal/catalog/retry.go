@@ -1,5 +1,7 @@
 package catalog
 
+import "go/types"
+
 // Sleeps are calls that make the caller wait for the duration passed as the
 // given argument: a retry loop that makes one waits between attempts, and
 // whether that wait grows depends on the value passed.
@@ -111,6 +113,18 @@ const GRPCStatusCode = "google.golang.org/grpc/status.Code"
 // and grpc.ServerStream both): a Recv on a type that has them receives a
 // message from the peer.
 var GRPCStreamMethods = []string{"RecvMsg", "SendMsg", "Context"}
+
+// IsGRPCStream reports whether t, or a pointer to it, has every method of
+// GRPCStreamMethods: a gRPC stream, generated or not.
+func IsGRPCStream(t types.Type) bool {
+	for _, name := range GRPCStreamMethods {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+		if _, ok := obj.(*types.Func); !ok {
+			return false
+		}
+	}
+	return true
+}
 
 // ConflictErrors are the errors with which a datastore answers that another
 // writer won an optimistic transaction: go-redis's TxFailedErr, returned

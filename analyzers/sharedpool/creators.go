@@ -308,10 +308,12 @@ func (c *checker) returnedOpens(fn *ssa.Function) []openAt {
 	return out
 }
 
-// creatorCall finds the first call of this package (outside tests) of a
+// creatorCalls finds the first call of this package (outside tests) of a
 // function that creates the pool of the given key: the line of the wiring
 // that opens it (models.Setup() in main), and what it creates.
-func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
+// It also returns how many calls of other packages' creators of the pool
+// this package makes.
+func (c *checker) creatorCalls(key string) (token.Pos, poolCreation, int) {
 	best, found, bestRank := token.NoPos, poolCreation{}, 2
 	calls := map[token.Pos]bool{}
 	for fn := range c.local {
@@ -358,9 +360,9 @@ func (c *checker) creatorCall(key string) (token.Pos, poolCreation) {
 	if len(calls) > 1 && !found.Global {
 		// A field filled by a constructor this package calls twice holds
 		// two pools: neither call is the one that creates the shared pool.
-		return token.NoPos, poolCreation{}
+		return token.NoPos, poolCreation{}, len(calls)
 	}
-	return best, found
+	return best, found, len(calls)
 }
 
 // inPackage reports whether pos is in one of this package's files.
@@ -374,9 +376,11 @@ func (c *checker) inPackage(pos token.Pos) bool {
 // the field of a value kept in one, where it is opened, whoever calls; any
 // other field where the outermost package the creators' facts reach fills
 // it, when it does so at one call only. Two such calls fill two pools, and
-// neither is the shared one.
-func (c *checker) createdElsewhere(key string) (token.Pos, poolCreation) {
-	var global, outer []poolCreation
+// neither is the shared one; when main itself wires it more than once
+// (wiredHere calls) or the outermost calls are several, the one call that
+// opens the pool for all of them, if there is one, is where it is created.
+func (c *checker) createdElsewhere(key string, wiredHere int) (token.Pos, poolCreation) {
+	var global, outer, all []poolCreation
 	for _, d := range c.deps {
 		for _, cr := range d.Created {
 			if cr.Key != key {
@@ -384,6 +388,7 @@ func (c *checker) createdElsewhere(key string) (token.Pos, poolCreation) {
 			}
 			p := poolCreation{Key: cr.Key, File: cr.File, Line: cr.Line, Call: cr.Call, Global: cr.Global,
 				Hops: cr.Hops, Wire: openAt{File: cr.WireFile, Line: cr.WireLine, Call: cr.WireCall}}
+			all = append(all, p)
 			switch {
 			case p.Global:
 				global = append(global, p)
@@ -402,7 +407,13 @@ func (c *checker) createdElsewhere(key string) (token.Pos, poolCreation) {
 	for _, p := range outer {
 		places[p.wiredAt()] = true
 	}
-	if len(places) != 1 {
+	if len(places) != 1 || wiredHere > 1 {
+		// Wired in several places (a serve command's pre-run and a
+		// migrate command each call NewDB), but opened by one call: that
+		// call, where the pool's limits are set, is the line to change.
+		if p, ok := oneOpening(all); ok {
+			return c.posOf(p.File, p.Line), p
+		}
 		return token.NoPos, poolCreation{}
 	}
 	at := outer[0].wiredAt()
@@ -558,4 +569,18 @@ func (c *checker) linkOpenings(created []poolCreation) {
 			c.links = append(c.links, l)
 		}
 	}
+}
+
+// oneOpening is the creation whose opening call every one of creations
+// shares, if they share one.
+func oneOpening(creations []poolCreation) (poolCreation, bool) {
+	if len(creations) == 0 {
+		return poolCreation{}, false
+	}
+	for _, p := range creations[1:] {
+		if p.openedAt() != creations[0].openedAt() {
+			return poolCreation{}, false
+		}
+	}
+	return creations[0], true
 }

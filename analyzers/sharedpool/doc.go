@@ -226,7 +226,11 @@ and test doubles implement them) are not carried at all. For inferred classes a 
 wherever the struct is filled: two instances of one type with a pool each
 (one for requests, one for the background) are reported as one pool;
 give the background its own field or type (a separate background pool in
-a field of its own is not reported). Test files are not read: a
+a field of its own is not reported). A field filled only from a getter
+of another pool field (&userRepo{db: d.GetDB()}, where every visible
+implementation of GetDB returns its receiver's dbx) is not a pool of its
+own: it is that pool, opened where dbx is, and the finding names it and
+sits there. Test files are not read: a
 test is no lane's entry point.
 
 The lane map (bhlint lanes [-format=text|json|dot] [packages]) prints what

@@ -779,13 +779,14 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 	return c.packageClause()
 }
 
-// creationCall is creatorCall, and in a main package, where no call of its
+// creationCall is creatorCalls' position, and in a main package, where no call of its
 // own leads to the creation, createdElsewhere.
 func (c *checker) creationCall(key string) (token.Pos, poolCreation) {
-	if pos, p := c.creatorCall(key); pos.IsValid() || c.pass.Pkg.Name() != "main" {
+	pos, p, calls := c.creatorCalls(key)
+	if pos.IsValid() || c.pass.Pkg.Name() != "main" {
 		return pos, p
 	}
-	return c.createdElsewhere(key)
+	return c.createdElsewhere(key, calls)
 }
 
 // creationOf finds the first call of this package (outside tests) whose

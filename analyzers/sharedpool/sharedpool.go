@@ -40,7 +40,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "sharedpool"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/sharedpool",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane), new(loopsForever), new(createsPool), new(storesParam)},
+	FactTypes: []analysis.Fact{new(lanes.Reaches), new(lanes.Owned), new(lanes.Summary), new(runsInLane), new(loopsForever), new(createsPool), new(storesParam), new(poolGetter), new(filledFrom)},
 	Run:       run,
 }, Code)
 
@@ -87,6 +87,8 @@ type checker struct {
 	initFn       *ssa.Function                            // the package initialiser, for the stores of its var initialisers
 	stdlib       map[string]bool
 	links        []lanes.Link
+	getters      map[*types.Func]lanes.Resource // this package's pool getters (alias.go)
+	aliases      map[*types.Var]lanes.Resource  // this package's fields filled from them
 
 	deps         []*lanes.Summary // the summaries of the packages before this one
 	ownImpls     []lanes.Impl
@@ -143,6 +145,7 @@ func run(pass *analysis.Pass) (any, error) {
 		builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 		funcs := builder.SrcFuncs()
 		c.initFn = builder.Package().Func("init")
+		c.findAliases(funcs)
 		// The closures of package-level initialisers (Run: func() {…} in a
 		// var's composite literal) are reached through the fields they are
 		// stored in (fieldFuncs): their reach is needed, though they are
@@ -243,6 +246,9 @@ func (c *checker) computeResource(v *types.Var, owner types.Type) (lanes.Resourc
 	noun := catalog.ResourceNoun(v.Type())
 	if noun == "" || v.Pkg() == nil {
 		return lanes.Resource{}, false
+	}
+	if r, ok := c.aliasOf(v); ok {
+		return r, true
 	}
 	if v.IsField() && (libraryPath(v.Pkg().Path()) || c.stdlibPath(v.Pkg().Path())) {
 		// A pool library's own field (the *sql.Stmt a *sqlx.Stmt embeds,

@@ -48,7 +48,7 @@ func TestRelated(t *testing.T) {
 // stay silent.
 func TestInfer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
-		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck", "infersetup", "inferfieldwire", "inferfieldtwice", "infercaptured", "infercapturedwire", "inferbackends", "inferbackends/server", "inferbackends/splitserver", "inferlinked", "inferstandin")
+		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck", "infersetup", "inferfieldwire", "inferfieldtwice", "infercaptured", "infercapturedwire", "inferbackends", "inferbackends/server", "inferbackends/splitserver", "inferlinked", "inferstandin", "infergetter", "infergetter/postgres")
 }
 
 // TestInferORM: an ORM or query-builder handle (jinzhu/gorm, gorm.io,
@@ -146,5 +146,14 @@ func TestInferHandedRelated(t *testing.T) {
 func TestInferElsewhere(t *testing.T) {
 	elsewhere := &testpkgs.Elsewhere{T: t}
 	analysistest.Run(elsewhere, analysistest.TestData(), sharedpool.Analyzer, "inferelsewhere", "inferelsewhere/provider")
+	elsewhere.Done()
+}
+
+// TestInferWiredTwice: main calls the pool's constructor twice (the
+// server's and a migrate command's), and the finding sits at the one call
+// that opens the pool for both, in the store package.
+func TestInferWiredTwice(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), sharedpool.Analyzer, "inferwiredtwice", "inferwiredtwice/store")
 	elsewhere.Done()
 }

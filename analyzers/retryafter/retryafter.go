@@ -282,7 +282,7 @@ func recvArgs(fn *types.Func) int {
 func frameworkOf(fn *ssa.Function) *catalog.HTTPFramework {
 	takesInterface := false
 	for _, p := range fn.Params {
-		if f := catalog.FrameworkOfContext(catalog.TypeKey(p.Type())); f != nil {
+		if f := frameworkOfType(p.Type(), 0); f != nil {
 			return f
 		}
 		takesInterface = takesInterface || types.IsInterface(p.Type())
@@ -291,6 +291,31 @@ func frameworkOf(fn *ssa.Function) *catalog.HTTPFramework {
 		return nil
 	}
 	return recoveredFramework(fn)
+}
+
+// frameworkOfType is the framework whose request context t is, or embeds:
+// a project's own context (type Context struct{ echo.Context; service
+// any }) is the framework's, and its promoted c.NoContent(429) writes the
+// response as echo's does.
+func frameworkOfType(t types.Type, depth int) *catalog.HTTPFramework {
+	if f := catalog.FrameworkOfContext(catalog.TypeKey(t)); f != nil || depth == 2 {
+		return f
+	}
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := range st.NumFields() {
+		if field := st.Field(i); field.Embedded() {
+			if f := frameworkOfType(field.Type(), depth+1); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // recoveredFramework returns the framework whose request context fn asserts

@@ -52,10 +52,15 @@ capped by it.
     such a loop (not in its range expression, evaluated once) of a
     function that starts a goroutine on every call (a fact,
     across packages: a go statement among the top-level statements of its
-    body, as in webhook.PostAsync(p) or routine.FireAndForget(f), reported
-    at the call with that go statement as related information; not one
-    under an if, after a return (a guard that starts it once) or in a
-    sync.Once's function literal, not one whose function takes a slot first
+    body, as in webhook.PostAsync(p) or routine.FireAndForget(f), or under
+    ifs and switches that look only at what the call was handed (its
+    parameters and what it computed from them: a message handler that
+    starts one for each "since" message, a notifier for each user with an
+    address), reported at the call with that go statement as related
+    information; not one under a condition on state or after a return that
+    state decides (a guard that starts it once, if s.running), not one a
+    bool parameter switches on (PostMaybe(p, async): the caller's mode),
+    not in a sync.Once's function literal, not one whose function takes a slot first
     or whose goroutine tries for one in its first statements, not one the
     function waits for before it returns, and not in a function that
     returns a channel, a func or a *sync.WaitGroup: a handle the caller
@@ -655,8 +660,9 @@ is the caller's to bound (the fact above). A goroutine that runs a function
 of another package, or a function value, is not looked into. A goroutine
 started by a callee is seen one call deep: a function that starts one on
 every call (FireAndForget, PostAsync) is a go statement where it is called
-in a loop or per request; a function that calls such a function, or
-starts its goroutine only on some calls, is not. The work handed to such a
+in a loop or per request, also when what it is handed picks whether it
+starts one; a function that calls such a function, or starts its
+goroutine only when its state allows, is not. The work handed to such a
 function is looked into only when it is a function literal. A goroutine
 per request is seen in the function that takes the request or has a gRPC
 method's shape, and in the functions it calls outside loops, at any depth

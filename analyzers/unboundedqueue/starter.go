@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/bhlint/bhlint/internal/lazyssa"
@@ -45,7 +46,7 @@ func (c *checker) learnStarters() {
 			if c.returnsHandle(obj) {
 				continue // the caller holds what joins the goroutine: Drain(ch).Wait()
 			}
-			if g := c.goroutinePerCall(fd.Body); g != nil {
+			if g := c.goroutinePerCall(fd); g != nil {
 				p := c.pass.Fset.Position(g.Pos())
 				fact := &startsGoroutine{Where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), File: p.Filename, Line: p.Line}
 				c.starters[obj] = fact
@@ -55,31 +56,228 @@ func (c *checker) learnStarters() {
 	}
 }
 
-// goroutinePerCall is the go statement body runs on every call, or nil:
-// a top-level statement with no return before it (a guard such as
-// if !started.CompareAndSwap(false, true) { return } starts it once).
-func (c *checker) goroutinePerCall(body *ast.BlockStmt) *ast.GoStmt {
-	for _, s := range body.List {
-		g, ok := s.(*ast.GoStmt)
-		if !ok {
-			if returns(s) {
-				return nil
+// goroutinePerCall is the go statement fd runs on every call of some kind,
+// or nil: one reached through ifs and switches that only look at what the
+// call was handed (its parameters, and what the function computed from
+// them), with no return before it that state decides. A handler that
+// starts its goroutine only for the "since" messages, or only for users
+// with an e-mail address, still starts one per such call: what it is
+// handed picks the goroutine, and nothing counts them. A guard on state
+// (if !started.CompareAndSwap(false, true) { return }, if s.running)
+// starts it once, or as often as the state allows.
+func (c *checker) goroutinePerCall(fd *ast.FuncDecl) *ast.GoStmt {
+	g := &handedGuards{c: c, derived: map[types.Object]bool{}, params: map[types.Object]bool{}}
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			g.derived[c.pass.TypesInfo.Defs[name]] = true
+			g.params[c.pass.TypesInfo.Defs[name]] = true
+		}
+	}
+	found, _ := g.firstGo(fd.Body, fd.Body.List)
+	return found
+}
+
+// handedGuards walks a function's statements in order, knowing which of its
+// variables hold only what the call was handed (derived).
+type handedGuards struct {
+	c       *checker
+	derived map[types.Object]bool
+	params  map[types.Object]bool
+}
+
+// firstGo is the first go statement of list that runs per call (see
+// goroutinePerCall); stop is true when the walk must end there: a go
+// statement was found (bounded, joined or compute-only ones give nil), or
+// a return that state may take comes first. A return of list's own ends
+// list only: the calls that take it are of a kind that starts nothing.
+func (g *handedGuards) firstGo(body *ast.BlockStmt, list []ast.Stmt) (found *ast.GoStmt, stop bool) {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *ast.GoStmt:
+			return g.c.perCallGo(body, s), true
+		case *ast.ReturnStmt:
+			return nil, false // this kind of call ends here; the others go on
+		case *ast.IfStmt:
+			if found, stop := g.ifGo(body, s); stop {
+				return found, true
 			}
 			continue
+		case *ast.SwitchStmt:
+			if g.handedStmt(s.Init) && (s.Tag == nil || g.handed(s.Tag)) && g.handedCases(s) {
+				for _, cc := range s.Body.List {
+					if found, stop := g.firstGo(body, cc.(*ast.CaseClause).Body); stop {
+						return found, true
+					}
+				}
+				continue
+			}
+		case *ast.AssignStmt, *ast.DeclStmt:
+			g.learn(s)
 		}
-		if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
-			return nil // bounded or joined
+		if returns(s) {
+			return nil, true
 		}
-		if !lazyssa.FactsOnly() && computesOnly(c.ssaFuncOfWork(g.Call.Fun)) {
-			// It ends on its own in CPU time. Asked only in the program's own
-			// packages: the question builds the package's SSA, which a
-			// dependency analysed for its facts (the runtime's) would pay for
-			// every go statement it has.
-			return nil
-		}
-		return g
 	}
-	return nil
+	return nil, false
+}
+
+// ifGo walks an if statement whose condition looks only at what the call
+// was handed into both branches; another one stops the walk if it returns.
+func (g *handedGuards) ifGo(body *ast.BlockStmt, s *ast.IfStmt) (*ast.GoStmt, bool) {
+	if !g.handedStmt(s.Init) || !g.handed(s.Cond) || g.modeFlag(s.Cond) {
+		return nil, returns(s)
+	}
+	if found, stop := g.firstGo(body, s.Body.List); stop {
+		return found, true
+	}
+	switch e := s.Else.(type) {
+	case *ast.BlockStmt:
+		return g.firstGo(body, e.List)
+	case *ast.IfStmt:
+		return g.ifGo(body, e)
+	}
+	return nil, false
+}
+
+// modeFlag reports whether cond is a bool parameter, or its negation
+// (PostMaybe(p, async)): the caller's choice of how to run, which it may
+// make once for all its calls, not something each call carries.
+func (g *handedGuards) modeFlag(cond ast.Expr) bool {
+	cond = ast.Unparen(cond)
+	if not, ok := cond.(*ast.UnaryExpr); ok && not.Op == token.NOT {
+		cond = ast.Unparen(not.X)
+	}
+	id, ok := cond.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := g.c.pass.TypesInfo.Uses[id]
+	return g.params[obj] && types.Identical(obj.Type().Underlying(), types.Typ[types.Bool])
+}
+
+// handedStmt learns an if's or switch's init statement, and reports
+// whether it computes only from what the call was handed.
+func (g *handedGuards) handedStmt(s ast.Stmt) bool {
+	if s == nil {
+		return true
+	}
+	as, ok := s.(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	g.learn(as)
+	return slices.IndexFunc(as.Rhs, func(e ast.Expr) bool { return !g.handed(e) }) < 0
+}
+
+func (g *handedGuards) handedCases(s *ast.SwitchStmt) bool {
+	for _, cc := range s.Body.List {
+		for _, e := range cc.(*ast.CaseClause).List {
+			if !g.handed(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// learn marks the variables an assignment or declaration sets from what
+// the call was handed (or a declaration's zero value), and unmarks the
+// others.
+func (g *handedGuards) learn(s ast.Stmt) {
+	info := g.c.pass.TypesInfo
+	set := func(lhs []*ast.Ident, rhs []ast.Expr) {
+		ok := slices.IndexFunc(rhs, func(e ast.Expr) bool { return !g.handed(e) }) < 0
+		for _, id := range lhs {
+			if obj := info.ObjectOf(id); obj != nil && obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() {
+				g.derived[obj] = ok
+			}
+		}
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		var lhs []*ast.Ident
+		for _, e := range s.Lhs {
+			if id, ok := e.(*ast.Ident); ok {
+				lhs = append(lhs, id)
+			}
+		}
+		set(lhs, s.Rhs)
+	case *ast.DeclStmt:
+		if gd, ok := s.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				set(vs.Names, vs.Values)
+			}
+		}
+	}
+}
+
+// handed reports whether e computes only from what the call was handed:
+// its identifiers are derived variables, constants, types, package names
+// and functions, and every call in it is handed an argument (a call with
+// none, isEnabled(), reads state).
+func (g *handedGuards) handed(e ast.Expr) bool {
+	info := g.c.pass.TypesInfo
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.CallExpr:
+			if len(n.Args) == 0 && info.Types[n.Fun].IsValue() {
+				ok = isMethodOfDerived(info, n.Fun, g.derived)
+			}
+		case *ast.SelectorExpr:
+			if id, isIdent := n.X.(*ast.Ident); isIdent {
+				if _, pkg := info.Uses[id].(*types.PkgName); pkg {
+					_, isVar := info.Uses[n.Sel].(*types.Var)
+					ok = !isVar // a package's variable is state
+					return false
+				}
+			}
+			ok = g.handed(n.X)
+			return false
+		case *ast.Ident:
+			switch obj := info.Uses[n].(type) {
+			case *types.Var:
+				ok = g.derived[obj]
+			case nil, *types.Const, *types.TypeName, *types.PkgName, *types.Builtin, *types.Nil, *types.Func:
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// isMethodOfDerived reports whether fun is a method of a derived value
+// (message.Type(), ed.Valid()): a question about what the call was handed.
+func isMethodOfDerived(info *types.Info, fun ast.Expr, derived map[types.Object]bool) bool {
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && derived[info.Uses[id]]
+}
+
+// perCallGo is g unless what it starts is bounded, joined or only computes.
+func (c *checker) perCallGo(body *ast.BlockStmt, g *ast.GoStmt) *ast.GoStmt {
+	if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
+		return nil // bounded or joined
+	}
+	if !lazyssa.FactsOnly() && computesOnly(c.ssaFuncOfWork(g.Call.Fun)) {
+		// It ends on its own in CPU time. Asked only in the program's own
+		// packages: the question builds the package's SSA, which a
+		// dependency analysed for its facts (the runtime's) would pay for
+		// every go statement it has.
+		return nil
+	}
+	return g
 }
 
 // startsPerCall is where fn starts its goroutine (a fact), or "".

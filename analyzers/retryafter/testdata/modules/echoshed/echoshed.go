@@ -186,3 +186,29 @@ func nested(e *echo.Echo) {
 		return f(c)
 	})
 }
+
+// ---- a project's own context, embedding echo's ----
+
+// Context is the project's request context: echo's, with the service.
+type Context struct {
+	service any
+	echo.Context
+}
+
+// lockedOut answers through the embedded echo.Context: the same write.
+func lockedOut(c Context, lockout int64) error {
+	c.Response().Header().Set("X-Account-Lockout", "1")
+	if lockout > 0 {
+		return c.NoContent(http.StatusTooManyRequests) // want `handler lockedOut writes 429 Too Many Requests on a path where Retry-After was not set`
+	}
+	return c.NoContent(http.StatusOK)
+}
+
+// guidedLockout sets Retry-After through it first: silent.
+func guidedLockout(c *Context, lockout int64) error { // want guidedLockout:"setsRetryAfter"
+	if lockout > 0 {
+		c.Response().Header().Set("Retry-After", "60")
+		return c.NoContent(http.StatusTooManyRequests)
+	}
+	return nil
+}

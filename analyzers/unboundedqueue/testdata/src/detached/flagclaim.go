@@ -74,7 +74,7 @@ func (n *Notifier) notify(w http.ResponseWriter, r *http.Request) {
 	go func() { _ = mails.SendOTP(n.mails, r.FormValue("email")) }() // want `ERR_UNBOUNDED_QUEUE_DETECTED: goroutine per request: this go statement starts`
 }
 
-func (n *Notifier) notifyOnce(w http.ResponseWriter, r *http.Request) {
+func (n *Notifier) notifyOnce(w http.ResponseWriter, r *http.Request) { // want notifyOnce:"startsGoroutine"
 	busy := false
 	if busy {
 		return

@@ -4,8 +4,10 @@ package streamjobs
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
+	"strings"
 
 	"github.com/gorilla/websocket"
 	"google.golang.org/grpc"
@@ -66,7 +68,82 @@ func readPump(ctx context.Context, conn *websocket.Conn) {
 	}
 }
 
+// client reads a connected CLI's messages.
+type client struct {
+	conn     *websocket.Conn
+	watching bool
+}
+
+// readPump hands each message to processMessage, which starts a goroutine
+// for every message of the kinds that ask for work: the message picks the
+// goroutine, and nothing counts them.
+func (c *client) readPump(ctx context.Context) {
+	for {
+		kind, msg, err := c.conn.ReadMessage()
+		c.processMessage(ctx, kind, msg) // want `goroutine per item: this \(\*streamjobs.client\).processMessage call \(it starts a goroutine at streamjobs.go:99\) starts one goroutine for every message read by c.conn.ReadMessage`
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (c *client) processMessage(ctx context.Context, kind int, msg []byte) { // want processMessage:"startsGoroutine"
+	if kind != websocket.TextMessage {
+		return
+	}
+	text := string(msg)
+	if text == "disconnect" {
+		return
+	}
+	if strings.HasPrefix(text, "since") {
+		go poll(ctx, &PollRequest{URL: strings.TrimPrefix(text, "since|")})
+		return
+	}
+	var req PollRequest
+	if err := json.Unmarshal(msg, &req); err != nil {
+		return
+	}
+	go poll(ctx, &req)
+}
+
+// notifyAll starts notify's goroutine for every user with an address.
+func notifyAll(ctx context.Context, urls []string) {
+	for _, u := range urls {
+		notify(ctx, u) // want `goroutine per item: this streamjobs.notify call \(it starts a goroutine at streamjobs.go:121\) starts one goroutine for every element of urls`
+	}
+}
+
+func notify(ctx context.Context, url string) { // want notify:"startsGoroutine"
+	switch {
+	case url == "":
+		return
+	case strings.HasPrefix(url, "https://"):
+		go poll(ctx, &PollRequest{URL: url})
+	}
+}
+
 // ---- traps: must stay silent ----
+
+// watchPump hands each message to watchOnce, which starts its goroutine
+// only while the client is not watching yet: state, not the message,
+// decides, and it starts one in all.
+func (c *client) watchPump(ctx context.Context) {
+	for {
+		_, msg, err := c.conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		c.watchOnce(ctx, msg)
+	}
+}
+
+func (c *client) watchOnce(ctx context.Context, msg []byte) {
+	if c.watching {
+		return
+	}
+	c.watching = true
+	go poll(ctx, &PollRequest{URL: string(msg)})
+}
 
 // boundedBySlot takes a slot before each goroutine.
 func boundedBySlot(ctx context.Context, stream PollStream) {

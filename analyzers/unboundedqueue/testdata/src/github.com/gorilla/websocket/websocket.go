@@ -4,3 +4,5 @@ package websocket
 type Conn struct{}
 
 func (c *Conn) ReadMessage() (messageType int, p []byte, err error) { return 0, nil, nil }
+
+const TextMessage = 1

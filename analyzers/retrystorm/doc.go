@@ -236,6 +236,11 @@ function of the program's own, are taken to bound and to back off. The
 library's defaults (10 attempts, exponential backoff with jitter) are
 silent.
 
+A client's retry count (catalog.RetryCountSetters: resty's SetRetryCount)
+set to a constant at an integer's maximum (math.MaxInt32 and above) makes
+the client retry every request it sends until it succeeds: reported at the
+call. Any smaller count, or one not written at the call, bounds it.
+
 A runner handed a backoff value is judged by that value
 (catalog.BackoffRunners: cenkalti/backoff's Retry family up to v4,
 sethvargo/go-retry's Do, DoValue and Constant). A constant one

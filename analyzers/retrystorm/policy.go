@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -43,6 +44,12 @@ func (c *checker) checkPolicies(fn *ssa.Function) {
 				c.judgeBackoff(call, r)
 				continue
 			}
+			if i, ok := catalog.RetryCountSetters[catalog.Key(callee)]; ok && i < len(call.Common().Args) {
+				if countWithoutBound(call.Common().Args[i]) {
+					c.reportPolicy(call, "every request the client sends", true, retryPolicy{forever: true})
+				}
+				continue
+			}
 			if catalog.RetryInterceptors.Has(callee) && len(call.Common().Args) > 0 {
 				c.judgeInterceptor(call, policyOf(call.Common().Args[0]))
 				continue
@@ -54,6 +61,17 @@ func (c *checker) checkPolicies(fn *ssa.Function) {
 			c.judgePolicy(call, call.Common().Args[i], policyOf(call.Common().Args[i+1]))
 		}
 	}
+}
+
+// countWithoutBound reports whether a retry count is a constant at or
+// above the largest int32: no outage outlasts that many attempts, so the
+// client retries until the request succeeds.
+func countWithoutBound(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.Int {
+		return false
+	}
+	return constant.Compare(k.Value, token.GEQ, constant.MakeInt64(math.MaxInt32))
 }
 
 func (c *checker) judgePolicy(call *ssa.Call, retried ssa.Value, p retryPolicy) {

@@ -157,6 +157,17 @@ var RetryPolicyPackages = []string{
 	"github.com/sethvargo/go-retry",
 	"github.com/ThreeDotsLabs/watermill/message/router/middleware",
 	grpcRetryV1, grpcRetryV2,
+	"github.com/go-resty/resty/v2", "resty.dev/v3",
+}
+
+// RetryCountSetters set how many times a client retries every request it
+// sends, from the call's argument at the index (the receiver is 0): resty's
+// SetRetryCount. The client backs off with jitter by default; a count at an
+// integer's maximum (math.MaxInt32) is how a program writes "until it
+// succeeds".
+var RetryCountSetters = map[string]int{
+	"(*github.com/go-resty/resty/v2.Client).SetRetryCount": 1,
+	"(*resty.dev/v3.Client).SetRetryCount":                 1,
 }
 
 // go-grpc-middleware's retrying client interceptors, v1 and v2.

@@ -24,7 +24,8 @@ Lanes come from two sources:
     *xorm.EngineGroup, bun's *bun.DB, *http.Client, *http.Transport,
     http.RoundTripper, go-redis's *redis.Client, *redis.ClusterClient and
     redis.UniversalClient (v8 and v9), redigo's *redis.Pool,
-    *grpc.ClientConn) it assigns that
+    *grpc.ClientConn, MongoDB's *mongo.Client, *mongo.Database and
+    *mongo.Collection (v1 and v2), gocql's *gocql.Session) it assigns that
     resource to lane NAME;
   - the bulkhead runtime's lane-typed types: a function handed to
     Executor[L].Do, Executor[L].Handler or bulkhead.Call with an
@@ -150,12 +151,13 @@ Escape policy: a resource is identified by the package-level variable or
 struct field it is loaded from, or by its lane-typed type. Only explicit
 uses count: http.DefaultClient.Do does, http.Get (which uses it inside
 net/http) does not, and the internals of database/sql, sqlx, pgx, gorm, dbx,
-xorm, bun, go-redis, redigo, net/http and the runtime are never resources of their own (the *sql.Stmt
+xorm, bun, go-redis, redigo, net/http, MongoDB's driver, gocql and the runtime are never resources of their own (the *sql.Stmt
 a *sqlx.Stmt embeds, the *sql.DB in a *sqlx.DB: the program's variable or
 field holding the wrapper is the resource). An ORM or
 query-builder handle (*gorm.DB, *dbx.DB, a dbx.Builder field, an xorm
 Engine or EngineGroup, a *bun.DB) wraps one *sql.DB (an EngineGroup, its
-primary's and replicas') and is that pool; an xorm Session, a gorm association or statement, dbx params and
+primary's and replicas') and is that pool, as a *mongo.Database or
+*mongo.Collection is its Client's, opened where mongo.Connect is called; an xorm Session, a gorm association or statement, dbx params and
 a user's type that merely shares a name (a package of its own called gorm)
 are not pools. A prepared statement kept in a variable or field is a use
 of the pool it was prepared on: for inferred classes it is one pool with

@@ -69,6 +69,16 @@ var ResourceTypes = map[string]string{
 	"github.com/redis/go-redis/v9.UniversalClient": "Redis client",
 	"*github.com/gomodule/redigo/redis.Pool":       "Redis client",
 	"*google.golang.org/grpc.ClientConn":           "gRPC connection",
+	// MongoDB's driver: a Client is its connection pool (maxPoolSize), and a
+	// Database or Collection it hands out runs on that pool.
+	"*go.mongodb.org/mongo-driver/mongo.Client":        "database pool",
+	"*go.mongodb.org/mongo-driver/mongo.Database":      "database pool",
+	"*go.mongodb.org/mongo-driver/mongo.Collection":    "database pool",
+	"*go.mongodb.org/mongo-driver/v2/mongo.Client":     "database pool",
+	"*go.mongodb.org/mongo-driver/v2/mongo.Database":   "database pool",
+	"*go.mongodb.org/mongo-driver/v2/mongo.Collection": "database pool",
+	// gocql: a Session keeps a fixed number of connections per host.
+	"*github.com/gocql/gocql.Session": "database pool",
 }
 
 // LanePackages are the import paths a package must reach to use a lane
@@ -79,6 +89,7 @@ var LanePackages = []string{
 	"github.com/redis/go-redis/v9", "google.golang.org/grpc", RuntimePath,
 	"xorm.io/xorm", "github.com/uptrace/bun", "github.com/go-redis/redis/v8", "github.com/gomodule/redigo/redis",
 	RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp", RuntimePath + "/fleet",
+	"go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo", "github.com/gocql/gocql",
 }
 
 // PoolMakers maps an interface resource type to the concrete type whose
@@ -86,6 +97,12 @@ var LanePackages = []string{
 // dbx.Builder field is a call returning *dbx.DB.
 var PoolMakers = map[string]string{
 	"github.com/pocketbase/dbx.Builder": "*github.com/pocketbase/dbx.DB",
+	// A Database or Collection is handed out by a Client's method: the
+	// pool is opened where the Client is (mongo.Connect).
+	"*go.mongodb.org/mongo-driver/mongo.Database":      "*go.mongodb.org/mongo-driver/mongo.Client",
+	"*go.mongodb.org/mongo-driver/mongo.Collection":    "*go.mongodb.org/mongo-driver/mongo.Client",
+	"*go.mongodb.org/mongo-driver/v2/mongo.Database":   "*go.mongodb.org/mongo-driver/v2/mongo.Client",
+	"*go.mongodb.org/mongo-driver/v2/mongo.Collection": "*go.mongodb.org/mongo-driver/v2/mongo.Client",
 }
 
 // ResourceNoun returns what kind of shared resource t is, or "" if it is

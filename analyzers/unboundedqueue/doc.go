@@ -114,7 +114,9 @@ capped by it.
     that subscribes to the process's signals outside its function literals
     (signal.Notify, signal.NotifyContext: it runs until the process is
     told to stop, so once per process, as a command's Run() that starts the
-    modules compiled in, waits for SIGTERM and stops them), and the plain
+    modules compiled in, waits for SIGTERM and stops them; a function or
+    method, handed neither a request nor a context, that binds the
+    listeners it serves on), and the plain
     functions — unexported, or any of a main package — that only such code
     calls, also from its function literals, except one that takes a
     request: a handler main registers) and not in such a literal; or the
@@ -685,7 +687,11 @@ collection ranged over is trusted as fixed when the code wrote it, the
 configuration names it or a membership package returns it (by the package's
 name: a ring of hosts under another name is reported), or when start-up
 code set it — start-up code being main, init, a function that waits for
-the process's signals, the functions only they call, and a command's function literal, one stored in a framework's field
+the process's signals, a function or method handed neither a request nor a
+context that binds the listeners it serves on (net.Listen, ListenAndServe,
+a gRPC server's Serve: it starts the servers, once per process, as jaeger's
+Agent.Run does before its goroutine per configured processor), the
+functions only they call, and a command's function literal, one stored in a framework's field
 (cobra's RunE, an urfave Action), which runs once when the command line
 names it (coder's server command shutting down the daemons it built from
 its configuration) — (callers are seen in the package only: a variadic parameter

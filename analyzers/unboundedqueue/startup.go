@@ -33,7 +33,8 @@ import (
 // startupFuncs are the package's functions that run only at start-up: main
 // and init, a function that waits for the process's signals (see
 // awaitsProcessSignals), one handed the process's configuration (see
-// handedConfiguration), and the plain functions (unexported, or any of a main package,
+// handedConfiguration), one that binds the listeners it serves on (see
+// startsServers), and the plain functions (unexported, or any of a main package,
 // which no other package can call) whose every use in the package is a call
 // from start-up code. A call counts from inside the function literals of
 // start-up code too, unless the literal takes a request (a handler main
@@ -62,7 +63,7 @@ func (c *checker) startupFuncs() map[*types.Func]bool {
 			}
 			fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 			if fn != nil && (fd.Recv == nil && (fd.Name.Name == "init" || isMain && fd.Name.Name == "main") ||
-				c.awaitsProcessSignals(fd) || c.handedConfiguration(fd)) {
+				c.awaitsProcessSignals(fd) || c.handedConfiguration(fd) || c.startsServers(fd)) {
 				c.startup[fn] = true
 			}
 		}
@@ -110,6 +111,29 @@ func (c *checker) handedConfiguration(fd *ast.FuncDecl) bool {
 		}
 	}
 	return false
+}
+
+// startsServers reports whether fd binds or serves the process's listeners
+// (catalog.Servers: net.Listen, ListenAndServe, a gRPC server's Serve)
+// outside any function literal, and is handed neither a request nor a
+// context: it starts the servers, once per process, as main does, whatever
+// its name or receiver (jaeger's Agent.Run, which listens and then starts a
+// goroutine per processor the agent was built with).
+func (c *checker) startsServers(fd *ast.FuncDecl) bool {
+	if c.contextParam(fd) != nil || c.takesRequest(fd.Type) {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = found || catalog.Servers.Has(c.callee(n))
+		}
+		return !found
+	})
+	return found
 }
 
 // awaitsProcessSignals reports whether fd subscribes to the process's

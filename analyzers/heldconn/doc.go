@@ -16,7 +16,10 @@ isolation does not help; the pool is the shared failure domain.
 What counts as held: a *sql.Tx, *sql.Conn or *sql.Rows, and a *sql.Row
 (sqlx's *sqlx.Row) until its Scan, which closes it; a pgx v5 pgx.Tx,
 *pgxpool.Conn, *pgxpool.Tx or pgx.Rows; and types that embed or wrap them
-(sqlx's *sqlx.Tx, bun's bun.Tx). An ORM's transaction whose handle is not
+(sqlx's *sqlx.Tx, bun's bun.Tx), unless the wrapper has a method that
+takes one: a builder handed the caller's transaction to run in
+(backlite's TaskAddOp.Tx(tx)) holds none by being made (client.Add(task)
+begins nothing). An ORM's transaction whose handle is not
 such a type is held from the call that begins it: gorm's db.Begin() (the
 *gorm.DB it returns, until Commit or Rollback) and xorm's sess.Begin(),
 which returns only an error and holds the session it is called on until
@@ -105,7 +108,9 @@ What the held connection must not wait on:
     is handed (queriesParam, a fact) when the caller hands it a pool
     rather than the held transaction: paralus' createGroupAccountRelations
     (ctx, tx, …), handed the transaction for its inserts, looking each
-    group up with dao.GetByName(ctx, s.db, …). A helper that uses its pool
+    group up with dao.GetByName(ctx, s.db, …); for a helper of the same
+    package, related information points at its own call that queries (the
+    line that should be handed the transaction). A helper that uses its pool
     only when a handle parameter is nil (if tx == nil { tx, … =
     PrepareTx(ctx, r.pool) }) stands in for a caller that hands none, and
     takes no connection of its own for one that hands its transaction;

@@ -157,6 +157,7 @@ type checker struct {
 	stmtParams   map[*ssa.Function][]int         // functions that execute a statement parameter
 	stmtPaths    map[*ssa.Function][]string      // and the calls down to the execution
 	poolQueries  map[*ssa.Function]*queriesPool  // functions that query a pool of their own
+	queryAt      map[*ssa.Function]*[2]token.Pos // where each of those, and of paramQueries, starts its round trip (queriedAt)
 	paramQueries map[*ssa.Function]*queriesParam // functions that query a handle they are handed
 	starts       ssautil.CallStarts              // call Lparen → start of the call expression
 	// extraPools are pool acquires the project's .bhlint.yml adds.
@@ -203,11 +204,28 @@ func heldKindOf(t types.Type) (catalog.HeldKind, bool) {
 		return catalog.HeldKind{}, false
 	}
 	for f := range st.Fields() {
-		if k, ok := exactKind(f.Type()); ok {
+		if k, ok := exactKind(f.Type()); ok && !handedItsHeld(t) {
 			return k, true
 		}
 	}
 	return catalog.HeldKind{}, false
+}
+
+// handedItsHeld reports whether a wrapper type has a method that takes a
+// held value (backlite's TaskAddOp.Tx(tx *sql.Tx)): its caller hands it a
+// transaction it already holds, to run in, so making one (client.Add(task))
+// begins none.
+func handedItsHeld(t types.Type) bool {
+	mset := types.NewMethodSet(types.NewPointer(t))
+	for i := range mset.Len() {
+		params := mset.At(i).Obj().(*types.Func).Signature().Params()
+		for j := range params.Len() {
+			if _, ok := exactKind(params.At(j).Type()); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func exactKind(t types.Type) (catalog.HeldKind, bool) {

@@ -12,7 +12,7 @@ import (
 
 func TestHeldConn(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer,
-		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased", "example.com/signup", "casbintx", "helperpool")
+		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased", "example.com/signup", "casbintx", "helperpool", "taskqueue", "taskop")
 }
 
 // TestRelatedReachedAt: a transaction held across a call of the module's
@@ -21,6 +21,22 @@ func TestHeldConn(t *testing.T) {
 func TestRelatedReachedAt(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "example.com/signup")
 	want := "projects.go:30 the call that reaches (*http.Client).Do"
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if slices.Contains(testpkgs.Related(r, d), want) {
+				return
+			}
+		}
+	}
+	t.Errorf("no finding points at %s", want)
+}
+
+// TestRelatedHelperQuery: a helper handed the transaction that queries the
+// pool instead points at its own call that does (the line to change: hand
+// it the transaction), beside the call of the helper.
+func TestRelatedHelperQuery(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "helperpool")
+	want := "helperpool.go:18 the call that reaches (*sql.DB).QueryRowContext"
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if slices.Contains(testpkgs.Related(r, d), want) {

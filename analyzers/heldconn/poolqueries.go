@@ -44,6 +44,7 @@ func (f *queriesParam) String() string { return fmt.Sprintf("queriesParam(%v)", 
 func (c *checker) learnPoolQueries(funcs []*ssa.Function) {
 	c.poolQueries = map[*ssa.Function]*queriesPool{}
 	c.paramQueries = map[*ssa.Function]*queriesParam{}
+	c.queryAt = map[*ssa.Function]*[2]token.Pos{}
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range funcs {
@@ -79,7 +80,7 @@ func (c *checker) learnQueriesOf(fn *ssa.Function) bool {
 				continue // a goroutine's query does not make the caller wait
 			}
 			for _, h := range c.queriedHandles(call.Common()) {
-				if c.recordQuery(fn, h) {
+				if c.recordQuery(fn, h, call.Pos()) {
 					changed = true
 				}
 			}
@@ -148,13 +149,15 @@ func (c *checker) queriedHandles(common *ssa.CallCommon) []queriedHandle {
 	return out
 }
 
-// recordQuery adds h to fn's entries; it reports whether it was new.
-func (c *checker) recordQuery(fn *ssa.Function, h queriedHandle) bool {
+// recordQuery adds h, queried by the call at pos, to fn's entries; it
+// reports whether it was new.
+func (c *checker) recordQuery(fn *ssa.Function, h queriedHandle, pos token.Pos) bool {
 	if h.inner != nil {
 		if c.poolQueries[fn] != nil {
 			return false
 		}
 		c.poolQueries[fn] = &queriesPool{Pool: h.inner.Pool, Name: h.inner.Name, Path: h.path}
+		c.queriedAt(fn)[0] = pos
 		return true
 	}
 	v := ssautil.SameValue(h.handle)
@@ -167,6 +170,7 @@ func (c *checker) recordQuery(fn *ssa.Function, h queriedHandle) bool {
 		if q == nil {
 			q = &queriesParam{Path: h.path}
 			c.paramQueries[fn] = q
+			c.queriedAt(fn)[1] = pos
 		}
 		q.Params = append(q.Params, i)
 		return true
@@ -176,7 +180,17 @@ func (c *checker) recordQuery(fn *ssa.Function, h queriedHandle) bool {
 		return false
 	}
 	c.poolQueries[fn] = &queriesPool{Pool: key, Name: name, Path: h.path}
+	c.queriedAt(fn)[0] = pos
 	return true
+}
+
+// queriedAt is where fn's round trips start: through a pool of its own
+// (0), through a handle it is handed (1).
+func (c *checker) queriedAt(fn *ssa.Function) *[2]token.Pos {
+	if c.queryAt[fn] == nil {
+		c.queryAt[fn] = new([2]token.Pos)
+	}
+	return c.queryAt[fn]
 }
 
 // chainRoot is the handle a finisher's chain starts from: through the
@@ -271,8 +285,17 @@ func (c *checker) queryWait(common *ssa.CallCommon, acq *acquisition) (waitOn, b
 	if callee == nil {
 		return waitOn{}, false
 	}
+	// In a helper of this package, the call that starts the round trip is
+	// the line a user changes (dao.GetByName(ctx, s.db, …) where the
+	// transaction was handed): related information.
+	var at [2]token.Pos
+	if local := c.queryAt[origin(callee)]; local != nil {
+		at = *local
+	}
 	if q := c.poolQueriesOf(callee); q != nil {
-		return c.poolWait(acq, q.Pool, q.Name, prependPath(callName(common), q.Path)), true
+		w := c.poolWait(acq, q.Pool, q.Name, prependPath(callName(common), q.Path))
+		w.at = at[0]
+		return w, true
 	}
 	q := c.paramQueriesOf(callee)
 	if q == nil {
@@ -287,7 +310,9 @@ func (c *checker) queryWait(common *ssa.CallCommon, acq *acquisition) (waitOn, b
 			continue // the held transaction itself
 		}
 		if key, name := poolKey(arg); key != "" {
-			return c.poolWait(acq, key, name, prependPath(callName(common), q.Path)), true
+			w := c.poolWait(acq, key, name, prependPath(callName(common), q.Path))
+			w.at = at[1]
+			return w, true
 		}
 	}
 	return waitOn{}, false

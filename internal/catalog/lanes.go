@@ -89,7 +89,11 @@ var LanePackages = []string{
 	"github.com/redis/go-redis/v9", "google.golang.org/grpc", RuntimePath,
 	"xorm.io/xorm", "github.com/uptrace/bun", "github.com/go-redis/redis/v8", "github.com/gomodule/redigo/redis",
 	RuntimePath + "/lanedb", RuntimePath + "/lanepgx", RuntimePath + "/lanehttp", RuntimePath + "/fleet",
-	"go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo", "github.com/gocql/gocql",
+	// The MongoDB driver's module root too: its internals (x/mongo/driver's
+	// topology and connections) are the pool's own code, never a resource
+	// of the program's.
+	"go.mongodb.org/mongo-driver", "go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo",
+	"github.com/gocql/gocql",
 }
 
 // PoolMakers maps an interface resource type to the concrete type whose

@@ -238,6 +238,7 @@ measure() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	echo "$modroot" >"$out/root.txt"
+	echo "$dir" >"$out/cwd.txt"
 	read -r -a pkgs <<<"$(meta "$name" packages)"
 	# tags= goes to every tool as -tags, before the packages: the build the service's own
 	# Makefile or docs use (test files behind a tag, database adapters behind one each).

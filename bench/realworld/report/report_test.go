@@ -125,6 +125,23 @@ func TestRecallAtRelatedPosition(t *testing.T) {
 	}
 }
 
+// TestPathsBelowRoot: bhlint ran in a module below the work copy's root
+// (service.txt's subdir=) and printed paths relative to it; the labels and
+// the triage name files from the root (api/routes/auth.go).
+func TestPathsBelowRoot(t *testing.T) {
+	const ra = "ERR_MISSING_RETRY_AFTER"
+	triage := "api/routes/auth.go:174\t" + ra + "\ttrue\tno header\n"
+	recall := "api/routes/auth.go:174\t" + ra + "\t429 with no Retry-After\n"
+	services, results := corpus(t, triage, recall)
+	res := filepath.Join(results, "svc")
+	write(t, filepath.Join(res, "cwd.txt"), "/work/svc/api\n")
+	write(t, filepath.Join(res, "bhlint.json"), `{"findings":[{"analyzer":"a","code":"`+ra+`","message":"m","location":{"file":"routes/auth.go","line":174,"column":1}}],"summary":{"packages_analysed":3,"packages_not_analysed":[],"functions_skipped":[],"analyzer_errors":[]}}`)
+	code, out, md := runReport(t, services, results)
+	if code != 0 || strings.Contains(out, "untriaged:") || !strings.Contains(md, "100% (1/1)") {
+		t.Errorf("want the finding at api/routes/auth.go:174, triaged and recalled (exit %d):\n%s\n%s", code, out, md)
+	}
+}
+
 func TestRegressionsFail(t *testing.T) {
 	triage := "a.go:10\t" + uq + "\ttrue\treal\nb.go:20\t" + uq + "\tfixed\ttest fixture, fixed\nc.go:3\t" + uq + "\tfalse\tknown\n"
 	services, results := corpus(t, triage, "", "b.go:20:"+uq, "c.go:3:"+uq)

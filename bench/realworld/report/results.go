@@ -13,6 +13,8 @@ import (
 // results is what run.sh left for one service in its results directory:
 //
 //	root.txt                  the module root of the work copy (finding paths are made relative to it)
+//	cwd.txt                   the directory bhlint ran in (the root, or the module below it that
+//	                          service.txt's subdir= names), to which its relative paths are relative
 //	bhlint.json, .err, .rc    bhlint -format=json's output, stderr and exit status
 //	TOOL.time                 "wall cpu rssMB" for TOOL in bhlint, vet, staticcheck (bench_figures)
 //	TOOL.rounds               the same, one line per round, in the order the rounds ran
@@ -83,7 +85,11 @@ func readResults(dir string) (*results, error) {
 		return nil, err
 	}
 	root := strings.TrimSpace(string(rootBytes)) + string(filepath.Separator)
-	if err := r.readBhlint(dir, root); err != nil {
+	cwd := root
+	if cwdBytes, err := os.ReadFile(filepath.Join(dir, "cwd.txt")); err == nil {
+		cwd = strings.TrimSpace(string(cwdBytes))
+	}
+	if err := r.readBhlint(dir, root, cwd); err != nil {
 		return nil, err
 	}
 	for _, tool := range []string{"bhlint", "vet", "staticcheck"} {
@@ -107,7 +113,7 @@ func readResults(dir string) (*results, error) {
 	return r, nil
 }
 
-func (r *results) readBhlint(dir, root string) error {
+func (r *results) readBhlint(dir, root, cwd string) error {
 	rc := readInt(filepath.Join(dir, "bhlint.rc"))
 	stderr, _ := os.ReadFile(filepath.Join(dir, "bhlint.err"))
 	if m := crashRE.Find(stderr); m != nil {
@@ -131,14 +137,24 @@ func (r *results) readBhlint(dir, root string) error {
 	}
 	r.Errors = append(r.Errors, out.Summary.Errors...)
 	for _, f := range out.Findings {
-		file := strings.TrimPrefix(f.Location.File, root)
+		file := rootRelative(f.Location.File, root, cwd)
 		var related []place
 		for _, rel := range f.Related {
-			related = append(related, place{strings.TrimPrefix(rel.File, root), rel.Line})
+			related = append(related, place{rootRelative(rel.File, root, cwd), rel.Line})
 		}
 		r.Findings = append(r.Findings, finding{key{file, f.Location.Line, f.Code}, f.Analyzer, f.Message, related})
 	}
 	return nil
+}
+
+// rootRelative makes a path bhlint printed relative to the work copy's
+// root: it prints paths relative to the directory it ran in (cwd), which
+// is below the root for a module in a subdirectory, or absolute.
+func rootRelative(path, root, cwd string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	return strings.TrimPrefix(path, root)
 }
 
 // complete reports whether every package was analysed with no error or crash.

@@ -201,7 +201,12 @@ package stores in that field reaches; a field of another package's type
 is not followed, since who else fills it is not known there. Other calls
 through function values stored elsewhere are not followed, so a resource
 reached only that way is missed rather than guessed at. Calls through an interface declared outside
-the standard library are carried in facts unresolved and resolved in the
+the standard library (in a package that may reach a pool library, or in
+the analysed module, wherever: a store's interface is often declared in a
+package that imports no database, shellhub's store.Store, for
+implementations in one that does, store/mongo; every package of the
+module is read for such calls, a service over the interface too)
+are carried in facts unresolved and resolved in the
 package that sees the implementations (every named type of the packages it
 imports, directly or not, and the implementations the package declaring
 the interface saw in the packages it imports: a store package that imports

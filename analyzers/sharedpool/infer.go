@@ -172,15 +172,27 @@ func (c *checker) dispatchOf(m *types.Func) (lanes.Resource, bool) {
 // mayDispatchTo reports whether a call through an interface declared in pkg
 // may lead to a pool: not when pkg is a pool library's (its interfaces are
 // the pool's own), a test-support package's (assertion helpers, mocks), or
-// one that cannot reach a pool library at all.
+// another module's that cannot reach a pool library at all. An interface of
+// the analysed module may lead to one wherever it is declared: a store's
+// interface is often declared in a package that imports no database
+// (shellhub's store.Store), for implementations in packages that do
+// (store/mongo).
 // The answer is kept per package: it walks pkg's imports.
 func (c *checker) mayDispatchTo(pkg *types.Package) bool {
 	may, ok := c.dispatchable[pkg]
 	if !ok {
-		may = !libraryPath(pkg.Path()) && !catalog.IsTestSupport(pkg.Path()) && pkgscope.Reaches(pkg, catalog.LanePackages)
+		may = !libraryPath(pkg.Path()) && !catalog.IsTestSupport(pkg.Path()) &&
+			(c.ofModule(pkg) || pkgscope.Reaches(pkg, catalog.LanePackages))
 		c.dispatchable[pkg] = may
 	}
 	return may
+}
+
+// ofModule reports whether pkg belongs to the module being analysed, when
+// the driver says which one it is (go vet does; GOPATH code has none).
+func (c *checker) ofModule(pkg *types.Package) bool {
+	mod := c.pass.Module
+	return mod != nil && mod.Path != "" && pkgscope.DeclaredInModule(mod, pkg)
 }
 
 // stdlibPath reports whether an import path is the standard library's: a

@@ -141,7 +141,10 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the pools' own code: their internals are not lane resources
 	}
 	c.deps = depSummaries(pass.Pkg, pass.AllPackageFacts())
-	if pkgscope.Reaches(pass.Pkg, catalog.LanePackages) {
+	// A package of the module that imports no pool library may still call
+	// one through the module's interfaces (a service over store.Store):
+	// mayDispatchTo.
+	if pkgscope.Reaches(pass.Pkg, catalog.LanePackages) || c.ofModule(pass.Pkg) {
 		builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 		funcs := builder.SrcFuncs()
 		c.initFn = builder.Package().Func("init")

@@ -1,6 +1,7 @@
 package sharedpool_test
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -155,5 +156,15 @@ func TestInferElsewhere(t *testing.T) {
 func TestInferWiredTwice(t *testing.T) {
 	elsewhere := &testpkgs.Elsewhere{T: t}
 	analysistest.Run(elsewhere, analysistest.TestData(), sharedpool.Analyzer, "inferwiredtwice", "inferwiredtwice/store")
+	elsewhere.Done()
+}
+
+// TestInferModuleInterfaces: in a module, calls through an interface the
+// module declares in a package that reaches no database (a store's
+// interface, its implementation in a sub-package) are carried to where the
+// implementations are seen.
+func TestInferModuleInterfaces(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, filepath.Join(analysistest.TestData(), "modstore"), sharedpool.Analyzer, "./...")
 	elsewhere.Done()
 }

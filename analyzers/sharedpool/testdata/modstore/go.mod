@@ -1,0 +1,3 @@
+module example.com/modstore
+
+go 1.22

@@ -60,7 +60,9 @@ capped by it.
     information; not one under a condition on state or after a return that
     state decides (a guard that starts it once, if s.running), not one a
     bool parameter switches on (PostMaybe(p, async): the caller's mode),
-    not in a sync.Once's function literal, not one whose function takes a slot first
+    not in a sync.Once's function literal, not one that serves the value
+    its function returns (a channel the goroutine uses is in what it
+    returns: minio's GetObject feeding the object's reads), not one whose function takes a slot first
     or whose goroutine tries for one in its first statements, not one the
     function waits for before it returns, and not in a function that
     returns a channel, a func or a *sync.WaitGroup: a handle the caller

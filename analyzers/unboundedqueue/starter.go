@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,7 +44,7 @@ func (c *checker) learnStarters() {
 			if obj == nil || c.slotTakers[obj] {
 				continue // a function that takes a slot bounds what it starts
 			}
-			if c.returnsHandle(obj) {
+			if c.returnsHandle(obj) || c.servesReturnedValue(fd) {
 				continue // the caller holds what joins the goroutine: Drain(ch).Wait()
 			}
 			if g := c.goroutinePerCall(fd); g != nil {
@@ -352,6 +353,50 @@ func holds(s ast.Stmt, match func(ast.Node) bool) bool {
 		return !found
 	})
 	return found
+}
+
+// servesReturnedValue reports whether a goroutine fd starts shares a
+// channel of fd's own with a value fd returns (minio's GetObject returning
+// newObject(ctx, cancel, reqCh, resCh), whose reads the goroutine feeds
+// through reqCh): the goroutine serves that value, one per handle the
+// caller holds and uses, paced by the caller's reads; not work per call.
+func (c *checker) servesReturnedValue(fd *ast.FuncDecl) bool {
+	info := c.pass.TypesInfo
+	chans := func(n ast.Node) map[types.Object]bool {
+		out := map[types.Object]bool{}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
+					if _, isChan := v.Type().Underlying().(*types.Chan); isChan {
+						out[v] = true
+					}
+				}
+			}
+			return true
+		})
+		return out
+	}
+	returned := map[types.Object]bool{}
+	var started []ast.Node
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				maps.Copy(returned, chans(r))
+			}
+		case *ast.GoStmt:
+			started = append(started, n.Call)
+		}
+		return true
+	})
+	for _, g := range started {
+		for ch := range chans(g) {
+			if returned[ch] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // returnsHandle reports whether fn returns a channel, a *sync.WaitGroup or

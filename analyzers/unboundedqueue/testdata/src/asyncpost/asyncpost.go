@@ -155,3 +155,42 @@ func AuditAsync(event string) {
 func writeAudit(event string) {
 	slog.Info("audit", "event", strings.ToUpper(event))
 }
+
+// ---- a goroutine that serves the value its function returns ----
+
+// Object is read through requests a goroutine serves.
+type Object struct {
+	reqs  chan int
+	resps chan *Payload
+}
+
+func (o *Object) Read() *Payload { // want Read:`parksOnSend\(o\.reqs\)`
+	o.reqs <- 1
+	return <-o.resps
+}
+
+// GetObject starts the goroutine that serves the object it returns (as
+// minio's GetObject does): one per object its caller holds and reads, not
+// work per call, whatever the name check before it.
+func GetObject(url string) *Object {
+	if url == "" {
+		return nil
+	}
+	reqs, resps := make(chan int), make(chan *Payload)
+	go func() {
+		for range reqs {
+			resps <- &Payload{URL: url}
+			_ = Post(&Payload{URL: url})
+		}
+	}()
+	return &Object{reqs: reqs, resps: resps}
+}
+
+// readEach reads each object before it gets the next: silent.
+func readEach(urls []string) {
+	for _, u := range urls {
+		if o := GetObject(u); o != nil {
+			o.Read()
+		}
+	}
+}

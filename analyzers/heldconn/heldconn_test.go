@@ -19,24 +19,21 @@ func TestHeldConn(t *testing.T) {
 // that reaches the network deeper down points at the line in the callee
 // that makes the network call, the one to move out of the transaction.
 func TestRelatedReachedAt(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "example.com/signup")
-	want := "projects.go:30 the call that reaches (*http.Client).Do"
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			if slices.Contains(testpkgs.Related(r, d), want) {
-				return
-			}
-		}
-	}
-	t.Errorf("no finding points at %s", want)
+	wantRelated(t, "example.com/signup", "projects.go:30 the call that reaches (*http.Client).Do")
 }
 
 // TestRelatedHelperQuery: a helper handed the transaction that queries the
 // pool instead points at its own call that does (the line to change: hand
 // it the transaction), beside the call of the helper.
 func TestRelatedHelperQuery(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "helperpool")
-	want := "helperpool.go:18 the call that reaches (*sql.DB).QueryRowContext"
+	wantRelated(t, "helperpool", "helperpool.go:18 the call that reaches (*sql.DB).QueryRowContext")
+}
+
+// wantRelated fails unless a finding in pkg has want among its related
+// positions ("file:line message").
+func wantRelated(t *testing.T, pkg, want string) {
+	t.Helper()
+	results := analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, pkg)
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			if slices.Contains(testpkgs.Related(r, d), want) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lanes"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A pool is where it is opened, not every field that holds it. A store
@@ -133,13 +134,7 @@ func (c *checker) getterPool(fn *ssa.Function) (lanes.Resource, bool) {
 // receiverField is the pool resource of the receiver's field that v loads
 // (*p.dbx through a pointer receiver, p.dbx of a value receiver).
 func (c *checker) receiverField(recv *ssa.Parameter, v ssa.Value) (lanes.Resource, bool) {
-	for {
-		ct, ok := v.(*ssa.ChangeType)
-		if !ok {
-			break
-		}
-		v = ct.X
-	}
+	v = ssautil.Unconverted(v)
 	switch x := v.(type) {
 	case *ssa.UnOp:
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && fa.X == recv {
@@ -159,13 +154,7 @@ func (c *checker) receiverField(recv *ssa.Parameter, v ssa.Value) (lanes.Resourc
 // this package, one another package's fact names, or, through an
 // interface, the getter every visible implementation is (at least one).
 func (c *checker) gotPool(v ssa.Value) (lanes.Resource, bool) {
-	for {
-		ct, ok := v.(*ssa.ChangeType)
-		if !ok {
-			break
-		}
-		v = ct.X
-	}
+	v = ssautil.Unconverted(v)
 	call, ok := v.(*ssa.Call)
 	if !ok {
 		return lanes.Resource{}, false

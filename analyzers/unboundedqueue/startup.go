@@ -123,17 +123,7 @@ func (c *checker) startsServers(fd *ast.FuncDecl) bool {
 	if c.contextParam(fd) != nil || c.takesRequest(fd.Type) {
 		return false
 	}
-	found := false
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			found = found || catalog.Servers.Has(c.callee(n))
-		}
-		return !found
-	})
-	return found
+	return c.callsOutsideLiterals(fd, catalog.Servers)
 }
 
 // awaitsProcessSignals reports whether fd subscribes to the process's
@@ -142,13 +132,19 @@ func (c *checker) startsServers(fd *ast.FuncDecl) bool {
 // process, as main does, whatever its name or package (a command's Run()
 // that starts the modules compiled in, waits for SIGTERM and stops them).
 func (c *checker) awaitsProcessSignals(fd *ast.FuncDecl) bool {
+	return c.callsOutsideLiterals(fd, catalog.ProcessSignals)
+}
+
+// callsOutsideLiterals reports whether fd's body, outside its function
+// literals (which may run later, or per request), calls a function of table.
+func (c *checker) callsOutsideLiterals(fd *ast.FuncDecl, table *catalog.Table) bool {
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
-			found = found || catalog.ProcessSignals.Has(c.callee(n))
+			found = found || table.Has(c.callee(n))
 		}
 		return !found
 	})

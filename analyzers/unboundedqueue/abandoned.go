@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // checkAbandonedSends finds goroutines left blocked on their send (shape
@@ -103,9 +104,9 @@ func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 	ast.PreorderStack(body, nil, func(n ast.Node, stack []ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
-			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok && c.sendsPlainly(lit.Body, ch) {
+			if work, ok := c.goroutineSends(n, ch); ok {
 				if sender == nil {
-					sender, senderBody = n, lit.Body
+					sender, senderBody = n, work
 					if len(stack) > 0 {
 						senderBlock, _ = stack[len(stack)-1].(*ast.BlockStmt)
 					}
@@ -137,7 +138,7 @@ func (c *checker) checkAbandoned(body *ast.BlockStmt, ch *types.Var) {
 		if sel.Pos() < sender.End() {
 			continue
 		}
-		if gives := c.givesUp(sel, ch, senderBody); gives != nil {
+		if gives := c.givesUp(sel, ch, senderBody, endsBody(body, sel)); gives != nil {
 			c.emit(c.diagnostic(sender.Pos(), gives.Pos(), "this case returns without receiving from "+ch.Name(),
 				"goroutine abandoned on its send: when the select takes its other case, the function returns and nothing receives from %s, "+
 					"an unbuffered channel, so this goroutine blocks on its send for ever: one more for every call that gives up, with no bound; "+
@@ -182,6 +183,37 @@ func (c *checker) returnsBeforeReceiving(block *ast.BlockStmt, sender *ast.GoStm
 	return ret
 }
 
+// goroutineSends reports whether the goroutine g starts sends its result
+// on ch plainly, and returns the body it runs where it is known: a
+// function literal that sends on ch (go func() { ch <- f() }()), or a
+// function handed ch (go check(ctx, ch)) that sends on that parameter
+// plainly or, when its body cannot be read here (a function value, another
+// package's function), that declares the parameter send-only (chan<- T):
+// such a parameter is for the goroutine to send on, and nothing in the
+// signature says it gives up.
+func (c *checker) goroutineSends(g *ast.GoStmt, ch *types.Var) (*ast.BlockStmt, bool) {
+	if lit, ok := ast.Unparen(g.Call.Fun).(*ast.FuncLit); ok {
+		return lit.Body, c.sendsPlainly(lit.Body, ch)
+	}
+	arg := slices.IndexFunc(g.Call.Args, func(a ast.Expr) bool { return c.localVar(a) == ch })
+	sig, _ := c.pass.TypesInfo.TypeOf(g.Call.Fun).Underlying().(*types.Signature)
+	if arg < 0 || sig == nil || sig.Variadic() && arg >= sig.Params().Len()-1 {
+		return nil, false
+	}
+	param := sig.Params().At(arg)
+	if fd := c.declOf(c.callee(g.Call)); fd != nil && fd.Body != nil {
+		return fd.Body, c.sendsPlainly(fd.Body, param)
+	}
+	dir, ok := param.Type().Underlying().(*types.Chan)
+	return &ast.BlockStmt{}, ok && dir.Dir() == types.SendOnly
+}
+
+// endsBody reports whether sel is the last statement of body: a case that
+// runs to its end leaves the function as a return would.
+func endsBody(body *ast.BlockStmt, sel *ast.SelectStmt) bool {
+	return len(body.List) > 0 && body.List[len(body.List)-1] == sel
+}
+
 // sendsPlainly reports whether body sends on ch outside a select: a send
 // that waits until someone receives, however long.
 func (c *checker) sendsPlainly(body *ast.BlockStmt, ch *types.Var) bool {
@@ -216,11 +248,12 @@ func isReceiveOf(stack []ast.Node) bool {
 }
 
 // givesUp returns a case of sel, beside one that receives from ch, that
-// returns without receiving from ch, or nil. A case on a channel the sender
-// itself sends on or closes (its error channel, its done) is the sender's
-// other answer, not the caller giving up: whichever it sent, the sender is
-// past its sends.
-func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var, sender *ast.BlockStmt) *ast.CommClause {
+// returns without receiving from ch, or nil; when sel ends the function
+// (last), a case that runs to its end returns too. A case on a channel the
+// sender itself sends on or closes (its error channel, its done) is the
+// sender's other answer, not the caller giving up: whichever it sent, the
+// sender is past its sends.
+func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var, sender *ast.BlockStmt, last bool) *ast.CommClause {
 	receives := false
 	var other *ast.CommClause
 	for _, s := range sel.Body.List {
@@ -229,7 +262,8 @@ func (c *checker) givesUp(sel *ast.SelectStmt, ch *types.Var, sender *ast.BlockS
 			receives = true
 			continue
 		}
-		if other == nil && returnsAtTop(cc.Body) && !c.receivesIn(&ast.BlockStmt{List: cc.Body}, ch) && !c.fedBy(cc.Comm, sender) {
+		leaves := returnsAtTop(cc.Body) || last && !branches(&ast.BlockStmt{List: cc.Body})
+		if other == nil && leaves && !c.receivesIn(&ast.BlockStmt{List: cc.Body}, ch) && !c.fedBy(cc.Comm, sender) {
 			other = cc
 		}
 	}

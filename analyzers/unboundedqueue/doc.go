@@ -45,7 +45,9 @@ capped by it.
     at most its capacity); a loop that reads, each round, the next
     message a peer sends over a connection (a gRPC stream's Recv or
     RecvMsg, a WebSocket's ReadMessage, a broker's NextMsg or
-    FetchMessage: the catalogue's ReceiveCalls) with the go statement after
+    FetchMessage: the catalogue's ReceiveCalls, also through an interface
+    of the service's own that such a connection implements, as a
+    WebSocket kept behind one for tests is) with the go statement after
     the read, one goroutine per message, as fast as the peer sends
     (tracetest's agent, one per request its control plane streams); not a
     listener's Accept, whose connections are the server's sources — or a call in the body of
@@ -596,11 +598,16 @@ capped by it.
     the request's context (or a timeout) and answer 503, or drop the value
     when the queue is full.
  11. goroutine abandoned on its send: a function makes an unbuffered
-    channel (make(chan T), make(chan T, 0)), starts a goroutine (a function
-    literal) that sends on it outside a select, and then can return
-    without receiving from it: a select with a case that receives from it
-    and a case that returns without receiving (<-ctx.Done(),
-    <-time.After(d): the caller gives up), or a return in the block that
+    channel (make(chan T), make(chan T, 0)), starts a goroutine that sends
+    on it outside a select (a function literal; or a function handed the
+    channel, go check(ctx, ch), that sends on that parameter so, or, when
+    its body is not at hand — a function value, another package's
+    function — whose parameter is send-only, chan<- T: it is there to be
+    sent on), and then can return without receiving from it: a select with
+    a case that receives from it and a case that returns without receiving
+    (<-ctx.Done(), <-time.After(d): the caller gives up; when the select is
+    the function's last statement, a case that runs to its end returns as
+    well: keto's permission checks), or a return in the block that
     starts the goroutine, after it and before the first receive in the
     source (kratos's registration returning on a failed validation while
     the password's hash is still to be sent). Then nothing will ever
@@ -614,7 +621,8 @@ capped by it.
     returns, or one that does not return (a tick that logs and waits
     again); a channel used otherwise than by that goroutine's send and the
     function's receives (returned, passed, stored, closed: someone else may
-    receive); a function that runs once per process (main, init, one
+    receive; a function value handed a channel that goes both ways may
+    receive on it as well); a function that runs once per process (main, init, one
     that waits for the process's signals, as a registry's ListenAndServe
     does, and the functions only those call: shape 1's start-up code),
     outside its function literals: it leaves at most one goroutine, when

@@ -488,6 +488,7 @@ type checker struct {
 	servers         map[*types.Func]bool              // this package's functions that serve connections (servesConns)
 	claimers        map[*types.Func]bool              // this package's functions that make a claim under a lock (claimsUnderLock)
 	acquirers       map[*types.Func]bool              // this package's functions that take a slot for their caller (acquiresSlot)
+	receivePkgs     []*types.Package                  // the remote receive packages the package imports, once learned (receivePackages)
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

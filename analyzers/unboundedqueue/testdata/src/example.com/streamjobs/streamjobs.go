@@ -122,7 +122,46 @@ func notify(ctx context.Context, url string) { // want notify:"startsGoroutine"
 	}
 }
 
+// socketConn is the service's own interface around the WebSocket, kept
+// so that tests can hand a fake: gorilla's Conn implements it, and its
+// ReadMessage is the peer's next message.
+type socketConn interface {
+	ReadMessage() (messageType int, p []byte, err error)
+	Close() error
+}
+
+type wrappedClient struct{ conn socketConn }
+
+// readPump reads through the interface: one goroutine per message still.
+func (w *wrappedClient) readPump(ctx context.Context) {
+	for {
+		_, msg, err := w.conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		go poll(ctx, &PollRequest{URL: string(msg)}) // want `goroutine per item: this go statement starts one goroutine for every message read by w.conn.ReadMessage`
+	}
+}
+
 // ---- traps: must stay silent ----
+
+// inbox is read like a connection, but no connection type implements it
+// (gorilla's Conn has no Ack): its messages come from this process.
+type inbox interface {
+	ReadMessage() (messageType int, p []byte, err error)
+	Ack(id string) error
+}
+
+// drainInbox loops on a local inbox: its pace is the process's own.
+func drainInbox(ctx context.Context, in inbox) {
+	for {
+		_, msg, err := in.ReadMessage()
+		if err != nil {
+			return
+		}
+		go poll(ctx, &PollRequest{URL: string(msg)})
+	}
+}
 
 // watchPump hands each message to watchOnce, which starts its goroutine
 // only while the client is not watching yet: state, not the message,

@@ -532,16 +532,11 @@ func (c *checker) fromContextOnly(call *ast.CallExpr) bool {
 		return false
 	}
 	for _, arg := range call.Args {
-		if !isContext(c.pass.TypesInfo.TypeOf(arg)) {
+		if !ssautil.IsContext(c.pass.TypesInfo.TypeOf(arg)) {
 			return false
 		}
 	}
 	return true
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // conditionFreeVar reports whether every value the function assigns to v

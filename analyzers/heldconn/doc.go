@@ -54,7 +54,14 @@ own helpers (gorm's and xorm's db.Transaction(func(tx) …), pop's
 Connection.Transaction and TransactionContext, bun's RunInTx), and any user
 helper that begins, calls its func parameter, then commits (learned as a
 fact, so RunInTx(ctx, func(tx) error { … }) is found wherever the helper
-lives). A helper that passes its callback on to one, or captures it in a
+lives). MongoDB's Session.WithTransaction (driver v1 and v2) runs its
+callback inside a transaction too, whose writes hold their documents' locks
+on the server until it commits; the session rides in the context the
+callback is handed, so there an operation of the driver handed another
+context (the request's ctx captured from outside, context.Background())
+runs outside the transaction, on a connection of its own, and is reported;
+one handed the callback's context, or a context made from it
+(context.WithTimeout(sessCtx, d)), is the transaction's own. A helper that passes its callback on to one, or captures it in a
 closure that one runs (db.Transactional(func(tx) error { return fn(app) })),
 is a holder too; the message names the chain of helpers down to the one
 that holds.

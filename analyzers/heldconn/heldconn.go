@@ -95,7 +95,7 @@ func (*execsStmtParam) AFact()           {}
 func (f *execsStmtParam) String() string { return fmt.Sprintf("execsStmtParam(%v)", f.Params) }
 
 func run(pass *analysis.Pass) (any, error) {
-	db := pkgscope.Reaches(pass.Pkg, catalog.DBPackages)
+	db := pkgscope.Reaches(pass.Pkg, catalog.DBPackages) || pkgscope.Reaches(pass.Pkg, catalog.TxDocumentPackages)
 	if !db && !pkgscope.Reaches(pass.Pkg, catalog.SubprocessPackages) {
 		return nil, nil
 	}

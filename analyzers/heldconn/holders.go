@@ -235,6 +235,9 @@ func (c *checker) holderOf(common *ssa.CallCommon) *holder {
 		if !hasFuncArg(common) {
 			return nil
 		}
+		if i, ok := catalog.TxCallbacks[catalog.Key(common.Method)]; ok {
+			return &holder{args: []int{i - 1}, noun: "transaction"} // the receiver is not among an invoke's Args
+		}
 		return c.interfaceHolder(common.Method)
 	}
 	callee := common.StaticCallee()
@@ -389,7 +392,9 @@ func (c *checker) checkCallbacks(fn *ssa.Function) {
 				if !ok {
 					continue
 				}
-				if w, ok := c.waitIn(call.Common(), nil); ok {
+				if w, ok := c.outsideSession(cb, call.Common()); ok {
+					c.reportCallback(site, call, w)
+				} else if w, ok := c.waitIn(call.Common(), nil); ok {
 					c.reportCallback(site, call, w)
 				}
 			}

@@ -22,11 +22,12 @@ import (
 type waitKind int
 
 const (
-	network    waitKind = iota
-	subprocess          // os/exec: the process runs as long as it likes
-	otherPool           // an acquire on a different pool handle
-	samePool            // an acquire on the pool the held connection came from
-	poolStmt            // a statement prepared on a pool, not on the held transaction
+	network        waitKind = iota
+	subprocess              // os/exec: the process runs as long as it likes
+	otherPool               // an acquire on a different pool handle
+	samePool                // an acquire on the pool the held connection came from
+	poolStmt                // a statement prepared on a pool, not on the held transaction
+	outsideSession          // a document store's operation handed another context than its transaction's
 )
 
 // waitOn is one wait met while holding.
@@ -383,6 +384,9 @@ func (w waitOn) describe() string {
 	case otherPool:
 		return fmt.Sprintf("%s on the pool handle %s, which waits for a connection of its own "+
 			"(a second one from the same pool if %s is where this one came from)", describe(w.path), w.what, w.what)
+	case outsideSession:
+		return fmt.Sprintf("%s with %s, not the callback's context that carries the session: "+
+			"it runs outside the transaction, on a connection of its own,", describe(w.path), w.what)
 	case poolStmt:
 		return fmt.Sprintf("%s on %s, prepared on the pool and not on the transaction: "+
 			"it takes a second connection from the pool; at saturation every holder waits for a second one and the pool deadlocks",
@@ -406,6 +410,9 @@ func (w waitOn) fix(acq *acquisition) string {
 	}
 	if w.kind == samePool {
 		return "run it on the held transaction or connection, or after releasing it"
+	}
+	if w.kind == outsideSession {
+		return "hand it the callback's context, or run it after the transaction ends"
 	}
 	if acq == nil {
 		return "make the call before the transaction starts or after it ends, and pass the result in"
@@ -503,4 +510,86 @@ func (c *checker) ssaFunc(obj *types.Func) *ssa.Function {
 		return nil
 	}
 	return c.ssaPkg.Prog.FuncValue(obj)
+}
+
+// ---- document stores' sessions ----
+
+// outsideSession is the wait of a call in cb, a callback run inside a
+// document store's transaction (MongoDB's WithTransaction), that makes a
+// round trip to the store (a method of the driver's package handed a
+// context first: a collection's Find, UpdateMany) with a context that does
+// not come from cb's own parameters. The session rides in the context the
+// callback is handed: an operation handed the request's context instead
+// takes a connection of its own, outside the transaction, while the
+// transaction stays open.
+func (c *checker) outsideSession(cb *ssa.Function, common *ssa.CallCommon) (waitOn, bool) {
+	callee := common.StaticCallee()
+	if callee == nil || len(common.Args) < 2 {
+		return waitOn{}, false
+	}
+	obj := calleeObject(callee)
+	if obj == nil || obj.Pkg() == nil || !slices.Contains(catalog.TxDocumentPackages, obj.Pkg().Path()) {
+		return waitOn{}, false
+	}
+	ctx := common.Args[1] // after the receiver
+	if !ssautil.IsContext(ctx.Type()) || fromParams(cb, ctx, 8) {
+		return waitOn{}, false
+	}
+	return waitOn{kind: outsideSession, path: []string{callName(common)}, what: sourceName(ctx)}, true
+}
+
+// sourceName names v as the source does: the variable a load or a
+// conversion reads, a call's callee (context.Background()).
+func sourceName(v ssa.Value) string {
+	for {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			v = x.X
+			continue
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		case *ssa.Call:
+			return callName(&x.Call) + "()"
+		}
+		return v.Name()
+	}
+}
+
+// fromParams reports whether v is one of fn's parameters, or computed from
+// one (context.WithTimeout(sessCtx, d), an interface conversion), within
+// depth steps. A value of unknown origin counts as one: only a context
+// known to come from elsewhere (a captured variable, a global) is
+// reported.
+func fromParams(fn *ssa.Function, v ssa.Value, depth int) bool {
+	if depth == 0 {
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v.Parent() == fn
+	case *ssa.FreeVar, *ssa.Global, *ssa.Const:
+		return false
+	case *ssa.MakeInterface:
+		return fromParams(fn, v.X, depth-1)
+	case *ssa.ChangeInterface:
+		return fromParams(fn, v.X, depth-1)
+	case *ssa.TypeAssert:
+		return fromParams(fn, v.X, depth-1)
+	case *ssa.Extract:
+		return fromParams(fn, v.Tuple, depth-1)
+	case *ssa.UnOp:
+		return fromParams(fn, v.X, depth-1)
+	case *ssa.Call:
+		for _, a := range v.Call.Args {
+			if fromParams(fn, a, depth-1) {
+				return true
+			}
+		}
+		return v.Call.Value != nil && v.Call.IsInvoke() && fromParams(fn, v.Call.Value, depth-1)
+	}
+	return true
 }

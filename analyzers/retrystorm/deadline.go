@@ -46,7 +46,7 @@ func (c *checker) deadlineChannel(l *loop, ch ssa.Value) bool {
 	switch ch := ch.(type) {
 	case *ssa.Call:
 		common := ch.Common()
-		if common.IsInvoke() && common.Method.Name() == "Done" && isContext(common.Value.Type()) {
+		if common.IsInvoke() && common.Method.Name() == "Done" && ssautil.IsContext(common.Value.Type()) {
 			return c.carriesDeadline(common.Value, 0)
 		}
 		return calls(ch, "time.After") && !l.inLoop(ch)
@@ -89,7 +89,7 @@ func resetIn(l *loop, timer ssa.Value) bool {
 // errOfDeadlineContext reports whether common is ctx.Err() on a context
 // with a deadline.
 func (c *checker) errOfDeadlineContext(common *ssa.CallCommon) bool {
-	return common.IsInvoke() && common.Method.Name() == "Err" && isContext(common.Value.Type()) &&
+	return common.IsInvoke() && common.Method.Name() == "Err" && ssautil.IsContext(common.Value.Type()) &&
 		c.carriesDeadline(common.Value, 0)
 }
 

@@ -240,7 +240,7 @@ func (c *checker) shutdownCheck(l *loop, b *ssa.BasicBlock) bool {
 			}
 		case *ssa.Call:
 			common := v.Common()
-			if common.IsInvoke() && common.Method.Name() == "Err" && isContext(common.Value.Type()) {
+			if common.IsInvoke() && common.Method.Name() == "Err" && ssautil.IsContext(common.Value.Type()) {
 				return !c.errOfDeadlineContext(common)
 			}
 		}
@@ -425,7 +425,7 @@ func (l *loop) consumesItem(common *ssa.CallCommon) bool {
 		return slices.ContainsFunc(operands(v), walk)
 	}
 	for _, a := range common.Args {
-		if isContext(a.Type()) {
+		if ssautil.IsContext(a.Type()) {
 			continue // a context derived in the loop (WithTimeout) is the same request
 		}
 		if walk(a) {
@@ -458,8 +458,6 @@ func waitsItself(common *ssa.CallCommon) bool {
 	}
 	return false
 }
-
-func isContext(t types.Type) bool { return catalog.TypeKey(t) == "context.Context" }
 
 // ---- calls that reach a peer ----
 

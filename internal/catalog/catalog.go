@@ -105,6 +105,11 @@ func init() {
 var DBPackages = []string{"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool",
 	"github.com/bhlint/bhlint/bulkhead/lanedb", "github.com/bhlint/bhlint/bulkhead/lanepgx"}
 
+// TxDocumentPackages are the document stores whose transactions a package
+// can hold while it calls out (a MongoDB session's WithTransaction): not SQL,
+// so not among DBPackages, whose packages the SQL checks read.
+var TxDocumentPackages = []string{"go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo"}
+
 // PoolAcquires are calls that take a connection from a pool, and so may wait
 // for one. Holding a connection of one pool while calling these on another
 // is holding a connection across a network call.
@@ -219,6 +224,11 @@ var TxCallbacks = map[string]int{
 	"github.com/jackc/pgx/v5.BeginFunc":                   2,
 	"github.com/jackc/pgx/v5.BeginTxFunc":                 3,
 	"(*github.com/jackc/pgx/v5/pgxpool.Pool).AcquireFunc": 2,
+	// MongoDB: the callback runs inside the session's transaction, which
+	// holds its writes' locks on the server until it commits (v1's Session
+	// is an interface, v2's a struct).
+	"(go.mongodb.org/mongo-driver/mongo.Session).WithTransaction":     2,
+	"(*go.mongodb.org/mongo-driver/v2/mongo.Session).WithTransaction": 2,
 }
 
 // Table is a set of function keys with ".*" receiver wildcards.

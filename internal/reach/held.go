@@ -229,7 +229,7 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 func (c *checker) poolHold(fn *ssa.Function, args []ssa.Value, noun, by string) Hold {
 	h := Hold{Noun: noun, By: by, Param: -1}
 	for _, a := range args {
-		if isContext(a.Type()) || isFunc(a.Type()) {
+		if ssautil.IsContext(a.Type()) || isFunc(a.Type()) {
 			continue
 		}
 		o := c.originOf(fn, a, 6)
@@ -249,8 +249,6 @@ func (c *checker) poolHold(fn *ssa.Function, args []ssa.Value, noun, by string) 
 	h.Key, h.Name = "unknown:"+by, "a pool of unknown origin"
 	return h
 }
-
-func isContext(t types.Type) bool { return types.TypeString(t, nil) == "context.Context" }
 
 func isFunc(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Signature)
@@ -343,6 +341,17 @@ func isNextOn(common *ssa.CallCommon, held map[ssa.Value]bool) bool {
 // something, and what: a transaction callback (pgx.BeginFunc, a user's
 // InTx), a lane executor's slot (Executor.Do, bulkhead.Call).
 func (c *checker) callbackHold(fn *ssa.Function, common *ssa.CallCommon) (int, Hold, bool) {
+	if common.IsInvoke() {
+		// A library's interface method that runs its callback in a
+		// transaction (MongoDB v1's Session.WithTransaction); the receiver
+		// counts as argument 0, as for a static call.
+		i, ok := catalog.TxCallbacks[catalog.Key(common.Method)]
+		if !ok || i < 1 || i > len(common.Args) {
+			return -1, Hold{}, false
+		}
+		args := append([]ssa.Value{common.Value}, common.Args...)
+		return i - 1, c.poolHold(fn, args, "transaction", netio.Name(common.Method)+" in "+funcName(fn)), true
+	}
 	callee := common.StaticCallee()
 	if callee == nil {
 		return -1, Hold{}, false

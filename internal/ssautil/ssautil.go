@@ -400,3 +400,9 @@ func StoredElements(array ssa.Value) []ssa.Value {
 	}
 	return out
 }
+
+// IsContext reports whether t is context.Context.
+func IsContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}

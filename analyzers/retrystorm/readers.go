@@ -476,7 +476,7 @@ func (c *checker) networkPath(call *ssa.Call) []string {
 	switch {
 	case isGRPCClientMethod(fn), isGRPCStreamRecv(common, fn):
 		return []string{netio.Name(fn)}
-	case catalog.ReceiveCalls.Has(fn) && fn.Pkg() != nil && slices.Contains(catalog.RemoteReceivePackages, fn.Pkg().Path()):
+	case c.peers.Has(fn):
 		return []string{netio.Name(fn)}
 	}
 	return nil

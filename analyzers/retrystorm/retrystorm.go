@@ -75,6 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
 		pass:     pass,
 		net:      pass.ResultOf[netio.Analyzer].(*netio.Result),
+		peers:    netio.NewPeerReads(pass.Pkg),
 		sleeps:   map[*ssa.Function]*Sleeps{},
 		visiting: map[*ssa.Function]bool{},
 	}
@@ -288,6 +289,7 @@ func isPauseFunc(pass *analysis.Pass, fn *types.Func) bool {
 type checker struct {
 	pass     *analysis.Pass
 	net      *netio.Result
+	peers    *netio.PeerReads          // the calls that read a peer's next message
 	sleeps   map[*ssa.Function]*Sleeps // this package's, nil when it does not wait
 	visiting map[*ssa.Function]bool
 	fields   map[fieldKey][]*ssa.Function

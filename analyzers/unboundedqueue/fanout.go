@@ -14,7 +14,6 @@ import (
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/lazyssa"
-	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // perItemLoop is a loop that runs once per item of something whose length
@@ -240,63 +239,10 @@ func (c *checker) messageRead(st ast.Stmt) string {
 	if fn == nil {
 		return ""
 	}
-	if c.remoteReceive(fn) || c.streamRecv(call, fn) {
+	if c.peerReads.Has(fn) || c.streamRecv(call, fn) {
 		return types.ExprString(call.Fun)
 	}
 	return ""
-}
-
-// remoteReceive reports whether a call of fn reads a peer's next message:
-// a read of the catalogue's ReceiveCalls in its RemoteReceivePackages, or
-// the method of an interface that a type of those packages implements with
-// one. A service that keeps its WebSocket behind its own interface (type
-// conn interface { ReadMessage() ...; Close() error }, for its tests) reads
-// the same messages through it; an interface that no connection type
-// implements (an inbox with an Ack method) reads nothing from a peer.
-func (c *checker) remoteReceive(fn *types.Func) bool {
-	if catalog.ReceiveCalls.Has(fn) && fn.Pkg() != nil && slices.Contains(catalog.RemoteReceivePackages, fn.Pkg().Path()) {
-		return true
-	}
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return false
-	}
-	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
-	if !ok {
-		return false
-	}
-	for _, pkg := range c.receivePackages() {
-		for named := range ssautil.ConcreteTypes(pkg) {
-			if impl := ssautil.Implementation(named, iface, fn); impl != nil && catalog.ReceiveCalls.Has(impl) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// receivePackages are the RemoteReceivePackages the package imports,
-// directly or not, once learned.
-func (c *checker) receivePackages() []*types.Package {
-	if c.receivePkgs == nil {
-		c.receivePkgs = []*types.Package{}
-		seen := map[*types.Package]bool{}
-		var visit func(*types.Package)
-		visit = func(p *types.Package) {
-			if seen[p] {
-				return
-			}
-			seen[p] = true
-			if slices.Contains(catalog.RemoteReceivePackages, p.Path()) {
-				c.receivePkgs = append(c.receivePkgs, p)
-			}
-			for _, imp := range p.Imports() {
-				visit(imp)
-			}
-		}
-		visit(c.pass.Pkg)
-	}
-	return c.receivePkgs
 }
 
 // streamRecv reports whether call is Recv or RecvMsg on a gRPC stream: a

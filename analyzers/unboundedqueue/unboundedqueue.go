@@ -102,7 +102,7 @@ func (*acquiresSlot) AFact()         {}
 func (*acquiresSlot) String() string { return "acquiresSlot" }
 
 func run(pass *analysis.Pass) (any, error) {
-	c := &checker{pass: pass, reported: map[token.Pos]bool{}, netio: pass.ResultOf[netio.Analyzer].(*netio.Result)}
+	c := &checker{pass: pass, reported: map[token.Pos]bool{}, netio: pass.ResultOf[netio.Analyzer].(*netio.Result), peerReads: netio.NewPeerReads(pass.Pkg)}
 	c.serving = c.isLongRunning()
 	c.dependency = pkgscope.IsDependency(pass)
 	c.learnSlotTakers()
@@ -488,7 +488,7 @@ type checker struct {
 	servers         map[*types.Func]bool              // this package's functions that serve connections (servesConns)
 	claimers        map[*types.Func]bool              // this package's functions that make a claim under a lock (claimsUnderLock)
 	acquirers       map[*types.Func]bool              // this package's functions that take a slot for their caller (acquiresSlot)
-	receivePkgs     []*types.Package                  // the remote receive packages the package imports, once learned (receivePackages)
+	peerReads       *netio.PeerReads                  // the calls that read a peer's next message
 }
 
 // isLongRunning says whether the package is code that serves or runs long:

@@ -394,10 +394,26 @@ func (c *checker) checkCallbacks(fn *ssa.Function) {
 				}
 				if w, ok := c.outsideSession(cb, call.Common()); ok {
 					c.reportCallback(site, call, w)
-				} else if w, ok := c.waitIn(call.Common(), nil); ok {
+				} else if w, ok := c.waitIn(call.Common(), nil); ok && !onCallbackHandle(cb, call.Common(), w) {
 					c.reportCallback(site, call, w)
 				}
 			}
 		}
 	}
+}
+
+// onCallbackHandle reports whether w, a wait for a connection, is a method
+// called on a value made from what the callback is handed: gorm's
+// tx.Model(v).Association("Tags").Replace(tags), whose handle field is the
+// transaction the association was made from, runs in the transaction, not
+// on a connection of its own.
+func onCallbackHandle(cb *ssa.Function, common *ssa.CallCommon, w waitOn) bool {
+	if w.kind != otherPool && w.kind != samePool || common.IsInvoke() || len(common.Args) == 0 {
+		return false
+	}
+	callee := common.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil {
+		return false
+	}
+	return fromParams(cb, common.Args[0], 8, false)
 }

@@ -532,7 +532,7 @@ func (c *checker) outsideSession(cb *ssa.Function, common *ssa.CallCommon) (wait
 		return waitOn{}, false
 	}
 	ctx := common.Args[1] // after the receiver
-	if !ssautil.IsContext(ctx.Type()) || fromParams(cb, ctx, 8) {
+	if !ssautil.IsContext(ctx.Type()) || fromParams(cb, ctx, 8, true) {
 		return waitOn{}, false
 	}
 	return waitOn{kind: outsideSession, path: []string{callName(common)}, what: sourceName(ctx)}, true
@@ -560,13 +560,13 @@ func sourceName(v ssa.Value) string {
 }
 
 // fromParams reports whether v is one of fn's parameters, or computed from
-// one (context.WithTimeout(sessCtx, d), an interface conversion), within
-// depth steps. A value of unknown origin counts as one: only a context
-// known to come from elsewhere (a captured variable, a global) is
-// reported.
-func fromParams(fn *ssa.Function, v ssa.Value, depth int) bool {
+// one (context.WithTimeout(sessCtx, d), tx.Model(v), an interface
+// conversion), within depth steps; a value of unknown origin (a phi, a
+// field's load) counts as unknown. A captured variable, a global or a
+// constant is not from the parameters.
+func fromParams(fn *ssa.Function, v ssa.Value, depth int, unknown bool) bool {
 	if depth == 0 {
-		return true
+		return unknown
 	}
 	switch v := v.(type) {
 	case *ssa.Parameter:
@@ -574,22 +574,22 @@ func fromParams(fn *ssa.Function, v ssa.Value, depth int) bool {
 	case *ssa.FreeVar, *ssa.Global, *ssa.Const:
 		return false
 	case *ssa.MakeInterface:
-		return fromParams(fn, v.X, depth-1)
+		return fromParams(fn, v.X, depth-1, unknown)
 	case *ssa.ChangeInterface:
-		return fromParams(fn, v.X, depth-1)
+		return fromParams(fn, v.X, depth-1, unknown)
 	case *ssa.TypeAssert:
-		return fromParams(fn, v.X, depth-1)
+		return fromParams(fn, v.X, depth-1, unknown)
 	case *ssa.Extract:
-		return fromParams(fn, v.Tuple, depth-1)
+		return fromParams(fn, v.Tuple, depth-1, unknown)
 	case *ssa.UnOp:
-		return fromParams(fn, v.X, depth-1)
+		return fromParams(fn, v.X, depth-1, unknown)
 	case *ssa.Call:
 		for _, a := range v.Call.Args {
-			if fromParams(fn, a, depth-1) {
+			if fromParams(fn, a, depth-1, unknown) {
 				return true
 			}
 		}
-		return v.Call.Value != nil && v.Call.IsInvoke() && fromParams(fn, v.Call.Value, depth-1)
+		return v.Call.IsInvoke() && fromParams(fn, v.Call.Value, depth-1, unknown)
 	}
-	return true
+	return unknown
 }

@@ -73,6 +73,15 @@ func sessionHelperInOtherPackage(db *ormstore.Database, url string) error { // w
 	})
 }
 
+// An association made from the pool, not the transaction: its statements
+// take a connection of their own.
+func gormAssociationOnPool(db *gorm.DB, tags []string) error {
+	return db.Transaction(func(tx *gorm.DB) error {
+		tx.Create(tags)
+		return db.Model(tags).Association("Tags").Replace(tags) // want `the function passed to \(\*gorm.DB\).Transaction calls \(\*gorm.Association\).Replace`
+	})
+}
+
 // ---- traps ----
 
 func gormCommitBeforeWebhook(db *gorm.DB, url string) error { // want gormCommitBeforeWebhook:`queriesParam\(\[0\]\)`
@@ -91,6 +100,14 @@ func gormCallAfterTransactionCallback(db *gorm.DB, url string) error { // want g
 	}
 	_, err := http.Get(url)
 	return err
+}
+
+// An association made from the transaction runs on it: its handle field is
+// the transaction the callback was handed.
+func gormAssociationOnTransaction(db *gorm.DB, tags []string) error { // want gormAssociationOnTransaction:`queriesParam\(\[0\]\)`
+	return db.Transaction(func(tx *gorm.DB) error {
+		return tx.Model(tags).Association("Tags").Replace(tags)
+	})
 }
 
 // A session that never begins holds no transaction between its statements.

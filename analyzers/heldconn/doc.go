@@ -61,7 +61,10 @@ callback is handed, so there an operation of the driver handed another
 context (the request's ctx captured from outside, context.Background())
 runs outside the transaction, on a connection of its own, and is reported;
 one handed the callback's context, or a context made from it
-(context.WithTimeout(sessCtx, d)), is the transaction's own. A helper that passes its callback on to one, or captures it in a
+(context.WithTimeout(sessCtx, d)), is the transaction's own. The server
+starts the transaction with its first operation in the session: calls
+before it, and every call of a callback that hands its context to no
+operation (a transaction in name only), hold nothing. A helper that passes its callback on to one, or captures it in a
 closure that one runs (db.Transactional(func(tx) error { return fn(app) })),
 is a holder too; the message names the chain of helpers down to the one
 that holds.

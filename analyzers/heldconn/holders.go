@@ -386,10 +386,16 @@ func (c *checker) checkCallbacks(fn *ssa.Function) {
 			}
 			continue
 		}
+		heldFrom := token.NoPos
+		if documentTx(site.call.Common()) {
+			if heldFrom = firstSessionOp(cb); !heldFrom.IsValid() {
+				continue // no operation runs in the transaction: it holds nothing
+			}
+		}
 		for _, b := range cb.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(*ssa.Call)
-				if !ok {
+				if !ok || call.Pos() <= heldFrom {
 					continue
 				}
 				if w, ok := c.outsideSession(cb, call.Common()); ok {

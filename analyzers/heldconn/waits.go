@@ -523,19 +523,59 @@ func (c *checker) ssaFunc(obj *types.Func) *ssa.Function {
 // takes a connection of its own, outside the transaction, while the
 // transaction stays open.
 func (c *checker) outsideSession(cb *ssa.Function, common *ssa.CallCommon) (waitOn, bool) {
-	callee := common.StaticCallee()
-	if callee == nil || len(common.Args) < 2 {
-		return waitOn{}, false
-	}
-	obj := calleeObject(callee)
-	if obj == nil || obj.Pkg() == nil || !slices.Contains(catalog.TxDocumentPackages, obj.Pkg().Path()) {
-		return waitOn{}, false
-	}
-	ctx := common.Args[1] // after the receiver
-	if !ssautil.IsContext(ctx.Type()) || fromParams(cb, ctx, 8, true) {
+	ctx := driverOpContext(common)
+	if ctx == nil || fromParams(cb, ctx, 8, true) {
 		return waitOn{}, false
 	}
 	return waitOn{kind: outsideSession, path: []string{callName(common)}, what: sourceName(ctx)}, true
+}
+
+// driverOpContext is the context a document store's operation is handed
+// (a method of the driver's package whose first parameter is a context:
+// a collection's Find, UpdateMany), or nil for any other call.
+func driverOpContext(common *ssa.CallCommon) ssa.Value {
+	callee := common.StaticCallee()
+	if callee == nil || len(common.Args) < 2 {
+		return nil
+	}
+	obj := calleeObject(callee)
+	if obj == nil || obj.Pkg() == nil || !slices.Contains(catalog.TxDocumentPackages, obj.Pkg().Path()) {
+		return nil
+	}
+	if ctx := common.Args[1]; ssautil.IsContext(ctx.Type()) { // after the receiver
+		return ctx
+	}
+	return nil
+}
+
+// documentTx reports whether a holder call is a document store's
+// transaction (MongoDB's WithTransaction).
+func documentTx(common *ssa.CallCommon) bool {
+	fn := calleeFunc(common)
+	return fn != nil && fn.Pkg() != nil && slices.Contains(catalog.TxDocumentPackages, fn.Pkg().Path())
+}
+
+// firstSessionOp is the position of the first operation of cb handed
+// cb's own context, or token.NoPos. A MongoDB transaction starts on the
+// server with its first operation in the session: before it, and in a
+// callback that hands its context to none (every write handed the
+// request's ctx: a transaction in name only), nothing is held.
+func firstSessionOp(cb *ssa.Function) token.Pos {
+	first := token.NoPos
+	for _, b := range cb.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if ctx := driverOpContext(call.Common()); ctx != nil && fromParams(cb, ctx, 8, false) {
+				if !first.IsValid() || call.Pos() < first {
+					first = call.Pos()
+				}
+			}
+		}
+	}
+	return first
 }
 
 // sourceName names v as the source does: the variable a load or a

@@ -70,6 +70,44 @@ func (s *Store) DerivedContext(ctx context.Context, tenant string) error {
 	return err
 }
 
+// InNameOnly hands the request's context to every write: no operation runs
+// in the session, the server holds no transaction, and each write is on
+// its own.
+func (s *Store) InNameOnly(ctx context.Context, tenant, hook string) error {
+	session, err := s.client.StartSession()
+	if err != nil {
+		return err
+	}
+	defer session.EndSession(ctx)
+	_, err = session.WithTransaction(ctx, func(sessCtx mongo.SessionContext) (interface{}, error) {
+		if _, err := s.db.Collection("devices").DeleteOne(ctx, tenant); err != nil {
+			return nil, err
+		}
+		if _, err := http.Get(hook); err != nil {
+			return nil, err
+		}
+		return s.db.Collection("sessions").UpdateMany(ctx, tenant, nil)
+	})
+	return err
+}
+
+// CheckFirst calls out before its first write in the session, when the
+// server holds nothing yet.
+func (s *Store) CheckFirst(ctx context.Context, tenant, hook string) error {
+	session, err := s.client.StartSession()
+	if err != nil {
+		return err
+	}
+	defer session.EndSession(ctx)
+	_, err = session.WithTransaction(ctx, func(sessCtx mongo.SessionContext) (interface{}, error) {
+		if _, err := http.Get(hook); err != nil {
+			return nil, err
+		}
+		return s.db.Collection("devices").DeleteOne(sessCtx, tenant)
+	})
+	return err
+}
+
 // NotifyAfter calls out once the transaction has committed.
 func (s *Store) NotifyAfter(ctx context.Context, tenant, hook string) error {
 	session, err := s.client.StartSession()

@@ -262,7 +262,15 @@ func (c *checker) heldInterfaceKind(t types.Type) (catalog.HeldKind, bool) {
 			continue
 		}
 		for _, impl := range c.implementationsOf(m) {
-			k, ok := heldKindOf(impl.Signature().Recv().Type())
+			recv := impl.Signature().Recv().Type()
+			if !types.Implements(recv, iface) {
+				// m may be declared by an embedded interface of one method
+				// (Closer), which every closer in sight implements
+				// (*sql.Conn among them): only an implementation of the
+				// whole interface says what it holds.
+				continue
+			}
+			k, ok := heldKindOf(recv)
 			if !ok || !slices.Contains(k.Release, m.Name()) {
 				continue
 			}

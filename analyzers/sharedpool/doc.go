@@ -39,7 +39,7 @@ inferred:
 
   - interactive: request handlers registered with net/http (Handle,
     HandleFunc, http.Server{Handler}, ListenAndServe), chi, gorilla/mux,
-    echo, gin, fiber, httprouter or pocketbase's router (GET/POST/.../Route/Any,
+    echo, gin, fiber, httprouter, fastglue or pocketbase's router (GET/POST/.../Route/Any,
     BindFunc on a route group), and the methods of a gRPC service
     implementation handed to a generated RegisterXxxServer (or to
     RegisterService); the endpoint a go-kit transport serves

@@ -1,7 +1,7 @@
 // Package entrypoints finds a program's entry points when no lanes are declared.
 //
 // Two workload classes are told apart: interactive work (request handlers
-// registered with net/http, chi, gorilla/mux, echo, gin, httprouter,
+// registered with net/http, chi, gorilla/mux, echo, gin, httprouter, fastglue,
 // pocketbase's router, and the methods of a gRPC service implementation)
 // and background work (goroutines that loop for the life of the process:
 // ticker and timer loops, queue consumers, receive loops, infinite loops,
@@ -175,7 +175,7 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 
 // Registration recognises a call that registers request handlers with one
 // of the routers of the tables (net/http, chi, gorilla/mux, echo, gin,
-// httprouter, pocketbase): the route it names ("" when not a constant) and
+// httprouter, fastglue, pocketbase): the route it names ("" when not a constant) and
 // the arguments that may be handlers, for passes that resolve handlers
 // further than Find does (a handler returned by a factory).
 func Registration(common *ssa.CallCommon) (route string, handlers []ssa.Value, ok bool) {

@@ -87,6 +87,12 @@ var httprouter = expand(map[string]int{
 	"Handle": 2, "Handler": 2, "HandlerFunc": 2,
 }, "(*github.com/julienschmidt/httprouter.Router)")
 
+// fastglue is zerodha/fastglue, fasthttp's router with request handlers of
+// its own type (func(*fastglue.Request) error).
+var fastglue = expand(map[string]int{
+	"GET": 1, "POST": 1, "PUT": 1, "DELETE": 1, "OPTIONS": 1, "HEAD": 1, "Any": 1, "NotFound": 0,
+}, "(*github.com/zerodha/fastglue.Fastglue)")
+
 // grpcRegistrations register a service implementation by value; every
 // exported method of the interface the parameter has is an entry point.
 // Generated RegisterXxxServer functions are found by shape (grpcGenerated).
@@ -127,6 +133,7 @@ var interactiveTables = []struct {
 	{"gin", gin},
 	{"fiber", fiber},
 	{"httprouter", httprouter},
+	{"fastglue", fastglue},
 	{"pocketbase", pocketbaseRouter},
 }
 

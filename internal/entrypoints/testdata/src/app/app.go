@@ -13,6 +13,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 	"github.com/labstack/echo/v4"
 	"github.com/robfig/cron/v3"
+	"github.com/zerodha/fastglue"
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc"
 
@@ -258,4 +259,15 @@ func (s *Server) startQueue() {
 	q := make(chan string)
 	s.jobs = q
 	go consume(q) // want `background: receive loop started by go app.consume\(\): app.consume`
+}
+
+func (s *Server) glueMessages(r *fastglue.Request) error { return nil }
+
+// glued registers handlers with fastglue, fasthttp's router.
+func (s *Server) glued() {
+	g := fastglue.NewGlue()
+	g.GET("/api/messages", s.glueMessages)                    // want `interactive: fastglue handler registered with Fastglue.GET: \(\*app.Server\).glueMessages`
+	g.POST("/api/messages", func(r *fastglue.Request) error { // want `interactive: fastglue handler registered with Fastglue.POST: func literal in \(\*app.Server\).glued`
+		return nil
+	})
 }

@@ -49,3 +49,20 @@ func (j *memJournal) Append(entry string) { j.entries = append(j.entries, entry)
 func (j *memJournal) Close() error        { return nil }
 
 func OpenJournal() (Journal, error) { return &memJournal{}, nil }
+
+// Closer has one method, which *sql.Conn and *sql.Rows implement too.
+type Closer interface{ Close() error }
+
+// Mailbox embeds it; its only implementation holds a mail server's
+// address, no connection: a *sql.Conn is a Closer, not a Mailbox.
+type Mailbox interface {
+	Closer
+	Address() string
+}
+
+type smtpBox struct{ addr string }
+
+func (b *smtpBox) Close() error    { return nil }
+func (b *smtpBox) Address() string { return b.addr }
+
+func OpenMailbox(addr string) (Mailbox, error) { return &smtpBox{addr}, nil }

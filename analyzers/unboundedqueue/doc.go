@@ -648,7 +648,13 @@ full), a token sent in a select with a default, a function whose every take
 is one of those (takesSlot(tries)), or a receive. A slot the goroutine waits
 for bounds the work that runs, not the goroutines: one per item or request
 is still started, and they pile up in the wait (sftpgo's event actions
-taking their guard inside the goroutine each event starts).
+taking their guard inside the goroutine each event starts) — unless the
+function waits for them all after its loop (a WaitGroup's or errgroup's
+Wait, a receive, a range over the channel they answer on): its fan-out
+then runs under the semaphore's cap, and the goroutines waiting for a slot
+end with the call that joins them (yorkie's FanOut over a request's shard
+groups, each goroutine taking a slot of the server-wide semaphore with the
+request's context).
 Reaching such a function deeper down does not count, with one exception:
 an acquire that keeps its slot for the caller, who releases it later — a
 semaphore type's Acquire (type Semaphore chan struct{}, whose Acquire

@@ -1051,6 +1051,42 @@ func (c *checker) slotTriedInside(body *ast.BlockStmt) bool {
 	return false
 }
 
+// slotWaitedJoined reports whether each goroutine waits for a slot first
+// (a Limiters call among its top-level statements: semaphore.Acquire with
+// the caller's context) and the function waits for them all after the loop
+// (a WaitGroup's or errgroup's Wait, a receive, a range over a channel).
+// The function's fan-out then runs under the semaphore's cap, and the
+// goroutines waiting for a slot end with the call that joins them (yorkie's
+// FanOut over a request's shard groups). Goroutines that wait for their
+// slot and are joined by nothing pile up with their callers gone
+// (sftpgo's event actions).
+func (c *checker) slotWaitedJoined(loop *perItemLoop, body *ast.BlockStmt) bool {
+	if body == nil || loop.fn == nil {
+		return false
+	}
+	waits := slices.ContainsFunc(body.List, func(s ast.Stmt) bool {
+		_, isDefer := s.(*ast.DeferStmt)
+		return !isDefer && c.waitsForSlot(s)
+	})
+	return waits && c.waitsAfter(loop.fn, loop.node.End())
+}
+
+// waitsForSlot reports whether s, outside nested function literals, calls
+// one of the catalogue's Limiters.
+func (c *checker) waitsForSlot(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = found || catalog.Limiters.Has(c.callee(n))
+		}
+		return !found
+	})
+	return found
+}
+
 // triesSlot reports whether s, outside nested function literals, tries for
 // a slot without waiting.
 func (c *checker) triesSlot(s ast.Stmt) bool {
@@ -1075,8 +1111,9 @@ func (c *checker) triesSlot(s ast.Stmt) bool {
 }
 
 // waitsAfter reports whether the loop body, after pos, waits for what it
-// started: a receive, or a WaitGroup or errgroup Wait (a batch, or one item
-// at a time).
+// started: a receive (a range over a channel receives every value until
+// it is closed), or a WaitGroup or errgroup Wait (a batch, or one item at a
+// time).
 func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -1091,6 +1128,8 @@ func (c *checker) waitsAfter(body *ast.BlockStmt, pos token.Pos) bool {
 			return false
 		case *ast.UnaryExpr:
 			found = n.Op == token.ARROW && n.Pos() >= pos
+		case *ast.RangeStmt:
+			found = n.Pos() >= pos && c.chanElem(n.X) != nil
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			found = n.Pos() >= pos && fn != nil && fn.Name() == "Wait" &&
@@ -1160,7 +1199,7 @@ func continuesBetween(body *ast.BlockStmt, from, to token.Pos) bool {
 // starter calls (related information: the other end of the finding).
 func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.Expr, body *ast.BlockStmt, how string, goroutineAt token.Pos) {
 	start := starter.Pos()
-	if c.takesSlot(loop.body, start) || c.slotTriedInside(body) || c.waitsAfter(loop.body, starter.End()) || c.sleepsEveryRound(loop.body, start) ||
+	if c.takesSlot(loop.body, start) || c.slotTriedInside(body) || c.slotWaitedJoined(loop, body) || c.waitsAfter(loop.body, starter.End()) || c.sleepsEveryRound(loop.body, start) ||
 		c.joinedPartitions(loop, body) || c.readerPerSource(work) || computesOnly(c.ssaFuncOfWork(work)) {
 		return
 	}
@@ -1186,7 +1225,7 @@ func (c *checker) checkGroupGo(fd *ast.FuncDecl, loop *perItemLoop, call *ast.Ca
 		return // a group from elsewhere is the creator's to limit
 	}
 	work := c.workBody(call.Args[0])
-	if c.takesSlot(loop.body, call.Pos()) || c.slotTriedInside(work) || c.waitsAfter(loop.body, call.End()) ||
+	if c.takesSlot(loop.body, call.Pos()) || c.slotTriedInside(work) || c.slotWaitedJoined(loop, work) || c.waitsAfter(loop.body, call.End()) ||
 		c.joinedPartitions(loop, work) {
 		return
 	}

@@ -223,10 +223,13 @@ func groupFromCaller(ctx context.Context, g *errgroup.Group, orders []Order) {
 	}
 }
 
+// Trap: each goroutine waits for a slot of the semaphore with the caller's
+// context, and the function waits for them all: the work runs under the
+// semaphore's cap, and the waiting goroutines end with the call.
 func semaphoreInsideGroupGo(ctx context.Context, orders []Order, sem *semaphore.Weighted) error {
 	var g errgroup.Group
 	for _, o := range orders {
-		g.Go(func() error { // want `errgroup without a limit: g.Go runs once for every element of orders`
+		g.Go(func() error {
 			if err := sem.Acquire(ctx, 1); err != nil {
 				return err
 			}
@@ -235,6 +238,49 @@ func semaphoreInsideGroupGo(ctx context.Context, orders []Order, sem *semaphore.
 		})
 	}
 	return g.Wait()
+}
+
+// The same slot waited for by goroutines nothing joins: they pile up in the
+// wait, each holding its order, after the function has returned.
+func semaphoreInsideNotJoined(ctx context.Context, orders []Order, sem *semaphore.Weighted) {
+	for _, o := range orders {
+		go func() { // want `goroutine per item: this go statement starts one goroutine for every element of orders`
+			if err := sem.Acquire(ctx, 1); err != nil {
+				return
+			}
+			defer sem.Release(1)
+			notify(ctx, o)
+		}()
+	}
+}
+
+// Trap: a request's fan-out under a server-wide semaphore, joined through
+// the results channel the goroutines fill (closed once the WaitGroup is
+// done).
+func semaphoreInsideJoined(ctx context.Context, orders []Order, sem *semaphore.Weighted) int {
+	results := make(chan error, len(orders))
+	var wg sync.WaitGroup
+	for _, o := range orders {
+		wg.Go(func() {
+			if err := sem.Acquire(ctx, 1); err != nil {
+				results <- err
+				return
+			}
+			defer sem.Release(1)
+			results <- notify(ctx, o)
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	failed := 0
+	for err := range results {
+		if err != nil {
+			failed++
+		}
+	}
+	return failed
 }
 
 // Trap: each goroutine only tries for a slot and ends when none is free.

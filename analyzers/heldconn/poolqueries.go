@@ -144,9 +144,55 @@ func (c *checker) queriedHandles(common *ssa.CallCommon) []queriedHandle {
 		}
 	}
 	if q := c.poolQueriesOf(callee); q != nil {
-		out = append(out, queriedHandle{inner: q, path: prependPath(callName(common), q.Path)})
+		if p := handedHandle(common); p != nil {
+			out = append(out, queriedHandle{handle: p, path: prependPath(callName(common), q.Path)})
+		} else {
+			out = append(out, queriedHandle{inner: q, path: prependPath(callName(common), q.Path)})
+		}
 	}
 	return out
+}
+
+// handedHandle is the database handle its caller was handed that common,
+// a method call, is called on a value made from by calls
+// (tx.Model(v).Association("Tags"), in a helper handed tx *gorm.DB), or
+// nil: the method's own pool field is that handle, the caller's
+// parameter, not a pool of the caller's own. A service handed in
+// (store.InTx(…), whose field is its pool) is not a database handle.
+func handedHandle(common *ssa.CallCommon) *ssa.Parameter {
+	callee := common.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || len(common.Args) == 0 {
+		return nil
+	}
+	made, ok := common.Args[0].(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if p := handleParam(made, 8); p != nil && catalog.ResourceTypes[catalog.TypeKey(p.Type())] == "database pool" {
+		return p
+	}
+	return nil
+}
+
+// handleParam is the parameter v is made from through calls on it or with
+// it (db.Model(v).Association(c): db), within depth steps, or nil.
+func handleParam(v ssa.Value, depth int) *ssa.Parameter {
+	if depth == 0 {
+		return nil
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v
+	case *ssa.Extract:
+		return handleParam(v.Tuple, depth-1)
+	case *ssa.Call:
+		for _, a := range v.Call.Args {
+			if p := handleParam(a, depth-1); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // recordQuery adds h, queried by the call at pos, to fn's entries; it

@@ -110,6 +110,19 @@ func gormAssociationOnTransaction(db *gorm.DB, tags []string) error { // want go
 	})
 }
 
+// replaceTags is a helper handed the transaction, whose association is made
+// from it.
+func replaceTags(tx *gorm.DB, tags []string) error { // want replaceTags:`queriesParam\(\[0\]\)`
+	return tx.Model(tags).Association("Tags").Replace(tags)
+}
+
+// The callback hands the helper its transaction: nothing else is queried.
+func gormHelperAssociationOnTransaction(db *gorm.DB, tags []string) error { // want gormHelperAssociationOnTransaction:`queriesParam\(\[0\]\)`
+	return db.Transaction(func(tx *gorm.DB) error {
+		return replaceTags(tx, tags)
+	})
+}
+
 // A session that never begins holds no transaction between its statements.
 func xormSessionWithoutBegin(engine *xorm.Engine, url string) error { // want xormSessionWithoutBegin:`queriesParam\(\[0\]\)`
 	sess := engine.NewSession()

@@ -581,22 +581,14 @@ func firstSessionOp(cb *ssa.Function) token.Pos {
 // sourceName names v as the source does: the variable a load or a
 // conversion reads, a call's callee (context.Background()).
 func sourceName(v ssa.Value) string {
-	for {
-		switch x := v.(type) {
-		case *ssa.UnOp:
-			v = x.X
-			continue
-		case *ssa.MakeInterface:
-			v = x.X
-			continue
-		case *ssa.ChangeInterface:
-			v = x.X
-			continue
-		case *ssa.Call:
-			return callName(&x.Call) + "()"
-		}
-		return v.Name()
+	v = ssautil.SameValue(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = ssautil.SameValue(load.X) // a captured variable's cell
 	}
+	if call, ok := v.(*ssa.Call); ok {
+		return callName(&call.Call) + "()"
+	}
+	return v.Name()
 }
 
 // fromParams reports whether v is one of fn's parameters, or computed from

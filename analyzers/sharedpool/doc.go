@@ -42,7 +42,8 @@ inferred:
     echo, gin, fiber, httprouter, fastglue or pocketbase's router (GET/POST/.../Route/Any,
     BindFunc on a route group), and the methods of a gRPC service
     implementation handed to a generated RegisterXxxServer (or to
-    RegisterService); the endpoint a go-kit transport serves
+    RegisterService), and of a Connect service handed to the
+    NewXxxHandler protoc-gen-connect-go generates; the endpoint a go-kit transport serves
     (kithttp.NewServer(makeEndpoint(svc), dec, enc): the closure the
     factory returns); and, whoever registers it, a function that takes a
     request and the means to answer it (a response writer and an

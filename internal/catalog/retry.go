@@ -105,6 +105,11 @@ var RemoteReceivePackages = []string{
 // network call even when the implementation is not known.
 const GRPCCallOption = "google.golang.org/grpc.CallOption"
 
+// ConnectHandlerOptions are the option types of the handler constructors
+// protoc-gen-connect-go generates (NewXxxHandler(svc, opts...)): Connect's,
+// under its current and its former module path.
+var ConnectHandlerOptions = []string{"connectrpc.com/connect.HandlerOption", "github.com/bufbuild/connect-go.HandlerOption"}
+
 // GRPCStatusCode returns the gRPC code of an error: a loop that goes round
 // when status.Code(err) is Unavailable retries on that error.
 const GRPCStatusCode = "google.golang.org/grpc/status.Code"

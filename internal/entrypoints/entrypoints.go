@@ -15,6 +15,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -149,6 +150,12 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 	if iface, ok := grpcGenerated(common); ok {
 		for _, h := range handlers(1) {
 			add(Entry{Func: h, Class: Interactive, How: "gRPC method of " + iface, Pos: common.Pos(), Parent: parent})
+		}
+		return
+	}
+	if iface, ok := connectGenerated(common); ok {
+		for _, h := range handlers(0) {
+			add(Entry{Func: h, Class: Interactive, How: "Connect RPC method of " + iface, Pos: common.Pos(), Parent: parent})
 		}
 		return
 	}
@@ -290,6 +297,32 @@ func grpcGenerated(common *ssa.CallCommon) (string, bool) {
 		return "", false
 	}
 	t := callee.Signature.Params().At(1).Type()
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || !types.IsInterface(t) || named.Obj().Pkg() == nil {
+		return "", false
+	}
+	return named.Obj().Pkg().Name() + "." + named.Obj().Name(), true
+}
+
+// connectGenerated recognises protoc-gen-connect-go's
+// NewXxxHandler(svc XxxHandler, opts ...connect.HandlerOption) (string,
+// http.Handler): a package-level function of that name whose first
+// parameter is an interface and whose options are Connect's handler
+// options. Every method of the service it is handed serves an RPC.
+func connectGenerated(common *ssa.CallCommon) (string, bool) {
+	callee := common.StaticCallee()
+	if callee == nil || callee.Signature.Recv() != nil || callee.Parent() != nil {
+		return "", false
+	}
+	name, params := callee.Name(), callee.Signature.Params()
+	if !strings.HasPrefix(name, "New") || !strings.HasSuffix(name, "Handler") || params.Len() != 2 || !callee.Signature.Variadic() {
+		return "", false
+	}
+	opts, ok := params.At(1).Type().(*types.Slice)
+	if !ok || !slices.Contains(catalog.ConnectHandlerOptions, catalog.TypeKey(opts.Elem())) {
+		return "", false
+	}
+	t := params.At(0).Type()
 	named, ok := types.Unalias(t).(*types.Named)
 	if !ok || !types.IsInterface(t) || named.Obj().Pkg() == nil {
 		return "", false

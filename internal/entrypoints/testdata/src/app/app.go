@@ -14,6 +14,9 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/robfig/cron/v3"
 	"github.com/zerodha/fastglue"
+
+	"app/appv1connect"
+	"connectrpc.com/connect"
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc"
 
@@ -270,4 +273,19 @@ func (s *Server) glued() {
 	g.POST("/api/messages", func(r *fastglue.Request) error { // want `interactive: fastglue handler registered with Fastglue.POST: func literal in \(\*app.Server\).glued`
 		return nil
 	})
+}
+
+type pingServer struct{}
+
+func (pingServer) Ping(ctx context.Context, req *connect.Request[appv1connect.PingRequest]) (*connect.Response[appv1connect.PingResponse], error) {
+	return nil, nil
+}
+
+// connected serves a Connect service: every method of what the generated
+// constructor is handed serves an RPC.
+func connected(mux *http.ServeMux) {
+	path, h := appv1connect.NewPingServiceHandler(pingServer{}) // want `interactive: Connect RPC method of appv1connect.PingServiceHandler: \(app.pingServer\).Ping`
+	mux.Handle(path, h)
+	path, h = appv1connect.NewRouterHandler(pingServer{})
+	mux.Handle(path, h)
 }

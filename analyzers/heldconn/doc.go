@@ -165,8 +165,8 @@ incremented and reset to zero at the commit, is not held on a later branch
 that tests the counter for zero (a batch loop's tail); other correlated
 branches are followed both ways. Test code is not reported, as for every
 bhlint analyzer: _test.go files, a package whose every file imports
-testing, and functions given a *testing.T (in a parameter or in their
-receiver): a test holds its connection for itself, under its -timeout.
+testing, and functions and function literals given a *testing.T (in a
+parameter or in their receiver): a test holds its connection for itself, under its -timeout.
 
 Suppress a finding with //bhlint:ignore ERR_CONN_HELD_ACROSS_NETWORK_CALL
 reason, on the line or in the doc comment of the enclosing function.

@@ -24,7 +24,8 @@ import (
 //   - a function with a *testing.T, *testing.B, *testing.F or testing.TB in
 //     reach: a parameter, or the receiver's struct holding one in a field,
 //     directly or through embedded structs (a test harness's device whose
-//     methods fail the test through d.t);
+//     methods fail the test through d.t); and a function literal with such
+//     a parameter (the func(t *testing.T) a harness returns to t.Run);
 //   - a package in a directory where Go projects keep tests and development
 //     tools (catalog.NonProductionDirs below the module's root: test/,
 //     e2e/, hack/, devtools/): a fake of a third-party API that a smoke
@@ -59,7 +60,38 @@ func (s *testSupport) at(pos token.Pos) bool {
 		return true
 	}
 	fd := funcAt(f, pos)
-	return fd != nil && s.takesTesting(fd)
+	return fd != nil && (s.takesTesting(fd) || s.inLiteralTakingTesting(fd, pos))
+}
+
+// inLiteralTakingTesting reports whether pos is inside a function literal
+// of fd that takes a testing value: the func(t *testing.T) a harness in a
+// production file returns to t.Run is a test's body, as a declared function
+// with that parameter is.
+func (s *testSupport) inLiteralTakingTesting(fd *ast.FuncDecl, pos token.Pos) bool {
+	found := false
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if found || n == nil || pos < n.Pos() || n.End() < pos {
+			return false
+		}
+		if lit, ok := n.(*ast.FuncLit); ok {
+			found = s.literalTakesTesting(lit)
+		}
+		return !found
+	})
+	return found
+}
+
+func (s *testSupport) literalTakesTesting(lit *ast.FuncLit) bool {
+	sig, ok := s.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+	if !ok {
+		return false
+	}
+	for v := range sig.Params().Variables() {
+		if isTestingType(v.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // nonProductionDir reports whether the package sits in one of the

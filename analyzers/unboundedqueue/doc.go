@@ -54,8 +54,14 @@ capped by it.
     such a loop (not in its range expression, evaluated once) of a
     function that starts a goroutine on every call (a fact,
     across packages: a go statement among the top-level statements of its
-    body, as in webhook.PostAsync(p) or routine.FireAndForget(f), or under
-    ifs and switches that look only at what the call was handed (its
+    body, as in webhook.PostAsync(p) or routine.FireAndForget(f), or a
+    WaitGroup's Go there; a check of a closing channel before it, a select
+    whose one case receives from a channel the function neither closes nor
+    sends on and returns, with a default that goes on, is a shutdown
+    check, not a guard: it returns only after the runner is closed; and a
+    function that hands a func parameter of its own to such a function on
+    every call is one too (yorkie's Backend.Go passing f to Background.Go);
+    or under ifs and switches that look only at what the call was handed (its
     parameters and what it computed from them: a message handler that
     starts one for each "since" message, a notifier for each user with an
     address), reported at the call with that go statement as related
@@ -679,8 +685,9 @@ of another package, or a function value, is not looked into. A goroutine
 started by a callee is seen one call deep: a function that starts one on
 every call (FireAndForget, PostAsync) is a go statement where it is called
 in a loop or per request, also when what it is handed picks whether it
-starts one; a function that calls such a function, or starts its
-goroutine only when its state allows, is not. The work handed to such a
+starts one; a function that hands it a func parameter of its own is
+one too, but a function that calls one with work of its own choosing,
+or starts its goroutine only when its state allows, is not. The work handed to such a
 function is looked into only when it is a function literal. A goroutine
 per request is seen in the function that takes the request or has a gRPC
 method's shape, and in the functions it calls outside loops, at any depth

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 )
 
@@ -31,6 +32,7 @@ func (f *startsGoroutine) String() string { return "startsGoroutine" }
 // learnStarters exports startsGoroutine for this package's functions.
 func (c *checker) learnStarters() {
 	c.starters = map[*types.Func]*startsGoroutine{}
+	forwarders := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range c.pass.Files {
 		if c.isTest(f) {
 			continue
@@ -48,10 +50,47 @@ func (c *checker) learnStarters() {
 				continue // the caller holds what joins the goroutine: Drain(ch).Wait()
 			}
 			if g := c.goroutinePerCall(fd); g != nil {
-				p := c.pass.Fset.Position(g.Pos())
-				fact := &startsGoroutine{Where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), File: p.Filename, Line: p.Line}
-				c.starters[obj] = fact
-				c.pass.ExportObjectFact(obj, fact)
+				c.markStarter(obj, c.startFact(g))
+			} else {
+				forwarders[obj] = fd
+			}
+		}
+	}
+	c.learnForwarders(forwarders)
+}
+
+// startFact is the fact for a function whose every call starts a goroutine
+// at start: a go statement or a starter's call of the catalogue (the go
+// statement's own line), or the call of a starter it hands its work to
+// (where that one starts it).
+func (c *checker) startFact(start ast.Node) *startsGoroutine {
+	if call, ok := start.(*ast.CallExpr); ok && !catalog.GoroutineStarters.Has(c.callee(call)) {
+		if f := c.starterFact(c.callee(call)); f != nil {
+			return &startsGoroutine{Where: f.Where, File: f.File, Line: f.Line}
+		}
+	}
+	p := c.pass.Fset.Position(start.Pos())
+	return &startsGoroutine{Where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), File: p.Filename, Line: p.Line}
+}
+
+func (c *checker) markStarter(fn *types.Func, fact *startsGoroutine) {
+	c.starters[fn] = fact
+	c.pass.ExportObjectFact(fn, fact)
+}
+
+// learnForwarders marks the functions that hand the work they are given,
+// a func parameter, to a starter on every call (yorkie's Backend.Go, which
+// passes f on to its Background.Go): each call starts a goroutine as
+// surely as the starter's does. Until no more are found, as one forwarder
+// may hand on to another of the package.
+func (c *checker) learnForwarders(candidates map[*types.Func]*ast.FuncDecl) {
+	for changed := true; changed; {
+		changed = false
+		for fn, fd := range candidates {
+			if g := c.forwardPerCall(fd); g != nil {
+				c.markStarter(fn, c.startFact(g))
+				delete(candidates, fn)
+				changed = true
 			}
 		}
 	}
@@ -66,16 +105,28 @@ func (c *checker) learnStarters() {
 // handed picks the goroutine, and nothing counts them. A guard on state
 // (if !started.CompareAndSwap(false, true) { return }, if s.running)
 // starts it once, or as often as the state allows.
-func (c *checker) goroutinePerCall(fd *ast.FuncDecl) *ast.GoStmt {
-	g := &handedGuards{c: c, derived: map[types.Object]bool{}, params: map[types.Object]bool{}}
+func (c *checker) goroutinePerCall(fd *ast.FuncDecl) ast.Node {
+	found, _ := c.guardsOf(fd, false).firstGo(fd.Body, fd.Body.List)
+	return found
+}
+
+// forwardPerCall is the call by which fd hands a func parameter of its own
+// to a starter on every call of some kind (as goroutinePerCall walks), or
+// nil.
+func (c *checker) forwardPerCall(fd *ast.FuncDecl) ast.Node {
+	found, _ := c.guardsOf(fd, true).firstGo(fd.Body, fd.Body.List)
+	return found
+}
+
+func (c *checker) guardsOf(fd *ast.FuncDecl, forwards bool) *handedGuards {
+	g := &handedGuards{c: c, derived: map[types.Object]bool{}, params: map[types.Object]bool{}, forwards: forwards}
 	for _, field := range fd.Type.Params.List {
 		for _, name := range field.Names {
 			g.derived[c.pass.TypesInfo.Defs[name]] = true
 			g.params[c.pass.TypesInfo.Defs[name]] = true
 		}
 	}
-	found, _ := g.firstGo(fd.Body, fd.Body.List)
-	return found
+	return g
 }
 
 // handedGuards walks a function's statements in order, knowing which of its
@@ -84,6 +135,9 @@ type handedGuards struct {
 	c       *checker
 	derived map[types.Object]bool
 	params  map[types.Object]bool
+	// forwards: look for a call that hands a func parameter to a starter
+	// (forwardPerCall), not for a goroutine started here.
+	forwards bool
 }
 
 // firstGo is the first go statement of list that runs per call (see
@@ -91,11 +145,22 @@ type handedGuards struct {
 // statement was found (bounded, joined or compute-only ones give nil), or
 // a return that state may take comes first. A return of list's own ends
 // list only: the calls that take it are of a kind that starts nothing.
-func (g *handedGuards) firstGo(body *ast.BlockStmt, list []ast.Stmt) (found *ast.GoStmt, stop bool) {
+func (g *handedGuards) firstGo(body *ast.BlockStmt, list []ast.Stmt) (found ast.Node, stop bool) {
 	for _, s := range list {
 		switch s := s.(type) {
 		case *ast.GoStmt:
-			return g.c.perCallGo(body, s), true
+			if g.forwards {
+				return nil, true
+			}
+			return g.c.perCallGo(body, s, s.Call.Fun), true
+		case *ast.ExprStmt:
+			if start, work := g.startCall(s); start != nil {
+				return g.c.perCallGo(body, start, work), true
+			}
+		case *ast.SelectStmt:
+			if g.c.shutdownCheck(body, s) {
+				continue // returns only once the process shuts the runner down
+			}
 		case *ast.ReturnStmt:
 			return nil, false // this kind of call ends here; the others go on
 		case *ast.IfStmt:
@@ -124,7 +189,7 @@ func (g *handedGuards) firstGo(body *ast.BlockStmt, list []ast.Stmt) (found *ast
 
 // ifGo walks an if statement whose condition looks only at what the call
 // was handed into both branches; another one stops the walk if it returns.
-func (g *handedGuards) ifGo(body *ast.BlockStmt, s *ast.IfStmt) (*ast.GoStmt, bool) {
+func (g *handedGuards) ifGo(body *ast.BlockStmt, s *ast.IfStmt) (ast.Node, bool) {
 	if !g.handedStmt(s.Init) || !g.handed(s.Cond) || g.modeFlag(s.Cond) {
 		return nil, returns(s)
 	}
@@ -266,19 +331,116 @@ func isMethodOfDerived(info *types.Info, fun ast.Expr, derived map[types.Object]
 	return ok && derived[info.Uses[id]]
 }
 
-// perCallGo is g unless what it starts is bounded, joined or only computes.
-func (c *checker) perCallGo(body *ast.BlockStmt, g *ast.GoStmt) *ast.GoStmt {
-	if c.slotTriedInside(c.workBody(g.Call.Fun)) || c.waitsAfter(body, g.End()) {
+// perCallGo is start, which starts work in a goroutine, unless what it
+// starts is bounded, joined or only computes.
+func (c *checker) perCallGo(body *ast.BlockStmt, start ast.Node, work ast.Expr) ast.Node {
+	if c.slotTriedInside(c.workBody(work)) || c.waitsAfter(body, start.End()) {
 		return nil // bounded or joined
 	}
-	if !lazyssa.FactsOnly() && computesOnly(c.ssaFuncOfWork(g.Call.Fun)) {
+	if !lazyssa.FactsOnly() && computesOnly(c.ssaFuncOfWork(work)) {
 		// It ends on its own in CPU time. Asked only in the program's own
 		// packages: the question builds the package's SSA, which a
 		// dependency analysed for its facts (the runtime's) would pay for
 		// every go statement it has.
 		return nil
 	}
-	return g
+	return start
+}
+
+// startCall is the call s makes that starts a goroutine, with the work it
+// runs: a starter of the catalogue handed a function (a WaitGroup's Go) or,
+// when g looks for forwarders, a starter handed one of the function's own
+// func parameters.
+func (g *handedGuards) startCall(s *ast.ExprStmt) (ast.Node, ast.Expr) {
+	call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil, nil
+	}
+	fn := g.c.callee(call)
+	if !g.forwards {
+		if catalog.GoroutineStarters.Has(fn) {
+			return call, call.Args[0]
+		}
+		return nil, nil
+	}
+	if g.c.starterFact(fn) == nil {
+		return nil, nil
+	}
+	for _, a := range call.Args {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok && g.params[g.c.pass.TypesInfo.Uses[id]] {
+			if _, isFunc := g.c.pass.TypesInfo.TypeOf(id).Underlying().(*types.Signature); isFunc {
+				return call, id
+			}
+		}
+	}
+	return nil, nil
+}
+
+// shutdownCheck reports whether s, in a function whose body is body, only
+// asks whether a channel is closed: a case that receives from it and
+// returns, and a default that goes on. The function neither closes nor
+// sends on the channel, so the check turns true once, when whatever owns
+// the channel shuts down (yorkie's Background.Go skipping work after
+// Close); until then every call goes on. A once-guard closes its channel
+// itself.
+func (c *checker) shutdownCheck(body *ast.BlockStmt, s *ast.SelectStmt) bool {
+	var ch ast.Expr
+	hasDefault := false
+	for _, cl := range s.Body.List {
+		cc := cl.(*ast.CommClause)
+		if cc.Comm == nil {
+			hasDefault = true
+			if slices.ContainsFunc(cc.Body, returns) {
+				return false
+			}
+			continue
+		}
+		recv := receivedFrom(cc.Comm)
+		if recv == nil || ch != nil || !slices.ContainsFunc(cc.Body, returns) {
+			return false
+		}
+		ch = recv
+	}
+	return hasDefault && ch != nil && !c.closesOrSends(body, ch)
+}
+
+// receivedFrom is the channel a select case's plain receive (<-ch, with
+// its value dropped or assigned) reads, or nil.
+func receivedFrom(comm ast.Stmt) ast.Expr {
+	var e ast.Expr
+	switch comm := comm.(type) {
+	case *ast.ExprStmt:
+		e = comm.X
+	case *ast.AssignStmt:
+		if len(comm.Rhs) == 1 {
+			e = comm.Rhs[0]
+		}
+	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X
+	}
+	return nil
+}
+
+// closesOrSends reports whether body, function literals included, closes
+// ch or sends on it.
+func (c *checker) closesOrSends(body *ast.BlockStmt, ch ast.Expr) bool {
+	same := func(e ast.Expr) bool { return types.ExprString(ast.Unparen(e)) == types.ExprString(ast.Unparen(ch)) }
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			found = found || same(n.Chan)
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
+				if _, builtin := c.pass.TypesInfo.Uses[id].(*types.Builtin); builtin {
+					found = found || same(n.Args[0])
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // startsPerCall is where fn starts its goroutine (a fact), or "".

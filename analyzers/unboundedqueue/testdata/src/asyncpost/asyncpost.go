@@ -194,3 +194,63 @@ func readEach(urls []string) {
 		}
 	}
 }
+
+// ---- a service's own background runner (yorkie's Background.Go) ----
+
+// Background runs work in goroutines it tracks with a WaitGroup, until
+// Close: a check of its closing channel comes first, which returns only
+// after shutdown; before that every call starts one.
+type Background struct {
+	mu      sync.RWMutex
+	closing chan struct{}
+	wg      sync.WaitGroup
+}
+
+func (b *Background) Go(f func()) { // want Go:"startsGoroutine"
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	select {
+	case <-b.closing:
+		slog.Warn("closed; skipping")
+		return
+	default:
+	}
+	b.wg.Go(func() {
+		f()
+	})
+}
+
+func (b *Background) Close() {
+	b.mu.Lock()
+	close(b.closing)
+	b.mu.Unlock()
+	b.wg.Wait()
+}
+
+// Backend hands its callers' work on to its runner: a starter too.
+type Backend struct{ background *Background }
+
+func (b *Backend) Go(f func()) { // want Go:"startsGoroutine"
+	b.background.Go(f)
+}
+
+// Traps: a runner whose check closes the channel it tests (once only), and
+// one that waits for what it started.
+type OnceRunner struct{ started chan struct{} }
+
+func (o *OnceRunner) Go(f func()) {
+	select {
+	case <-o.started:
+		return
+	default:
+		close(o.started)
+	}
+	go f()
+}
+
+type WaitingRunner struct{ wg sync.WaitGroup }
+
+func (w *WaitingRunner) Go(f func()) {
+	w.wg.Go(f)
+	w.wg.Wait()
+}

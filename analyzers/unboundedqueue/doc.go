@@ -689,8 +689,10 @@ starts one; a function that hands it a func parameter of its own is
 one too, but a function that calls one with work of its own choosing,
 or starts its goroutine only when its state allows, is not. The work handed to such a
 function is looked into only when it is a function literal. A goroutine
-per request is seen in the function that takes the request or has a gRPC
-method's shape, and in the functions it calls outside loops, at any depth
+per request is seen in the function that takes the request (an
+*http.Request, a framework's context of one, or the request context of a
+server not built on net/http: fasthttp's RequestCtx, fiber's Ctx,
+fastglue's Request) or has a gRPC method's shape, and in the functions it calls outside loops, at any depth
 through static calls (detachesPerCall); not through interface methods or
 function values (a service behind an interface whose implementation
 starts one is missed). Network waits

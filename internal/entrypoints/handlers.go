@@ -62,9 +62,11 @@ func answersRequest(sig *types.Signature) bool {
 // an incoming request: an *http.Request, or a framework's request context
 // that holds both the request and its response writer (gin's *Context, a
 // struct with both fields, embedded or not; echo's Context, an interface
-// with a method for each).
+// with a method for each), or the request context of a server not built on
+// net/http, or a framework's type that hands one out (fasthttp's
+// RequestCtx; fiber's Ctx, fastglue's Request: carriesServerContext).
 func CarriesRequest(t types.Type) bool {
-	if isNamedType(t, "net/http", "Request") {
+	if isNamedType(t, "net/http", "Request") || carriesServerContext(t) {
 		return true
 	}
 	if p, ok := t.(*types.Pointer); ok {
@@ -109,6 +111,58 @@ func structCarries(st *types.Struct, depth int) (req, resp bool) {
 		}
 	}
 	return req, resp
+}
+
+// serverContexts are the request contexts of HTTP servers not built on
+// net/http: each holds one incoming request and its response (fasthttp's
+// RequestCtx, which fiber and fastglue hand their handlers inside their own
+// types). A client's request and response types are not among them: a
+// function handed fasthttp's Request and Response sends a request.
+var serverContexts = [][2]string{{"github.com/valyala/fasthttp", "RequestCtx"}}
+
+// carriesServerContext reports whether t is a server's request context or
+// hands one out: a field (fastglue's Request.RequestCtx) or a method with
+// no parameters that returns it (fiber v2's Ctx.Context(), v3's
+// Ctx.RequestCtx()): the framework's context of one request.
+func carriesServerContext(t types.Type) bool {
+	if isServerContext(t) {
+		return true
+	}
+	if _, isPtr := t.(*types.Pointer); !isPtr && !types.IsInterface(t) {
+		t = types.NewPointer(t) // a method of the pointer's method set counts too
+	}
+	mset := types.NewMethodSet(t)
+	for i := range mset.Len() {
+		sig, ok := mset.At(i).Type().(*types.Signature)
+		if ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && isServerContext(sig.Results().At(0).Type()) {
+			return true
+		}
+	}
+	if st, ok := derefStruct(t); ok {
+		for f := range st.Fields() {
+			if isServerContext(f.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isServerContext(t types.Type) bool {
+	for _, sc := range serverContexts {
+		if isNamedType(t, sc[0], sc[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
 }
 
 // isResponseWriter reports whether t is net/http's ResponseWriter or a type

@@ -71,6 +71,12 @@ other interface) and recovers it inside — switch ctx := c.(type) { case
 is such a function too: HandleError(c, http.StatusServiceUnavailable, err)
 is reported at the call, and a helper that never asserts its parameter to
 a framework's context writes nothing.
+Fiber's handlers (v2's *fiber.Ctx, v3's fiber.Ctx) write the status with
+c.Status and c.SendStatus and set the header with c.Set or c.Append, or on
+fasthttp's response header (c.Response().Header.Set); a fasthttp
+handler's *RequestCtx writes it with SetStatusCode or Error's second
+argument. Fiber's own limiter middleware sets Retry-After by itself and is
+not reported.
 Echo's rate limiter: middleware.RateLimiter(store), and
 middleware.RateLimiterWithConfig with a configuration that leaves
 DenyHandler unset (a literal without it, or a copy of

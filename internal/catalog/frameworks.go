@@ -102,11 +102,56 @@ var ChiRender = &HTTPFramework{
 	SetRetryAfter:     `w.Header().Set("Retry-After", "5")`,
 }
 
+// fiberTable is a major version of gofiber/fiber, whose handlers take ctx
+// (v2's *fiber.Ctx, v3's fiber.Ctx interface), the receiver recv of its
+// methods: c.Status(429) and
+// c.SendStatus(503) write the status, c.Set and c.Append set a header. Its
+// limiter middleware sets Retry-After on the 429 it sends by itself (unless
+// configured with DisableHeaders), so only the user's own writes are read.
+func fiberTable(ctx, recv string) *HTTPFramework {
+	f := &HTTPFramework{
+		Name:          "fiber",
+		Contexts:      []string{ctx},
+		StatusWrites:  map[string]int{},
+		HeaderSets:    map[string]int{},
+		SetRetryAfter: `c.Set("Retry-After", "5")`,
+	}
+	for _, m := range []string{"Status", "SendStatus"} {
+		f.StatusWrites["("+recv+")."+m] = 0
+	}
+	for _, m := range []string{"Set", "Append"} {
+		f.HeaderSets["("+recv+")."+m] = 0
+	}
+	return f
+}
+
+// FiberV2 and FiberV3 are github.com/gofiber/fiber's two major versions.
+var (
+	FiberV2 = fiberTable("*github.com/gofiber/fiber/v2.Ctx", "*github.com/gofiber/fiber/v2.Ctx")
+	FiberV3 = fiberTable("github.com/gofiber/fiber/v3.Ctx", "github.com/gofiber/fiber/v3.Ctx")
+)
+
+// Fasthttp is github.com/valyala/fasthttp, which fiber and fastglue are
+// built on: its RequestCtx writes the status (SetStatusCode, Error's
+// second argument), and its ResponseHeader sets headers (what fiber's
+// c.Response().Header.Set reaches too).
+var Fasthttp = &HTTPFramework{
+	Name:     "fasthttp",
+	Contexts: []string{"*github.com/valyala/fasthttp.RequestCtx"},
+	StatusWrites: map[string]int{
+		"(*github.com/valyala/fasthttp.RequestCtx).SetStatusCode": 0,
+		"(*github.com/valyala/fasthttp.RequestCtx).Error":         1,
+		"(*github.com/valyala/fasthttp.Response).SetStatusCode":   0,
+	},
+	HeaderSets: map[string]int{
+		"(*github.com/valyala/fasthttp.ResponseHeader).Set": 0,
+		"(*github.com/valyala/fasthttp.ResponseHeader).Add": 0,
+	},
+	SetRetryAfter: `ctx.Response.Header.Set("Retry-After", "5")`,
+}
+
 // HTTPFrameworks are the frameworks whose handlers retryafter reads.
-// Fiber is not among them: it is not built on net/http, and its limiter
-// middleware sets Retry-After on the 429 it sends by itself (unless
-// configured with DisableHeaders).
-var HTTPFrameworks = []*HTTPFramework{Echo, EchoV3, Gin, ChiRender}
+var HTTPFrameworks = []*HTTPFramework{Echo, EchoV3, Gin, ChiRender, FiberV2, FiberV3, Fasthttp}
 
 // FrameworkOfContext returns the framework whose request context has the
 // type key t, or nil.

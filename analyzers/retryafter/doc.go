@@ -71,6 +71,13 @@ other interface) and recovers it inside — switch ctx := c.(type) { case
 is such a function too: HandleError(c, http.StatusServiceUnavailable, err)
 is reported at the call, and a helper that never asserts its parameter to
 a framework's context writes nothing.
+A status read out of a table of constants by a constant key is that
+constant: a package-level map literal whose entries hold a 429 or 503
+(the status itself, or a field of a struct literal) behind a getter whose
+whole body returns the entry its one parameter names (versitygw's
+s3err.GetAPIError(ErrSlowDown).HTTPStatusCode; the StatusTable fact, across
+packages). A key chosen at run time is not followed.
+
 Fiber's handlers (v2's *fiber.Ctx, v3's fiber.Ctx) write the status with
 c.Status and c.SendStatus and set the header with c.Set or c.Append, or on
 fasthttp's response header (c.Response().Header.Set); a fasthttp

@@ -33,7 +33,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "retryafter"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/retryafter",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer},
-	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError), new(CarriesShed), new(ReturnsShedStatus), new(HandsAfterRetryAfter)},
+	FactTypes: []analysis.Fact{new(SetsRetryAfter), new(WritesStatus), new(ShedError), new(CarriesShed), new(ReturnsShedStatus), new(HandsAfterRetryAfter), new(StatusTable)},
 	Run:       run,
 }, Code))
 
@@ -92,6 +92,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	if serves || grpc {
+		guard.At(pass.Files[0].Pos(), func() { c.learnStatusTables() })
 		c.runShedErrors(builder.Package(), funcs)
 		if !factsOnly {
 			guard.At(pass.Files[0].Pos(), func() { c.checkShedReplies() })
@@ -136,6 +137,8 @@ type checker struct {
 	// reportedAt holds the returns of a shed status already reported: a
 	// callee's return is reported once, whichever handler writes it.
 	reportedAt map[token.Pos]bool
+	// tables are this package's getters of status tables (StatusTable).
+	tables map[*types.Func]*StatusTable
 }
 
 // ---- handlers ----
@@ -538,6 +541,10 @@ func (c *checker) eachUnsetWrite(fn *ssa.Function, report func(statusWrite, stri
 				continue
 			}
 			if status := shedOnUnsetPath(w.status, b, unsetOut, unsetAtEntry); status != "" {
+				report(w, status)
+				continue
+			}
+			if status := c.tableShed(w.status); status != "" && unsetAtEntry(b) {
 				report(w, status)
 				continue
 			}

@@ -8,6 +8,8 @@ import (
 	fiberv2 "github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v3"
 	"github.com/valyala/fasthttp"
+
+	"s3err"
 )
 
 type semaphore struct{ n int }
@@ -72,4 +74,37 @@ func rawBusyWithHeader(ctx *fasthttp.RequestCtx) { // want rawBusyWithHeader:"se
 // notFound writes another status.
 func notFound(c *fiberv2.Ctx) error {
 	return c.SendStatus(http.StatusNotFound)
+}
+
+// ---- statuses read out of the service's error table ----
+
+// tableLimiter writes the status of ErrSlowDown's entry, a 503.
+func tableLimiter(sem *semaphore) fiber.Handler {
+	return func(ctx fiber.Ctx) error {
+		if !sem.TryAcquire() {
+			err := s3err.GetAPIError(s3err.ErrSlowDown)
+			ctx.Status(err.HTTPStatusCode) // want `writes 503 Service Unavailable`
+			return ctx.Send([]byte(err.Error()))
+		}
+		return ctx.Next()
+	}
+}
+
+func tableBusy(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(s3err.StatusOf("busy")) // want `writes 503 Service Unavailable`
+}
+
+// Traps: another entry (a 404), the entry with the header set, and a key
+// chosen at run time.
+func tableNotFound(ctx fiber.Ctx) error {
+	return ctx.SendStatus(s3err.GetAPIError(s3err.ErrNoSuchKey).HTTPStatusCode)
+}
+
+func tableLimiterWithHeader(ctx fiber.Ctx) error { // want tableLimiterWithHeader:"setsRetryAfter"
+	ctx.Set("Retry-After", "5")
+	return ctx.SendStatus(s3err.GetAPIError(s3err.ErrTooMany).HTTPStatusCode)
+}
+
+func tableByCode(ctx fiber.Ctx, code s3err.ErrorCode) error {
+	return ctx.SendStatus(s3err.GetAPIError(code).HTTPStatusCode)
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/netio"
@@ -60,7 +61,7 @@ func (c *checker) learnDetachers() {
 			continue
 		}
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && c.serving && !c.runsPerRequest(fd) {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && c.serving && !c.runsPerRequest(fd) && !(c.mayDetach(fd) && c.registeredHandler(fd)) {
 				decls = append(decls, fd)
 			}
 		}
@@ -135,7 +136,7 @@ func (c *checker) firstDetached(fd *ast.FuncDecl) *detached {
 // returns: func(app *App) http.HandlerFunc { return func(w, r) { … } })
 // runs once per request too, whatever the function around it does.
 func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
-	if c.runsPerRequest(fd) {
+	if c.runsPerRequest(fd) || c.mayDetach(fd) && c.registeredHandler(fd) {
 		c.eachDetachedIn(fd, fd.Body, true, c.reportDetached)
 		return
 	}
@@ -241,6 +242,45 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 		}
 		return true
 	})
+}
+
+// registeredHandler reports whether fd is a request handler this package
+// registers with a router or an RPC server (internal/entrypoints: a
+// Connect service's methods handed to its generated NewXxxHandler, a route
+// table's handlers), whatever its signature: per request is whatever an
+// entry point reaches, not only what takes an *http.Request.
+func (c *checker) registeredHandler(fd *ast.FuncDecl) bool {
+	if c.handlers == nil {
+		c.handlers = map[*types.Func]bool{}
+		builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+		for _, e := range entrypoints.Find(c.pass.Pkg, builder.SrcFuncs()) {
+			if obj, ok := e.Func.Object().(*types.Func); ok && e.Class == entrypoints.Interactive && e.Func.Pkg == c.ssaPkg() {
+				c.handlers[obj] = true
+			}
+		}
+	}
+	obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	return obj != nil && c.handlers[obj]
+}
+
+// mayDetach reports whether fd's body, literals included, has a go
+// statement or a call of a function that starts a goroutine or detaches
+// one (a fact): only then is the package's SSA built to ask
+// registeredHandler.
+func (c *checker) mayDetach(fd *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			found = true
+		case *ast.CallExpr:
+			fn := c.callee(n)
+			_, detaches := c.detachesAt(fn)
+			found = detaches || catalog.GoroutineStarters.Has(fn) || c.startsPerCall(fn) != ""
+		}
+		return !found
+	})
+	return found
 }
 
 // detachedAt is a goroutine started at pos whose work waits by via.

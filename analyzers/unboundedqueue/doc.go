@@ -692,7 +692,9 @@ function is looked into only when it is a function literal. A goroutine
 per request is seen in the function that takes the request (an
 *http.Request, a framework's context of one, or the request context of a
 server not built on net/http: fasthttp's RequestCtx, fiber's Ctx,
-fastglue's Request) or has a gRPC method's shape, and in the functions it calls outside loops, at any depth
+fastglue's Request), has a gRPC method's shape, or is a handler the
+package registers with a router or an RPC server (internal/entrypoints: a
+Connect service's methods, a route's handler whatever its context type), and in the functions it calls outside loops, at any depth
 through static calls (detachesPerCall); not through interface methods or
 function values (a service behind an interface whose implementation
 starts one is missed). Network waits

@@ -4,6 +4,7 @@
 package asyncpost
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"sync"
@@ -206,7 +207,7 @@ type Background struct {
 	wg      sync.WaitGroup
 }
 
-func (b *Background) Go(f func()) { // want Go:"startsGoroutine"
+func (b *Background) Go(f func(ctx context.Context)) { // want Go:"startsGoroutine"
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	select {
@@ -216,7 +217,7 @@ func (b *Background) Go(f func()) { // want Go:"startsGoroutine"
 	default:
 	}
 	b.wg.Go(func() {
-		f()
+		f(context.Background())
 	})
 }
 
@@ -230,7 +231,7 @@ func (b *Background) Close() {
 // Backend hands its callers' work on to its runner: a starter too.
 type Backend struct{ background *Background }
 
-func (b *Backend) Go(f func()) { // want Go:"startsGoroutine"
+func (b *Backend) Go(f func(ctx context.Context)) { // want Go:"startsGoroutine"
 	b.background.Go(f)
 }
 

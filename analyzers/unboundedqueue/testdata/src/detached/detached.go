@@ -65,7 +65,7 @@ func (a *App) requestOTP(e *RequestEvent) error {
 // After yorkie's PushPull: the work goes to the service's own background
 // runner (a WaitGroup's Go after a shutdown check), behind a forwarder.
 func (a *App) pushPull(e *RequestEvent) error {
-	a.backend.Go(func() { // want `goroutine per request: this .*Go call \(it starts a goroutine at asyncpost.go:\d+\) starts, on every request, a goroutine that waits on the network \(mails.SendOTP\)`
+	a.backend.Go(func(ctx context.Context) { // want `goroutine per request: this .*Go call \(it starts a goroutine at asyncpost.go:\d+\) starts, on every request, a goroutine that waits on the network \(mails.SendOTP\)`
 		_ = mails.SendOTP(a.mails, e.Request.FormValue("email"))
 	})
 	return nil

@@ -36,6 +36,15 @@ type detachesPerCall struct {
 	Via   string
 	File  string // the go statement's file and line, for related information
 	Line  int
+	// Sites are all the goroutines it starts per call, the first above
+	// among them.
+	Sites []detachedSite
+}
+
+// detachedSite is one go statement a detacher reaches, as in detached.
+type detachedSite struct {
+	Where, Via, File string
+	Line             int
 }
 
 func (*detachesPerCall) AFact()           {}
@@ -51,10 +60,13 @@ type detached struct {
 
 // learnDetachers exports detachesPerCall for this package's functions that
 // do not run per request, to a fixed point: a function that calls one
-// outside a loop is one too.
+// outside a loop is one too. Each keeps every goroutine it starts per call
+// (a stats update after a claim and another after its failure are two go
+// statements to change), so its lists are completed to a fixed point too:
+// a detacher found early may call one found later.
 func (c *checker) learnDetachers() {
 	c.learnContextIgnorers()
-	c.detachers = map[*types.Func]detached{}
+	c.detachers = map[*types.Func][]detached{}
 	var decls []*ast.FuncDecl
 	for _, f := range c.pass.Files {
 		if c.isTest(f) {
@@ -70,28 +82,34 @@ func (c *checker) learnDetachers() {
 		changed = false
 		for _, fd := range decls {
 			obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if _, done := c.detachers[obj]; obj == nil || done {
+			if obj == nil {
 				continue
 			}
-			var found *detached
-			guard.At(fd.Pos(), func() { found = c.firstDetached(fd) })
-			if found != nil {
-				if pos := c.posOf(found.file, found.line); ssautil.FileAt(c.pass.Files, pos) != nil {
-					guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
-				}
-				c.detachers[obj] = *found
-				c.pass.ExportObjectFact(obj, &detachesPerCall{Where: found.where, Via: found.via, File: found.file, Line: found.line})
+			var found []detached
+			guard.At(fd.Pos(), func() { found = c.allDetached(fd) })
+			if len(found) > len(c.detachers[obj]) {
+				c.detachers[obj] = found
 				changed = true
 			}
 		}
+	}
+	for obj, found := range c.detachers {
+		fact := &detachesPerCall{Where: found[0].where, Via: found[0].via, File: found[0].file, Line: found[0].line}
+		for _, d := range found {
+			if pos := c.posOf(d.file, d.line); ssautil.FileAt(c.pass.Files, pos) != nil {
+				guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
+			}
+			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line})
+		}
+		c.pass.ExportObjectFact(obj, fact)
 	}
 }
 
 // detachesAt is what fn starts on every call (a fact, or learnt here), and
 // whether it does.
-func (c *checker) detachesAt(fn *types.Func) (detached, bool) {
+func (c *checker) detachesAt(fn *types.Func) ([]detached, bool) {
 	if fn == nil {
-		return detached{}, false
+		return nil, false
 	}
 	fn = fn.Origin()
 	if d, ok := c.detachers[fn]; ok {
@@ -99,18 +117,25 @@ func (c *checker) detachesAt(fn *types.Func) (detached, bool) {
 	}
 	var fact detachesPerCall
 	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
-		return detached{fact.Where, fact.Via, fact.File, fact.Line}, true
+		var out []detached
+		for _, s := range fact.Sites {
+			out = append(out, detached{s.Where, s.Via, s.File, s.Line})
+		}
+		if len(out) == 0 {
+			out = []detached{{fact.Where, fact.Via, fact.File, fact.Line}}
+		}
+		return out, true
 	}
-	return detached{}, false
+	return nil, false
 }
 
-// firstDetached is the first goroutine fd starts per call that checkDetached
-// would report, or nil.
-func (c *checker) firstDetached(fd *ast.FuncDecl) *detached {
-	var found *detached
+// allDetached are the goroutines fd starts per call that checkDetached
+// would report, each go statement once, in source order.
+func (c *checker) allDetached(fd *ast.FuncDecl) []detached {
+	var found []detached
 	c.eachDetached(fd, false, func(start ast.Node, d detached, how string, direct bool) {
-		if found == nil {
-			found = &d
+		if !slices.ContainsFunc(found, func(e detached) bool { return e.file == d.file && e.line == d.line }) {
+			found = append(found, d)
 		}
 	})
 	return found
@@ -236,8 +261,10 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 					}
 				}
 			}
-			if d, ok := c.detachesAt(fn); ok && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
-				found(n, d, c.calleeName(n), false)
+			if ds, ok := c.detachesAt(fn); ok && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
+				for _, d := range ds {
+					found(n, d, c.calleeName(n), false)
+				}
 			}
 		}
 		return true

@@ -499,7 +499,9 @@ capped by it.
     such a goroutine on every call, outside loops, or calls one that does
     (the detachesPerCall fact, across packages: a service's
     SendAndSaveCode, a billing helper's refund) is reported at its go
-    statement, the line to change, in whichever package it is, once (the
+    statements, each the line to change (a stats update on a claim's
+    failure and another after its success are two), in whichever package
+    it is, each once (the
     first package on the imports' way whose request reaches it; every
     handler that reaches it is one more request that starts it), with the
     request's call as related information.

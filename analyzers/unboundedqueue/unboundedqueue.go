@@ -458,7 +458,7 @@ type checker struct {
 	slotTriers      map[*types.Func]bool             // those of them that only try for it (takesSlot.Tries)
 	parkers         map[*types.Func]*parksOnSend     // this package's functions and interface methods parked on a send
 	starters        map[*types.Func]*startsGoroutine // this package's functions that start a goroutine per call (startsGoroutine)
-	detachers       map[*types.Func]detached         // this package's functions that start an unbounded one at some depth (detachesPerCall)
+	detachers       map[*types.Func][]detached       // this package's functions that start an unbounded one at some depth (detachesPerCall)
 	handlers        map[*types.Func]bool             // the request handlers this package registers (registeredHandler), once asked
 	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)

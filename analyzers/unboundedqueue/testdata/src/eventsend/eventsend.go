@@ -1,4 +1,4 @@
-// Package eventsend has event senders after versitygw's: a method handed
+// Package eventsend has event senders after versitygw's: a method handed // want package:`noContextWaitsReported\(2\)`
 // the fiber request's context starts the delivery in a goroutine of its
 // own, on every request whose handler calls it through the sender
 // interface; and look-alikes handed no request.
@@ -59,4 +59,21 @@ func (w *Webhook) SendWithin(ctx fiber.Ctx, meta Meta) { // want SendWithin:"sta
 			resp.Body.Close()
 		}
 	}()
+}
+
+// After exposure-notifications' ClaimToken: a stats update on the
+// failure's way and another after success, each a goroutine of its own,
+// in a function a request's handler calls. Both go statements are
+// reported.
+func (w *Webhook) claim(ok bool) { // want claim:"detachesPerCall\\(eventsend.go:\\d+\\)"
+	if !ok {
+		go w.send(Meta{Name: "invalid"}) // want `goroutine per request: this go statement starts a goroutine on every request that reaches it \(through \(\*eventsend.Webhook\).claim\)`
+		return
+	}
+	go w.send(Meta{Name: "claimed"}) // want `goroutine per request: this go statement starts a goroutine on every request that reaches it \(through \(\*eventsend.Webhook\).claim\)`
+}
+
+// Claim is handed the request's fiber context.
+func (w *Webhook) Claim(ctx fiber.Ctx, ok bool) {
+	w.claim(ok)
 }

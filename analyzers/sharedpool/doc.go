@@ -126,7 +126,11 @@ Reported:
     shows main only the facts of the packages its export data mentions.
     A //bhlint:ignore written at that line holds. In an editor that
     shows a package only its own files' findings (gopls), the finding
-    sits at main's package clause and names the line.
+    sits at main's package clause and names the line. A field of a type
+    declared outside the main module that the program opens nowhere (a
+    metrics library's collector around a pool, which the program never
+    builds, reached through the library's interface) is the dependency's
+    state, no pool of the program's: not reported.
 
 Cases 2–5 are reported in the first package that sees both lanes (often
 main), at the entry point or wrap of this package, or else at its package

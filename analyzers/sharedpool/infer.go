@@ -778,7 +778,7 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 	if pos, _ := c.creationCall(conf.Resource.Key); pos.IsValid() {
 		return pos
 	}
-	if c.pass.Pkg.Name() != "main" {
+	if c.pass.Pkg.Name() != "main" || c.dependencyState(conf.Resource) {
 		return token.NoPos
 	}
 	for _, class := range []string{string(entrypoints.Background), string(entrypoints.Interactive)} {
@@ -789,6 +789,22 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 		}
 	}
 	return c.packageClause()
+}
+
+// dependencyState reports whether r, which the program opens nowhere it can
+// be seen to (no creation, no call leading to one), is a field of a type
+// declared outside the main module: a dependency's private state, filled
+// by a constructor of the dependency's that the program never calls
+// (client_golang's dbStatsCollector.db, reached through every Collector's
+// Collect). A pool is where the program opens it; with no opening it is
+// no pool of the program's, and a finding would sit at main's package
+// clause naming what the program never made.
+func (c *checker) dependencyState(r lanes.Resource) bool {
+	m := c.pass.Module
+	if m == nil || m.Path == "" || r.Pkg == "" {
+		return false // no module to measure from (GOPATH mode)
+	}
+	return r.Pkg != m.Path && !strings.HasPrefix(r.Pkg, m.Path+"/")
 }
 
 // creationCall is creatorCalls' position, and in a main package, where no call of its

@@ -168,3 +168,12 @@ func TestInferModuleInterfaces(t *testing.T) {
 	analysistest.Run(elsewhere, filepath.Join(analysistest.TestData(), "modstore"), sharedpool.Analyzer, "./...")
 	elsewhere.Done()
 }
+
+// TestDependencyState: a pool field of a dependency's type that the
+// program opens nowhere (a metrics library's collector around a pool,
+// never built) is no pool of the program's, whatever reaches it.
+func TestDependencyState(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, filepath.Join(analysistest.TestData(), "modmetrics"), sharedpool.Analyzer, "./...")
+	elsewhere.Done()
+}

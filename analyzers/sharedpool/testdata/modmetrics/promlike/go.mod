@@ -1,0 +1,3 @@
+module example.com/promlike
+
+go 1.22

@@ -65,7 +65,8 @@ capped by it.
     parameters and what it computed from them: a message handler that
     starts one for each "since" message, a notifier for each user with an
     address), reported at the call with that go statement as related
-    information; not one under a condition on state or after a return that
+    information; not one under a condition on state (an entry of a map
+    kept in a field is state: the servers started so far, by port) or after a return that
     state decides (a guard that starts it once, if s.running), not one a
     bool parameter switches on (PostMaybe(p, async): the caller's mode),
     not in a sync.Once's function literal, not one that serves the value

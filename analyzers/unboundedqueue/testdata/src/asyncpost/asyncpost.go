@@ -255,3 +255,32 @@ func (w *WaitingRunner) Go(f func()) {
 	w.wg.Go(f)
 	w.wg.Wait()
 }
+
+// ---- a server started once per port (argo-events' startServer) ----
+
+type Controller struct {
+	mu     sync.Mutex
+	active map[string]bool
+}
+
+// StartServer starts the port's server only if none runs on it yet: the
+// guard reads the controller's map of started servers, state, and the
+// call records its port there. Not a goroutine per call.
+func StartServer(c *Controller, port string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.active[port]; !ok {
+		c.active[port] = true
+		go func() {
+			_ = Post(&Payload{URL: "http://" + port})
+		}()
+	}
+}
+
+// StartEach is handed its options: the map is the call's input, and each
+// call with "async" set starts one.
+func StartEach(opts map[string]string, p *Payload) { // want StartEach:"startsGoroutine"
+	if opts["async"] != "" {
+		go func() { _ = Post(p) }()
+	}
+}

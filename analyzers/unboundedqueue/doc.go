@@ -241,7 +241,10 @@ capped by it.
     (pool_max_conns, by default the larger of 4 and the number of CPUs),
     nor a *sql.DB that draws every connection from such a pool
     (stdlib.OpenDBFromPool: the catalogue's PoolBackedOpeners), which that
-    maximum bounds. Fix: db.SetMaxOpenConns(n) with the lane's share.
+    maximum bounds, nor sql.OpenDB over a connector of the program's own
+    struct type with no fields (a fake database in process, which holds
+    no address and waits on nothing). Fix: db.SetMaxOpenConns(n) with the
+    lane's share.
  4. wait with no deadline: a call that waits for a slot (the catalogue's
     SlotWaits: semaphore.Weighted.Acquire, (*sql.DB).Conn, BeginTx,
     QueryContext and the other context methods of a pool, pgxpool's Acquire,

@@ -559,6 +559,9 @@ func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin 
 		return 0, "", token.NoPos, nil, false
 	}
 	if opensPool(fn) {
+		if catalog.Key(fn) == "database/sql.OpenDB" && len(call.Args) == 1 && c.statelessConnector(call.Args[0]) {
+			return 0, "", token.NoPos, nil, false
+		}
 		at := c.pass.Fset.Position(call.Pos())
 		return 0, c.calleeName(call), token.NoPos, []openAt{{File: at.Filename, Line: at.Line, Name: c.calleeName(call)}}, true
 	}
@@ -584,6 +587,27 @@ func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin 
 		opens = []openAt{{File: at.Filename, Line: at.Line, Name: c.calleeName(call)}}
 	}
 	return fact.Result, c.calleeName(call), origin, opens, true
+}
+
+// statelessConnector reports whether e, sql.OpenDB's connector, is a value
+// of a struct type of the module's own with no fields: a connector that
+// holds no address, no client and no other driver answers every call in
+// the process (a fake database that fails every query, for tests); its
+// pool waits on nothing.
+func (c *checker) statelessConnector(e ast.Expr) bool {
+	t := c.pass.TypesInfo.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() != c.pass.Pkg && !pkgscope.DeclaredInModule(c.pass.Module, named.Obj().Pkg()) {
+		return false
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 // originOf is the sql.Open call inside an opener of this package.

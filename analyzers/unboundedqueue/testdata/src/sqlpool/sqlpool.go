@@ -1,8 +1,10 @@
 package sqlpool
 
 import (
+	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"net/http"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -161,4 +163,31 @@ func overPgxPool(pool *pgxpool.Pool) *Store {
 // no maximum until SetMaxOpenConns.
 func overConnectorOfOwn(c driver.Connector) *Store {
 	return &Store{db: sql.OpenDB(c)} // want `pool without a maximum`
+}
+
+// ---- a fake database in process (exposure-notifications' envstest) ----
+
+// failingDriver answers every call with an error, in the process: it
+// holds no address and no client.
+type failingDriver struct{}
+
+func (failingDriver) Connect(context.Context) (driver.Conn, error) { return nil, errNope }
+func (failingDriver) Driver() driver.Driver                        { return nil }
+
+var errNope = errors.New("test database says no")
+
+// newFailingDatabase: its pool waits on nothing. Silent.
+func newFailingDatabase() *Store {
+	return &Store{db: sql.OpenDB(&failingDriver{})}
+}
+
+// remoteConnector holds where to connect: a real connector of the
+// program's own, with no maximum.
+type remoteConnector struct{ addr string }
+
+func (remoteConnector) Connect(context.Context) (driver.Conn, error) { return nil, errNope }
+func (remoteConnector) Driver() driver.Driver                        { return nil }
+
+func newRemote(addr string) *Store {
+	return &Store{db: sql.OpenDB(remoteConnector{addr: addr})} // want `pool without a maximum`
 }

@@ -136,8 +136,11 @@ paces a round only when it waits on a channel on every path to a return of
 an error that may be non-nil: handing the fetched events to a consumer after
 the request succeeded paces the rounds that succeed, not the ones that fail.
 
-Network calls are those of bhlint's catalogue and of the functions that
-reach them (a call through an interface shaped as (*http.Client).Do, a
+Network calls are those of bhlint's catalogue (with the requests of the
+cloud SDKs' service clients, AWS v1 and v2, Azure and Google Cloud, whose
+handler chains hide the net/http call: catalog.ServiceClientPackages) and
+of the functions that reach them (a call through an interface shaped as
+(*http.Client).Do, a
 library's Doer or HTTPClient, is one: whatever implements it sends the
 request), plus, for this analyzer, a method of a generated gRPC client
 interface (its last parameter is ...grpc.CallOption), whose

@@ -10,13 +10,16 @@ package catalog
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 )
 
-// NetworkCalls are calls that leave the process and wait on the network.
-var NetworkCalls = newTable(
+// NetworkCalls are calls that leave the process and wait on the network,
+// and the requests of the cloud SDKs' service clients
+// (ServiceClientPackages).
+var NetworkCalls = newClientTable(
 	// net/http: client methods and the package-level helpers.
 	"(*net/http.Client).Do", "(*net/http.Client).Get", "(*net/http.Client).Post",
 	"(*net/http.Client).PostForm", "(*net/http.Client).Head",
@@ -53,6 +56,49 @@ var NetworkCalls = newTable(
 	"(*github.com/redis/go-redis/v9.Client).Watch", "(*github.com/redis/go-redis/v9.ClusterClient).Watch",
 	"(*github.com/redis/go-redis/v9.Ring).Watch",
 )
+
+// ServiceClientPackages are the path prefixes of cloud SDKs whose
+// service clients send their requests through a chain of handlers or
+// policies held in function values and interfaces, which netio cannot
+// follow to the net/http call at its end: AWS's (v1 and v2), Azure's and
+// Google Cloud's. A method of one of their types is a request (see
+// isServiceRequest). A list, as the mailers' rows are, because the SDKs
+// hide the one principle (the request reaches the network) behind
+// values.
+var ServiceClientPackages = []string{
+	"github.com/aws/aws-sdk-go/service/",
+	"github.com/aws/aws-sdk-go-v2/service/",
+	"github.com/Azure/azure-sdk-for-go/sdk/",
+	"cloud.google.com/go/",
+}
+
+// isServiceRequest reports whether fn is an exported method of a type of
+// one of the client packages that sends a request: its last result is an
+// error and it is handed a context.Context first (v2, Azure, Google Cloud,
+// v1's XxxWithContext), or it is a v1 client's operation (ReceiveMessage),
+// not the builder of one (ReceiveMessageRequest, which returns the
+// request unsent).
+func isServiceRequest(fn *types.Func, prefixes []string) bool {
+	sig := fn.Signature()
+	if sig.Recv() == nil || fn.Pkg() == nil || !fn.Exported() || sig.Results().Len() == 0 {
+		return false
+	}
+	path := fn.Pkg().Path()
+	if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(path, p) }) {
+		return false
+	}
+	if !isErrorType(sig.Results().At(sig.Results().Len() - 1).Type()) {
+		return false
+	}
+	if sig.Params().Len() > 0 && TypeKey(sig.Params().At(0).Type()) == "context.Context" {
+		return true
+	}
+	return strings.HasPrefix(path, "github.com/aws/aws-sdk-go/service/") && !strings.HasSuffix(fn.Name(), "Request")
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
 
 // NetworkPackages are import paths through which a package can reach a
 // network call. A package that imports none of them, directly or not,
@@ -248,6 +294,9 @@ type Table struct {
 	names       map[string]bool
 	recvPkgs    map[string]bool
 	oddReceiver bool // a wildcard receiver with no package to filter by
+	// clients are the packages (path prefixes) of generated service
+	// clients whose every request method is a row: ServiceClientPackages.
+	clients []string
 }
 
 // NewTable makes a table of function keys, such as a configuration's
@@ -255,6 +304,12 @@ type Table struct {
 func NewTable(keys ...string) *Table { return newTable(keys...) }
 
 func newTable(keys ...string) *Table { return &Table{keys: keys} }
+
+// newClientTable is a table whose rows are keys and, besides them, the
+// requests of the service clients of ServiceClientPackages.
+func newClientTable(keys ...string) *Table {
+	return &Table{keys: keys, clients: ServiceClientPackages}
+}
 
 // index builds the table's maps from the keys it was made with, once.
 func (t *Table) index() {
@@ -317,6 +372,9 @@ func (t *Table) Has(fn *types.Func) bool {
 	t.index()
 	fn = fn.Origin()
 	if t.names[fn.Name()] && t.exact[Key(fn)] {
+		return true
+	}
+	if len(t.clients) > 0 && isServiceRequest(fn, t.clients) {
 		return true
 	}
 	if len(t.receivers) == 0 {

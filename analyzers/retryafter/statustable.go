@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A status read out of a table of constants by a constant key is that
@@ -76,22 +77,10 @@ func (c *checker) learnStatusTables() {
 func (c *checker) statusTables() map[*types.Var]map[string]map[string]string {
 	out := map[*types.Var]map[string]map[string]string{}
 	for _, f := range c.pass.Files {
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					if i >= len(vs.Values) {
-						break
-					}
-					v, _ := c.pass.TypesInfo.Defs[name].(*types.Var)
-					if sheds := c.mapLiteralSheds(vs.Values[i]); v != nil && len(sheds) > 0 {
-						out[v] = sheds
-					}
-				}
+		for name, value := range ssautil.PackageVars(f) {
+			v, _ := c.pass.TypesInfo.Defs[name].(*types.Var)
+			if sheds := c.mapLiteralSheds(value); v != nil && len(sheds) > 0 {
+				out[v] = sheds
 			}
 		}
 	}

@@ -3,11 +3,11 @@ package zerofallback
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/directive"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 func (c *checker) collectDirectives(f *ast.File) {
@@ -61,25 +61,13 @@ func (c *checker) collectRegistrations(f *ast.File) {
 }
 
 func (c *checker) collectTables(f *ast.File) {
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.VAR {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			vs := spec.(*ast.ValueSpec)
-			if len(vs.Values) != len(vs.Names) {
-				continue
-			}
-			for i, name := range vs.Names {
-				lit, ok := ast.Unparen(vs.Values[i]).(*ast.CompositeLit)
-				v, isVar := c.pass.TypesInfo.Defs[name].(*types.Var)
-				if ok && isVar && len(lit.Elts) > 0 && c.allConstant(elementValues(lit)) {
-					switch v.Type().Underlying().(type) {
-					case *types.Map, *types.Slice, *types.Array:
-						c.tables[v] = true
-					}
-				}
+	for name, value := range ssautil.PackageVars(f) {
+		lit, ok := ast.Unparen(value).(*ast.CompositeLit)
+		v, isVar := c.pass.TypesInfo.Defs[name].(*types.Var)
+		if ok && isVar && len(lit.Elts) > 0 && c.allConstant(elementValues(lit)) {
+			switch v.Type().Underlying().(type) {
+			case *types.Map, *types.Slice, *types.Array:
+				c.tables[v] = true
 			}
 		}
 	}

@@ -296,6 +296,32 @@ func LinePos(fset *token.FileSet, file string, line int) token.Pos {
 	return found.LineStart(line)
 }
 
+// PackageVars yields each package-level variable f declares with a value
+// of its own (var rates = map[…]…{…}), by its name's identifier: a table
+// written in the source. A declaration whose names take the values of one
+// call (var a, b = f()) yields nothing.
+func PackageVars(f *ast.File) iter.Seq2[*ast.Ident, ast.Expr] {
+	return func(yield func(*ast.Ident, ast.Expr) bool) {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, name := range vs.Names {
+					if !yield(name, vs.Values[i]) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // FileAt is the file among files that holds pos, or nil: pos is in
 // another package's file (or none).
 func FileAt(files []*ast.File, pos token.Pos) *ast.File {

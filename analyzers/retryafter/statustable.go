@@ -27,23 +27,58 @@ import (
 // names, and is not followed.
 
 // StatusTable marks a function that returns the entry of a package-level
-// table its one parameter names. Sheds maps each field of the entry that
-// holds a status ("" when the entry is the status itself) to the keys
-// (constant.Value's ExactString) whose entry holds a 429 or 503 there.
+// table its one parameter names. Sheds are the entries that hold a 429 or
+// 503, by the field that holds it ("" when the entry is the status itself)
+// and the key (constant.Value's ExactString), sorted: a fact's encoding
+// must not depend on a map's order.
 type StatusTable struct {
-	Sheds map[string]map[string]string
+	Sheds []TableShed
+}
+
+// TableShed is one entry of a status table that sheds.
+type TableShed struct {
+	Field, Key, Status string
 }
 
 // AFact marks StatusTable as an analysis fact.
 func (*StatusTable) AFact() {}
 
 func (f *StatusTable) String() string {
+	count := map[string]int{}
+	for _, e := range f.Sheds {
+		count[e.Field]++
+	}
 	var fields []string
-	for field, keys := range f.Sheds {
-		fields = append(fields, fmt.Sprintf("%s:%d", field, len(keys)))
+	for field, n := range count {
+		fields = append(fields, fmt.Sprintf("%s:%d", field, n))
 	}
 	sort.Strings(fields)
 	return "statusTable(" + strings.Join(fields, ",") + ")"
+}
+
+// shed is the status of the entry at key, read from field, or "".
+func (f *StatusTable) shed(field, key string) string {
+	for _, e := range f.Sheds {
+		if e.Field == field && e.Key == key {
+			return e.Status
+		}
+	}
+	return ""
+}
+
+// newStatusTable is the fact for a table's sheds, by field and key.
+func newStatusTable(sheds map[string]map[string]string) *StatusTable {
+	f := &StatusTable{}
+	for field, keys := range sheds {
+		for key, status := range keys {
+			f.Sheds = append(f.Sheds, TableShed{Field: field, Key: key, Status: status})
+		}
+	}
+	sort.Slice(f.Sheds, func(i, j int) bool {
+		a, b := f.Sheds[i], f.Sheds[j]
+		return a.Field < b.Field || a.Field == b.Field && a.Key < b.Key
+	})
+	return f
 }
 
 // learnStatusTables finds this package's getters of status tables and
@@ -62,7 +97,7 @@ func (c *checker) learnStatusTables() {
 			}
 			if table := tables[c.tableReturned(fd)]; table != nil {
 				if fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-					fact := &StatusTable{Sheds: table}
+					fact := newStatusTable(table)
 					c.tables[fn] = fact
 					c.pass.ExportObjectFact(fn, fact)
 				}
@@ -193,7 +228,7 @@ func (c *checker) tableShed(v ssa.Value) string {
 		if x.Op != token.MUL || !ok {
 			return ""
 		}
-		field, base = fieldName(fa.X.Type(), fa.Field), storedCall(fa.X)
+		field, base = ssautil.FieldName(fa), storedCall(fa.X)
 	}
 	call, ok := base.(*ssa.Call)
 	if !ok || len(call.Call.Args) != 1 {
@@ -207,33 +242,22 @@ func (c *checker) tableShed(v ssa.Value) string {
 	if table == nil {
 		return ""
 	}
-	return table.Sheds[field][key.Value.ExactString()]
+	return table.shed(field, key.Value.ExactString())
 }
 
 // storedCall is the call whose result ptr holds: ptr itself when the
 // getter returns a pointer, or the local variable the call's result was
-// stored in (err := GetAPIError(code), addressed for a method call).
+// stored in once (err := GetAPIError(code), addressed for a method call);
+// written twice, which entry is read depends on the path: nil.
 func storedCall(ptr ssa.Value) ssa.Value {
-	alloc, ok := ptr.(*ssa.Alloc)
-	if !ok {
-		return ptr
+	if alloc, ok := ptr.(*ssa.Alloc); ok {
+		return ssautil.StoredOnce(alloc)
 	}
-	var stored ssa.Value
-	for _, r := range *alloc.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
-			if stored != nil {
-				return nil // written twice: which entry is read depends on the path
-			}
-			stored = st.Val
-		}
-	}
-	return stored
+	return ptr
 }
 
+// fieldName is the name of field i of the struct value t.
 func fieldName(t types.Type, i int) string {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
 	st, ok := t.Underlying().(*types.Struct)
 	if !ok || i >= st.NumFields() {
 		return ""

@@ -32,6 +32,7 @@ type poolCreation struct {
 	Line      int
 	Call      string // the opening call, as "gorm.Open"
 	Global    bool   // a package-level variable, not a field
+	Stmt      bool   // statements prepared on the pool, not the pool's own name
 	// Inner are the calls that make the pool inside the opening call when
 	// it is a function of the same package that returns what they open
 	// (openDB returning gorm.Open's result): the lines a reader changes.
@@ -552,8 +553,20 @@ func initClosures(init *ssa.Function) []*ssa.Function {
 // handed to the token store, the blob store and the actives counter): one
 // pool under several names, so that handlers reaching one and background
 // work reaching another share it. The created are sorted by key: each
-// name is linked from the first, whichever package links them.
+// name is linked from the first, whichever package links them; a pool's
+// own names come before the statements prepared on it, so that the pool
+// names the finding.
 func (c *checker) linkOpenings(created []poolCreation) {
+	created = slices.Clone(created)
+	slices.SortStableFunc(created, func(a, b poolCreation) int {
+		switch {
+		case a.Stmt == b.Stmt:
+			return 0
+		case b.Stmt:
+			return -1
+		}
+		return 1
+	})
 	first := map[string]string{}
 	for _, p := range created {
 		if p.File == "" {

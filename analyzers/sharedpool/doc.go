@@ -169,10 +169,18 @@ of the pool it was prepared on: for inferred classes it is one pool with
 it when it is stored from a call given that pool (s.count, _ =
 s.db.Prepare(q)), and so is every statement field of a struct stored from
 such a call (app.queries = initQueries(db), which prepares a struct of
-*sqlx.Stmt on db); the call is not read, any call given exactly one pool is
+*sqlx.Stmt on db), and every statement field of a struct a call fills
+through the pointer it is handed beside the pool (goyesql's loaders and
+the helpers around them: ScanSQLFile("queries.sql", &q, opt.DB), by
+reflection); the call is not read, any call given exactly one pool is
 taken to prepare on it, one given two links nothing, and a statement
 linked to no pool is a pool of its own (reported if both classes run that
-very statement). A struct field with no lane
+very statement). A pool that entries reach only through its statements
+(the DB field of the options a manager's constructor was handed) is named
+by that field, and the finding sits where the one opening that fills it
+is (main's sqlx.Connect); a field two openings fill (one manager per
+pool) has no such place, and the finding stays where it would be
+without one. A struct field with no lane
 is not treated as shared, since each lane may fill its own instance; a
 laned field is that lane's wherever it is read. A function creates a
 pool when it stores into a variable or field with no lane the result of a

@@ -276,23 +276,80 @@ func (c *checker) findStmtLinks(fn *ssa.Function, st *ssa.Store) {
 	if call.Common().IsInvoke() {
 		args = append([]ssa.Value{call.Common().Value}, args...)
 	}
+	if pool, ok := c.preparingPool(fn, args, nil); ok {
+		c.linkStmts(pool, stmts)
+	}
+}
+
+// findFilledStmtLinks links the statements a call fills through a pointer
+// it is handed to the one pool it is handed beside it: goyesql's loaders
+// and the helpers around them (ScanSQLFile("queries.sql", &q, opt.DB))
+// prepare every statement field of the struct on that pool, by
+// reflection, which nothing else would follow.
+func (c *checker) findFilledStmtLinks(fn *ssa.Function, call *ssa.Call) {
+	if c.isTestFile(fn.Pos()) {
+		return
+	}
+	args := call.Common().Args
+	for _, filled := range c.filledStmts(args) {
+		if pool, ok := c.preparingPool(fn, args, filled.arg); ok {
+			c.linkStmts(pool, filled.stmts)
+		}
+	}
+}
+
+// stmtFill is an argument pointing to a struct of statements (or to one
+// statement) and the statements it holds.
+type stmtFill struct {
+	arg   ssa.Value
+	stmts []lanes.Resource
+}
+
+// filledStmts are the arguments of a call that point to statements it may
+// fill.
+func (c *checker) filledStmts(args []ssa.Value) []stmtFill {
+	var out []stmtFill
+	for _, arg := range args {
+		inner := arg
+		if mi, ok := inner.(*ssa.MakeInterface); ok {
+			inner = mi.X
+		}
+		if _, isPtr := inner.Type().Underlying().(*types.Pointer); !isPtr {
+			continue
+		}
+		if stmts := c.stmtsAt(inner); len(stmts) > 0 {
+			out = append(out, stmtFill{arg, stmts})
+		}
+	}
+	return out
+}
+
+// preparingPool is the one database pool among what args are built from
+// (skip aside), if there is exactly one: a call handed two does not say
+// which one prepares.
+func (c *checker) preparingPool(fn *ssa.Function, args []ssa.Value, skip ssa.Value) (lanes.Resource, bool) {
 	var pool lanes.Resource
 	for _, arg := range args {
+		if arg == skip {
+			continue
+		}
 		for _, r := range c.sourcesOf(fn, arg, 3) {
 			if r.Lane != "" || r.Noun != "database pool" || slices.Contains(catalog.StmtTypes, r.Type) || strings.HasPrefix(r.Key, "local:") || r.Key == pool.Key {
 				continue
 			}
 			if pool.Key != "" {
-				return // two pools: which one prepares is not known
+				return lanes.Resource{}, false
 			}
 			pool = r
 		}
 	}
-	if pool.Key == "" {
-		return
-	}
+	return pool, pool.Key != ""
+}
+
+// linkStmts makes statements one pool with the pool they are prepared on.
+func (c *checker) linkStmts(pool lanes.Resource, stmts []lanes.Resource) {
 	for _, s := range stmts {
-		link := lanes.Link{From: pool.Key, To: s.Key}
+		link := lanes.Link{From: pool.Key, To: s.Key, FromType: pool.Type}
 		if s.Key != pool.Key && !slices.Contains(c.links, link) {
 			c.links = append(c.links, link)
 		}
@@ -390,6 +447,20 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 			}
 		}
 	}
+	poolTypes := map[string]string{}
+	for _, s := range sums {
+		for _, l := range s.Links {
+			if l.FromType != "" {
+				poolTypes[l.From] = l.FromType
+			}
+		}
+	}
+	for root, r := range canonical {
+		if root != r.Key && slices.Contains(catalog.StmtTypes, r.Type) {
+			canonical[root] = preparedOn(root, poolTypes[root], r)
+			c.stmtPools[root] = true
+		}
+	}
 	out := make([]*lanes.Summary, len(sums))
 	for i, s := range sums {
 		copied := *s
@@ -411,6 +482,18 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 		out[i] = &copied
 	}
 	return out
+}
+
+// preparedOn is the pool a statement was prepared on, known by its key
+// alone (no entry reaches it but through its statements): named by it, so
+// that the finding sits where that pool is created and says which it is.
+func preparedOn(key, typ string, stmt lanes.Resource) lanes.Resource {
+	name := key[strings.LastIndex(key, "/")+1:]
+	pkg := key[:len(key)-len(name)]
+	if dot := strings.Index(name, "."); dot >= 0 {
+		pkg += name[:dot]
+	}
+	return lanes.Resource{Key: key, Name: name, Noun: stmt.Noun, Pkg: pkg, Type: typ}
 }
 
 func (c *checker) resolveAll(dispatch []lanes.Use, depth int) []lanes.Use {
@@ -772,7 +855,11 @@ func pickClaim(conf lanes.Conflict, class string) lanes.Claim {
 // package that sees both classes (a handler package that also imports the
 // workers) leaves it to the package that wires the program.
 func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
-	if pos := c.creationOf(conf.Resource.Type); pos.IsValid() {
+	// A pool known as what statements were prepared on is a field each
+	// call fills anew: the first opening of its type is its creation only
+	// when one opening fills it (two managers, two pools: neither is it).
+	byType := !c.stmtPools[conf.Resource.Key] || c.createdOnce(conf.Resource.Key)
+	if pos := c.creationOf(conf.Resource.Type); byType && pos.IsValid() {
 		return pos
 	}
 	if pos, _ := c.creationCall(conf.Resource.Key); pos.IsValid() {
@@ -789,6 +876,12 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 		}
 	}
 	return c.packageClause()
+}
+
+// createdOnce reports whether one opening, here or in a dependency, fills
+// the pool of that key.
+func (c *checker) createdOnce(key string) bool {
+	return slices.ContainsFunc(c.created(), func(cr lanes.Created) bool { return cr.Key == key })
 }
 
 // dependencyState reports whether r, which the program opens nowhere it can

@@ -8,7 +8,9 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/guard"
+	"github.com/bhlint/bhlint/internal/lanes"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -104,6 +106,11 @@ func (c *checker) paramStoresOf(fn *ssa.Function, visiting map[*ssa.Function]boo
 				}
 			case ssa.CallInstruction:
 				common := instr.Common()
+				if param, stmts := c.stmtsPreparedOnParam(fn, common); param != nil {
+					for _, r := range stmts {
+						add(param, poolCreation{Key: r.Key, Name: r.Name, Stmt: true})
+					}
+				}
 				for j, ps := range c.calleeParamStores(common.StaticCallee(), visiting) {
 					if j < len(common.Args) {
 						add(common.Args[j], ps...)
@@ -114,6 +121,34 @@ func (c *checker) paramStoresOf(fn *ssa.Function, visiting map[*ssa.Function]boo
 	}
 	c.paramStores[fn] = out
 	return out
+}
+
+// stmtsPreparedOnParam is, for a call that fills statements through a
+// pointer it is handed beside one of fn's parameters, the one database
+// pool among its arguments (inbox.New(…, db *sqlx.DB, …) calling
+// ScanSQLFile("queries.sql", &q, db, efs)): that parameter and the
+// statements, which are the pool the caller hands in, as a field stored
+// from it would be.
+func (c *checker) stmtsPreparedOnParam(fn *ssa.Function, common *ssa.CallCommon) (*ssa.Parameter, []lanes.Resource) {
+	fills := c.filledStmts(common.Args)
+	if len(fills) != 1 {
+		return nil, nil
+	}
+	var pool *ssa.Parameter
+	for _, arg := range common.Args {
+		if arg == fills[0].arg || catalog.ResourceNoun(arg.Type()) != "database pool" {
+			continue
+		}
+		p := paramOf(arg)
+		if p == nil || pool != nil || !slices.Contains(fn.Params, p) {
+			return nil, nil // not fn's, or two pools: which one prepares is not known
+		}
+		pool = p
+	}
+	if pool == nil {
+		return nil, nil
+	}
+	return pool, fills[0].stmts
 }
 
 // calleeParamStores is what a static callee stores its parameters as: its

@@ -75,7 +75,10 @@ type checker struct {
 	rounds ssautil.Rounds // computeReach's, for who reads whose uses
 
 	// lane inference (infer.go)
-	funcByObj    map[*types.Func]*ssa.Function
+	funcByObj map[*types.Func]*ssa.Function
+	// stmtPools are the pools known only as what statements were
+	// prepared on (preparedOn), by key.
+	stmtPools    map[string]bool
 	dispatches   map[*types.Func]lanes.Resource
 	dispatchable map[*types.Package]bool // mayDispatchTo's answers
 	impls        map[string][]*types.Func
@@ -127,6 +130,7 @@ func run(pass *analysis.Pass) (any, error) {
 		hops:      map[*ssa.Function]lanes.Hop{},
 
 		funcByObj:    map[*types.Func]*ssa.Function{},
+		stmtPools:    map[string]bool{},
 		dispatches:   map[*types.Func]lanes.Resource{},
 		dispatchable: map[*types.Package]bool{},
 		impls:        map[string][]*types.Func{},
@@ -825,6 +829,7 @@ func (c *checker) findWraps(fn *ssa.Function) {
 					c.addWrap(inner, outer.Lane, outer.Name, instr.Pos())
 				}
 			case *ssa.Call:
+				c.findFilledStmtLinks(fn, instr)
 				lane, kind, ok := catalog.LaneTyped(instr.Type())
 				if !ok || kind == "executor" {
 					continue
@@ -872,6 +877,15 @@ func (c *checker) sourcesOf(fn *ssa.Function, v ssa.Value, depth int) []lanes.Re
 		return c.sourcesOf(fn, v.X, depth)
 	case *ssa.ChangeInterface:
 		return c.sourcesOf(fn, v.X, depth)
+	case *ssa.Field:
+		// A field of a struct value (opt.DB of an options parameter) is
+		// that field's pool, as a load through its address is.
+		if f := fieldOf(v.X.Type(), v.Field); f != nil {
+			if r, ok := c.resourceOf(f, v.X.Type()); ok {
+				return []lanes.Resource{r}
+			}
+		}
+		return nil
 	case *ssa.Alloc:
 		var out []lanes.Resource
 		for _, ref := range ssautil.Referrers(v) {

@@ -151,7 +151,10 @@ type Carried struct {
 }
 
 // Link says that the pool in From is stored into To: one pool, two names.
-type Link struct{ From, To string }
+// FromType is From's Go type when To is a statement prepared on it, which
+// no entry may reach but through its statements: where such a pool is
+// created is where the finding goes.
+type Link struct{ From, To, FromType string }
 
 // Summary is the package fact: the lane entry points and wraps of one
 // package, and which packages' summaries were visible when it was made.

@@ -184,6 +184,21 @@ var TestSupportPackages = []string{
 	"github.com/frankban/quicktest",
 }
 
+// TestContainerPackages start throw-away containers (a database, a broker)
+// for tests to run against: a file that uses one is test support even
+// beside production files, since no production binary runs its services
+// that way (an embedded database a server ships with, as
+// fergusstrange/embedded-postgres, is not among them).
+var TestContainerPackages = []string{
+	"github.com/orlangure/gnomock",
+	"github.com/testcontainers/testcontainers-go",
+	"github.com/ory/dockertest",
+}
+
+// IsTestContainer reports whether an import path is in one of the
+// TestContainerPackages or below one.
+func IsTestContainer(path string) bool { return InPackages(path, TestContainerPackages) }
+
 // IsTestSupport reports whether an import path is in one of the
 // TestSupportPackages or below one.
 func IsTestSupport(path string) bool { return InPackages(path, TestSupportPackages) }

@@ -26,6 +26,11 @@ import (
 //     directly or through embedded structs (a test harness's device whose
 //     methods fail the test through d.t); and a function literal with such
 //     a parameter (the func(t *testing.T) a harness returns to t.Run);
+//   - a file that uses a test-container library
+//     (catalog.TestContainerPackages: gnomock, testcontainers-go,
+//     dockertest), whatever the package's other files are: it runs
+//     against a throw-away database or broker it started for a test
+//     (tracetest's testmock);
 //   - a package in a directory where Go projects keep tests and development
 //     tools (catalog.NonProductionDirs below the module's root: test/,
 //     e2e/, hack/, devtools/): a fake of a third-party API that a smoke
@@ -55,6 +60,9 @@ func (s *testSupport) at(pos token.Pos) bool {
 	}
 	if isTestFile(s.pass, f) {
 		return true // a test, or a helper only tests can call
+	}
+	if usesImport(s.pass.TypesInfo, f, catalog.IsTestContainer) {
+		return true // starts a throw-away container for a test
 	}
 	if s.packageOfHelpers() || s.nonProductionDir() {
 		return true
@@ -144,25 +152,31 @@ func funcAt(f *ast.File, pos token.Pos) *ast.FuncDecl {
 // and uses something of it other than testing.Testing (which production
 // code calls to ask whether it runs in a test).
 func importsTestingForHelpers(info *types.Info, f *ast.File) bool {
+	return usesImport(info, f, isTestingPackage)
+}
+
+// usesImport: the file imports a package whose path is, and uses something
+// of it other than testing.Testing.
+func usesImport(info *types.Info, f *ast.File, is func(path string) bool) bool {
 	imported := false
 	for _, imp := range f.Imports {
-		if path, err := strconv.Unquote(imp.Path.Value); err == nil && isTestingPackage(path) {
+		if path, err := strconv.Unquote(imp.Path.Value); err == nil && is(path) {
 			imported = true
 		}
 	}
 	if !imported {
 		return false
 	}
-	helpers := false
+	uses := false
 	ast.Inspect(f, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && !helpers {
-			if obj := info.Uses[id]; obj != nil && obj.Pkg() != nil && isTestingPackage(obj.Pkg().Path()) && obj.Name() != "Testing" {
-				helpers = true
+		if id, ok := n.(*ast.Ident); ok && !uses {
+			if obj := info.Uses[id]; obj != nil && obj.Pkg() != nil && is(obj.Pkg().Path()) && obj.Name() != "Testing" {
+				uses = true
 			}
 		}
-		return !helpers
+		return !uses
 	})
-	return helpers
+	return uses
 }
 
 func isTestingPackage(path string) bool {

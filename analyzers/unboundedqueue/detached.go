@@ -45,17 +45,29 @@ type detachesPerCall struct {
 type detachedSite struct {
 	Where, Via, File string
 	Line             int
+	Start            string // as in detached
 }
 
 func (*detachesPerCall) AFact()           {}
 func (f *detachesPerCall) String() string { return "detachesPerCall(" + f.Where + ")" }
 
 // detached is what a function starts per call: the go statement, by
-// file:line, and the call by which its work waits.
+// file:line, and the call by which its work waits. start names what is
+// there when it is not a go statement: the call of a function that starts
+// the goroutine it is handed ("be.Go call").
 type detached struct {
 	where, via string
 	file       string
 	line       int
+	start      string
+}
+
+// startName is what starts the goroutine at d's line, as a finding names it.
+func (d detached) startName() string {
+	if d.start == "" {
+		return "go statement"
+	}
+	return d.start
 }
 
 // learnDetachers exports detachesPerCall for this package's functions that
@@ -99,7 +111,7 @@ func (c *checker) learnDetachers() {
 			if pos := c.posOf(d.file, d.line); ssautil.FileAt(c.pass.Files, pos) != nil {
 				guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
 			}
-			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line})
+			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line, Start: d.start})
 		}
 		c.pass.ExportObjectFact(obj, fact)
 	}
@@ -119,10 +131,10 @@ func (c *checker) detachesAt(fn *types.Func) ([]detached, bool) {
 	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
 		var out []detached
 		for _, s := range fact.Sites {
-			out = append(out, detached{s.Where, s.Via, s.File, s.Line})
+			out = append(out, detached{where: s.Where, via: s.Via, file: s.File, line: s.Line, start: s.Start})
 		}
 		if len(out) == 0 {
-			out = []detached{{fact.Where, fact.Via, fact.File, fact.Line}}
+			out = []detached{{where: fact.Where, via: fact.Via, file: fact.File, line: fact.Line}}
 		}
 		return out, true
 	}
@@ -195,10 +207,10 @@ func (c *checker) reportDetached(start ast.Node, d detached, how string, direct 
 	}
 	c.reportedWaits = append(c.reportedWaits, key)
 	c.report(c.posOf(d.file, d.line), start.Pos(), "a request's path calls it here",
-		"goroutine per request: this go statement starts a goroutine on every request that reaches it (through %s), "+
+		"goroutine per request: this %s starts a goroutine on every request that reaches it (through %s), "+
 			"which waits on the network (%s) with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, "+
 			"they pile up; take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
-		how, d.via)
+		d.startName(), how, d.via)
 }
 
 // reportedElsewhere is noContextWaitsReportedBefore, read once.
@@ -245,7 +257,9 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 			fn := c.callee(n)
 			if len(n.Args) > 0 && catalog.GoroutineStarters.Has(fn) && isFuncLit(n.Args[0]) {
 				if via := c.checkDetached(fd, n, stack, n.Args[0], nil, perRequest); via != "" {
-					found(n, c.detachedAt(n.Pos(), via), c.calleeName(n), true)
+					d := c.detachedAt(n.Pos(), via)
+					d.start = c.calleeName(n) + " call"
+					found(n, d, c.calleeName(n), true)
 				}
 				return false
 			}
@@ -255,6 +269,7 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 						if via := c.checkDetached(fd, n, stack, a, nil, perRequest); via != "" {
 							d := c.detachedAt(n.Pos(), via)
 							d.where = where
+							d.start = c.calleeName(n) + " call"
 							found(n, d, c.calleeName(n)+" call (it starts a goroutine at "+where+")", true)
 						}
 						return false

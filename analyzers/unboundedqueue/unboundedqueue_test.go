@@ -16,7 +16,7 @@ func TestUnboundedQueue(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer,
 		"fanout", "sqlpool", "dbopen", "dbcallers", "migrate",
 		"waits", "slicequeue", "lanes", "example.com/monitor", "parked", "workerpool", "asyncpost", "example.com/wsheartbeat", "example.com/cmdfanout",
-		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached",
+		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached", "startercall",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
 		"example.com/jwks", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "testsupport/gocheckhelper", "testsupport/containers", "diprovided", "retried", "schemasetup", "backends/sqlite3", "backends/sqlite", "requestsend", "abandoned", "forwarded", "listeners", "example.com/scans", "example.com/servedapi", "example.com/servedimpl", "example.com/streamjobs", "eventsend", "routedonly")

@@ -267,7 +267,11 @@ capped by it.
     Executor it is handed, when the caller hands it a pool (a transaction
     already holds its connection), or a store's Save(ctx) beginning on the
     store's own pool. The call given context.Background() is reported,
-    with the wait as related information. Not followed: a wait in a
+    with the wait as related information; on a database/sql pool or a
+    wrapper of one, only where a maximum is known, as below (soft-serve's
+    Transaction handing Background() to its embedded *sqlx.DB, which no
+    package bounds, opens a connection instead of queueing; a pgxpool
+    has a maximum by default: catalog.DefaultBoundedPools). Not followed: a wait in a
     goroutine or function literal the function makes (it may run after the
     call), a wait the function gives a deadline of its own, and a method
     of an interface field (sqlc's DBTX, which a transaction may fill). Fix:
@@ -301,7 +305,9 @@ capped by it.
     the shared handle and carries none. Not in main or init, nor in a
     function handed no context (start-up, a migration step), unless a
     request reaches it: per-request is whatever an entry point reaches.
-    As for every wait for a slot, the pool needs a maximum: in a package
+    As for every wait for a slot, the pool needs a maximum (SetMaxOpenConns
+    with n > 0, or a *sql.DB opened over a pool that has one: pgx's
+    stdlib.OpenDBFromPool, catalog.PoolBackedOpeners): in a package
     that neither gives a pool one nor imports one that does (a store
     handed its *gorm.DB by main), the finding is kept pending and the
     first package on the imports' way that knows a maximum (main) reports

@@ -36,12 +36,17 @@ func (c *checker) onUnlimitedEmbeddedPool(call *ast.CallExpr) bool {
 
 // packageLimitsAPool reports whether some function of the package gives a
 // database pool a maximum: SetMaxOpenConns (database/sql's or a wrapper's)
-// with an argument that is not a constant zero or less.
+// with an argument that is not a constant zero or less, or opens its
+// *sql.DB over a pool that has one (catalog.PoolBackedOpeners: pgx's
+// stdlib.OpenDBFromPool).
 func (c *checker) packageLimitsAPool() bool {
 	limits := false
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
+			if ok && !limits && catalog.PoolBackedOpeners.Has(c.callee(call)) {
+				limits = true
+			}
 			if !ok || limits || len(call.Args) != 1 {
 				return !limits
 			}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -24,11 +25,15 @@ import (
 // pool or a transaction may fill: the caller's argument decides), or -1
 // when the wait is on a pool the function reaches itself (a field, a
 // package variable). File and Line are the wait's, for related information.
+// NeedsMax says that pool, with Pool -1, is one that queues only under a
+// maximum the program sets (database/sql's, or a wrapper's: not pgxpool's,
+// which has one by default).
 type forwardsSlotWait struct {
 	Ctx, Pool int
 	Via       string
 	File      string
 	Line      int
+	NeedsMax  bool
 }
 
 func (*forwardsSlotWait) AFact() {}
@@ -99,7 +104,12 @@ func (c *checker) firstForwardedWait(fd *ast.FuncDecl) *forwardsSlotWait {
 			if ctxParam == nil {
 				return true
 			}
-			poolIdx := -1
+			poolIdx, needsMax := -1, false
+			if pool == nil {
+				needsMax = c.forwarderOf(c.callee(n)).NeedsMax
+			} else {
+				needsMax = c.needsMaximum(pool)
+			}
 			if pool != nil {
 				v := c.localVarOrParam(ast.Unparen(pool))
 				i, isParam := params[v]
@@ -110,7 +120,7 @@ func (c *checker) firstForwardedWait(fd *ast.FuncDecl) *forwardsSlotWait {
 					return true // a transaction, a connection: already holds its slot
 				}
 			}
-			found = &forwardsSlotWait{Ctx: params[ctxParam], Pool: poolIdx, Via: c.waitName(n)}
+			found = &forwardsSlotWait{Ctx: params[ctxParam], Pool: poolIdx, Via: c.waitName(n), NeedsMax: needsMax}
 			p := c.pass.Fset.Position(n.Pos())
 			found.File, found.Line = p.Filename, p.Line
 		}
@@ -258,6 +268,15 @@ func paramIndex(info *types.Info, fd *ast.FuncDecl) map[*types.Var]int {
 	return out
 }
 
+// needsMaximum reports whether e is a pool that queues its callers only
+// under a maximum the program sets: database/sql's, or a wrapper of it
+// (not an interface, which the caller's argument fills; not one of
+// catalog.DefaultBoundedPools).
+func (c *checker) needsMaximum(e ast.Expr) bool {
+	t := c.pass.TypesInfo.TypeOf(e)
+	return t != nil && !types.IsInterface(t) && holdsSQLPool(t) && !slices.Contains(catalog.DefaultBoundedPools, catalog.TypeKey(t))
+}
+
 func (c *checker) isPoolExpr(e ast.Expr) bool {
 	t := c.pass.TypesInfo.TypeOf(e)
 	return t != nil && holdsSQLPool(t)
@@ -301,6 +320,16 @@ func (c *checker) checkForwardedWait(fd *ast.FuncDecl, call *ast.CallExpr) {
 		c.calleeName(call), f.Via, filepath.Base(f.File), f.Line, c.calleeName(root))
 	if at := c.posOf(f.File, f.Line); at.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the wait for a slot"})
+	}
+	needsMax := f.NeedsMax
+	if f.Pool >= 0 {
+		needsMax = c.needsMaximum(args[f.Pool])
+	}
+	if needsMax {
+		// A wait for a slot needs a maximum: decided where one is known,
+		// as for a wait that ignores its context (emitOrPend).
+		c.emitOrPend(d)
+		return
 	}
 	c.emit(d)
 }

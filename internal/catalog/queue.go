@@ -88,6 +88,12 @@ var SQLOpeners = newTable("database/sql.Open", "database/sql.OpenDB")
 // SQLOpeners, whatever the fact on them says.
 var PoolBackedOpeners = newTable("github.com/jackc/pgx/v5/stdlib.OpenDBFromPool")
 
+// DefaultBoundedPools are pool types whose library gives them a maximum
+// when the program sets none (pgxpool: max(4, NumCPU)): a wait for one of
+// their slots queues whatever the program configures. database/sql's pool,
+// and every wrapper of it, has none until SetMaxOpenConns.
+var DefaultBoundedPools = []string{"*github.com/jackc/pgx/v5/pgxpool.Pool"}
+
 // WeightedSemaphores make a semaphore of the capacity their argument gives.
 var WeightedSemaphores = newTable("golang.org/x/sync/semaphore.NewWeighted")
 

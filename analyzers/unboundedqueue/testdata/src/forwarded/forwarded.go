@@ -1,4 +1,4 @@
-// Package forwarded waits for pool slots through functions that hand the
+// Package forwarded waits for pool slots through functions that hand the // want package:"limitsPools"
 // context they are given to the wait (forwardsSlotWait, across packages):
 // the caller that gives them context.Background() or TODO() waits with no
 // deadline, as if it called QueryContext itself.
@@ -17,6 +17,13 @@ type Service struct {
 	db      *sql.DB
 	store   *orders.Store
 	queries *orders.Queries
+}
+
+// NewService gives the pool its maximum: a wait for one of its slots
+// queues the caller.
+func NewService(db *sql.DB, store *orders.Store) *Service { // want NewService:`boundsDBParam\(\[0\]\)`
+	db.SetMaxOpenConns(20)
+	return &Service{db: db, store: store}
 }
 
 func (s *Service) List() error {

@@ -33,7 +33,15 @@ func main() {
 	record := flag.String("record-first-contact", "", "write this service's first-contact.json from its results (once: refused when it exists), and nothing else")
 	labelsCommit := flag.String("labels-commit", "", "with -record-first-contact: the commit that last changed the service's labels")
 	built := flag.String("built", "", "with -record-first-contact: the commit bhlint was built from")
+	firstContactOnly := flag.String("first-contact-table", "", "write the first-contact section of every service that has a record to this file, from the records, labels and triage alone (no results needed), and nothing else")
 	flag.Parse()
+	if *firstContactOnly != "" {
+		if err := writeFirstContactTable(*servicesDir, *firstContactOnly, *window); err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	if *resultsDir == "" {
 		fmt.Fprintln(os.Stderr, "report: -results is required")
 		os.Exit(2)
@@ -144,4 +152,29 @@ func printReview(w io.Writer, evals []*evaluation) bool {
 		}
 	}
 	return failed
+}
+
+// writeFirstContactTable writes the first-contact section alone: it needs
+// no run, since a first contact is its record, its labels and its triage,
+// and so covers the whole corpus whichever services a run refreshed.
+func writeFirstContactTable(servicesDir, out string, window int) error {
+	svcs, err := loadServices(servicesDir, nil)
+	if err != nil {
+		return err
+	}
+	var evals []*evaluation
+	for _, s := range svcs {
+		if s.FirstContact != nil {
+			evals = append(evals, &evaluation{Service: s})
+		}
+	}
+	if len(evals) == 0 {
+		return fmt.Errorf("no service in %s has a first-contact record", servicesDir)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	writeFirstContact(f, evals, window)
+	return f.Close()
 }

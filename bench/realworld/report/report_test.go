@@ -262,6 +262,35 @@ func TestFirstContactRecordedOnce(t *testing.T) {
 	}
 }
 
+// TestFirstContactTableNeedsNoResults: the first-contact section alone is
+// written from the records, labels and triage, for every service that has a
+// record, whether or not a run left results for it; a service with no
+// record is not in it.
+func TestFirstContactTableNeedsNoResults(t *testing.T) {
+	services, results := corpus(t, "b.go:20\t"+uq+"\tfalse\tbounded\n", "a.go:10\t"+uq+"\treal\n", "a.go:10:"+uq, "b.go:20:"+uq)
+	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	if err := recordFirstContact(services, results, "svc", "0123456789abcdef", "abc1234", now); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(services, "norecord", "service.txt"), "module=example.com/other\nversion=v1.0.0\nsum=h1:x\npackages=./...\nstyle=net/http\n")
+	out := filepath.Join(t.TempDir(), "fc.md")
+	if err := writeFirstContactTable(services, out, 5); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(data)
+	want := "| svc | 0123456 | abc1234 | 2026-12-02 03:00 UTC | yes | 2 | 1 | 1 | 0 | 0 | 50% (1/2) | 100% (1/1) | – |"
+	if !strings.Contains(md, want) || strings.Contains(md, "norecord") || !strings.Contains(md, "| **all** |") {
+		t.Errorf("first-contact table wrong, want\n%s\nand no row for norecord, in:\n%s", want, md)
+	}
+	if err := writeFirstContactTable(filepath.Join(services, "norecord"), out, 5); err == nil {
+		t.Error("a corpus with no record: want an error")
+	}
+}
+
 // TestLabelsOfPlannedChecks: labels of checks not built yet are read, kept aside, and not scored;
 // an unknown code is still an error.
 func TestLabelsOfPlannedChecks(t *testing.T) {

@@ -203,12 +203,33 @@ func heldKindOf(t types.Type) (catalog.HeldKind, bool) {
 	if !ok {
 		return catalog.HeldKind{}, false
 	}
+	handle := holdsPool(st)
 	for f := range st.Fields() {
+		if handle && !f.Embedded() {
+			continue // a pool's handle keeping a connection on the side
+		}
 		if k, ok := exactKind(f.Type()); ok && !handedItsHeld(t) {
 			return k, true
 		}
 	}
 	return catalog.HeldKind{}, false
+}
+
+// holdsPool reports whether a struct has a database pool among its fields:
+// it is the program's handle on that pool, and a connection it keeps in a
+// named field (coroot's DB.primaryLockConn, pinned by the method that takes
+// the leader's lock) is taken where its methods take it, not where the
+// handle is made. A wrapper that embeds the connection (type Tx struct {
+// *sql.Tx; db *sql.DB }) is the connection still.
+func holdsPool(st *types.Struct) bool {
+	for f := range st.Fields() {
+		if catalog.ResourceNoun(f.Type()) == "database pool" {
+			if _, held := exactKind(f.Type()); !held {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // handedItsHeld reports whether a wrapper type has a method that takes a

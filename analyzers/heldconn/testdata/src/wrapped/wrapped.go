@@ -73,3 +73,34 @@ func wrapperDoneFirst(ctx context.Context, db *sql.DB) error { // want wrapperDo
 	_, err = http.Get("https://fraud.example")
 	return err
 }
+
+// ---- trap: a pool's handle that keeps a connection on the side ----
+
+// store is the program's handle on its pool; lockConn is a connection it
+// pins later, when a method takes the leader's lock (coroot's
+// DB.primaryLockConn): making a store acquires nothing, so what is done
+// while the value lives holds no connection.
+type store struct {
+	db       *sql.DB
+	lockConn *sql.Conn
+}
+
+func newStore(dsn string) (*store, error) {
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		return nil, err
+	}
+	return &store{db: db}, nil
+}
+
+func startWithStore(dsn string) error {
+	s, err := newStore(dsn)
+	if err != nil {
+		return err
+	}
+	if _, err := http.Get("https://pricing.example"); err != nil {
+		return err
+	}
+	_ = s
+	return nil
+}

@@ -144,6 +144,11 @@ Escape policy (what is assumed where the analysis cannot see):
     close it, read its statistics). A dedicated pool handed to the probe
     through a constructor of another package cannot be told from the
     shared one and is reported: ignore it with the directive below;
+  - a pool the probe takes out of what it was handed is the shared one,
+    not opened for it: a call handed only contexts that returns a pool
+    and no error (soft-serve's db.FromContext(ctx), the pool a middleware
+    put in every request's context) hands one out, since opening can
+    fail and says so;
   - a raw connection dialled by the probe (net.Dial, heptiolabs'
     TCPDialCheck) is its own and not reported;
   - a pool reached through a view of it (gorm's db.DB(),

@@ -112,6 +112,28 @@ func (c *checker) opened(v ssa.Value) bool {
 	if recv := ssautil.Receiver(call.Common()); recv != nil && catalog.ResourceNoun(recv.Type()) != "" {
 		return false
 	}
+	return !fromContext(call.Common())
+}
+
+// fromContext reports whether a call is handed only contexts and returns
+// no error: it takes the pool out of what the caller carries (soft-serve's
+// db.FromContext(ctx), the pool a middleware put in every request's
+// context). Opening a pool can fail and says so; handing one out cannot.
+func fromContext(common *ssa.CallCommon) bool {
+	if len(common.Args) == 0 {
+		return false
+	}
+	for _, arg := range common.Args {
+		if !ssautil.IsContext(arg.Type()) {
+			return false
+		}
+	}
+	results := common.Signature().Results()
+	for i := range results.Len() {
+		if ssautil.IsError(results.At(i).Type()) {
+			return false
+		}
+	}
 	return true
 }
 

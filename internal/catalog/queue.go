@@ -239,11 +239,18 @@ var DatabaseWaits = newTable(
 	"(*github.com/gobuffalo/pop/v6.Query).Exec", "(*github.com/gobuffalo/pop/v6.Query).Delete",
 )
 
+// HandBacks close what a row of DatabaseWaits holds and wait for no
+// connection: a prepared statement's Close (database/sql closes its driver
+// statements on connections as they come free) and a connection's Close,
+// which returns it to its pool. xorm's session closes its cached
+// statements this way after every verb.
+var HandBacks = newTable("(*database/sql.Stmt).Close", "(*database/sql.Conn).Close")
+
 // IsDatabaseWait reports whether fn makes a round trip to a database
-// server: a row of DatabaseWaits, or a pool's call that takes a connection
-// first (PoolAcquires).
+// server: a row of DatabaseWaits (not one that hands back what it holds),
+// or a pool's call that takes a connection first (PoolAcquires).
 func IsDatabaseWait(fn *types.Func) bool {
-	return DatabaseWaits.Has(fn) || PoolAcquires.Has(fn)
+	return DatabaseWaits.Has(fn) && !HandBacks.Has(fn) || PoolAcquires.Has(fn)
 }
 
 // ContextlessSlotWaits take a connection from a pool, waiting for a slot

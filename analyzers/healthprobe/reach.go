@@ -526,12 +526,12 @@ func varOf(v ssa.Value) (*types.Var, types.Type) {
 	return nil, nil
 }
 
+// fieldOf is field i of the struct type t, as declared (not instantiated).
 func fieldOf(t types.Type, i int) *types.Var {
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() {
-		return nil
+	if f := ssautil.StructField(t, i); f != nil {
+		return f.Origin()
 	}
-	return st.Field(i).Origin()
+	return nil
 }
 
 // varName: "pools.Main" for a package variable, "Store.db" for a field.

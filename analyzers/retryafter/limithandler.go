@@ -116,11 +116,7 @@ func fieldOf(fa *ssa.FieldAddr) *types.Var {
 	if !ok {
 		return nil // a type parameter's pointer
 	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
+	return ssautil.StructField(ptr.Elem(), fa.Field)
 }
 
 // storedParams are the indexes of fn's parameters (its receiver not

@@ -222,7 +222,10 @@ func (c *checker) tableShed(v ssa.Value) string {
 	field, base := "", v
 	switch x := v.(type) {
 	case *ssa.Field:
-		field, base = fieldName(x.X.Type(), x.Field), x.X
+		if f := ssautil.StructField(x.X.Type(), x.Field); f != nil {
+			field = f.Name()
+		}
+		base = x.X
 	case *ssa.UnOp:
 		fa, ok := x.X.(*ssa.FieldAddr)
 		if x.Op != token.MUL || !ok {
@@ -254,15 +257,6 @@ func storedCall(ptr ssa.Value) ssa.Value {
 		return ssautil.StoredOnce(alloc)
 	}
 	return ptr
-}
-
-// fieldName is the name of field i of the struct value t.
-func fieldName(t types.Type, i int) string {
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() {
-		return ""
-	}
-	return st.Field(i).Name()
 }
 
 // statusTableOf is fn's StatusTable, learnt here or imported.

@@ -98,7 +98,7 @@ func (c *checker) poolField(addr ssa.Value) *types.Var {
 	if !ok {
 		return nil
 	}
-	v := fieldOf(ptr.Elem(), fa.Field)
+	v := ssautil.StructField(ptr.Elem(), fa.Field)
 	if v == nil || v.Pkg() != c.pass.Pkg {
 		return nil
 	}
@@ -142,7 +142,7 @@ func (c *checker) receiverField(recv *ssa.Parameter, v ssa.Value) (lanes.Resourc
 		}
 	case *ssa.Field:
 		if x.X == recv {
-			if f := fieldOf(recv.Type(), x.Field); f != nil {
+			if f := ssautil.StructField(recv.Type(), x.Field); f != nil {
 				return c.resourceOf(f, recv.Type())
 			}
 		}

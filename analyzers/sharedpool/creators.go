@@ -491,7 +491,7 @@ func (c *checker) fieldFuncs(field *types.Var) []*ssa.Function {
 			if !ok {
 				continue
 			}
-			v := fieldOf(ptr.Elem(), fa.Field)
+			v := ssautil.StructField(ptr.Elem(), fa.Field)
 			if v == nil || v.Pkg() != c.pass.Pkg {
 				continue
 			}
@@ -517,10 +517,10 @@ func (c *checker) calledField(common *ssa.CallCommon) *types.Var {
 			return nil
 		}
 		if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
-			v = fieldOf(ptr.Elem(), fa.Field)
+			v = ssautil.StructField(ptr.Elem(), fa.Field)
 		}
 	case *ssa.Field:
-		v = fieldOf(x.X.Type(), x.Field)
+		v = ssautil.StructField(x.X.Type(), x.Field)
 	}
 	if v == nil || v.Pkg() != c.pass.Pkg {
 		return nil

@@ -320,7 +320,7 @@ func (c *checker) loadedResource(addr ssa.Value) (lanes.Resource, bool) {
 		}
 	case *ssa.FieldAddr:
 		if ptr, ok := addr.X.Type().Underlying().(*types.Pointer); ok {
-			if v := fieldOf(ptr.Elem(), addr.Field); v != nil {
+			if v := ssautil.StructField(ptr.Elem(), addr.Field); v != nil {
 				return c.resourceOf(v, ptr.Elem())
 			}
 		}
@@ -385,7 +385,7 @@ func (c *checker) usesOf(fn *ssa.Function) map[string]localUse {
 					}
 				}
 			case *ssa.Field:
-				if v := fieldOf(instr.X.Type(), instr.Field); v != nil && !onlyNilCompared(instr) {
+				if v := ssautil.StructField(instr.X.Type(), instr.Field); v != nil && !onlyNilCompared(instr) {
 					if r, ok := c.resourceOf(v, instr.X.Type()); ok {
 						uses.add(lanes.Use{Resource: r}, instr.Pos())
 					}
@@ -880,7 +880,7 @@ func (c *checker) sourcesOf(fn *ssa.Function, v ssa.Value, depth int) []lanes.Re
 	case *ssa.Field:
 		// A field of a struct value (opt.DB of an options parameter) is
 		// that field's pool, as a load through its address is.
-		if f := fieldOf(v.X.Type(), v.Field); f != nil {
+		if f := ssautil.StructField(v.X.Type(), v.Field); f != nil {
 			if r, ok := c.resourceOf(f, v.X.Type()); ok {
 				return []lanes.Resource{r}
 			}
@@ -1203,16 +1203,6 @@ func (c *checker) callStart(lparen token.Pos) token.Pos {
 }
 
 // ---- small helpers ----
-
-// fieldOf returns field i of a struct type, or nil when t is not a struct
-// (a type parameter whose core type is one).
-func fieldOf(t types.Type, i int) *types.Var {
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() {
-		return nil
-	}
-	return st.Field(i)
-}
 
 // namedLanes are the lanes of the variables and fields among uses.
 func namedLanes(uses []localUse) map[string]bool {

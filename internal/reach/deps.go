@@ -186,11 +186,7 @@ func fieldOf(t types.Type, i int) *types.Var {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() {
-		return nil
-	}
-	return st.Field(i)
+	return ssautil.StructField(t, i)
 }
 
 // ---- what a call waits on ----

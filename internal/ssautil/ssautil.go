@@ -401,11 +401,20 @@ func FieldName(fa *ssa.FieldAddr) string {
 	if !ok {
 		return ""
 	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok {
-		return ""
+	if f := StructField(ptr.Elem(), fa.Field); f != nil {
+		return f.Name()
 	}
-	return st.Field(fa.Field).Name()
+	return ""
+}
+
+// StructField is field i of the struct type t, or nil when t is not a
+// struct (a type parameter whose core type is one) or has no such field.
+func StructField(t types.Type, i int) *types.Var {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return nil
+	}
+	return st.Field(i)
 }
 
 // StoredElements are the values stored into the elements of array, an

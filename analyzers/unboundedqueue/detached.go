@@ -85,11 +85,49 @@ func (c *checker) learnDetachers() {
 			continue
 		}
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && c.serving && !c.runsPerRequest(fd) && !(c.mayDetach(fd) && c.registeredHandler(fd)) {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && c.serving {
 				decls = append(decls, fd)
 			}
 		}
 	}
+	// Every detacher starts a goroutine itself or calls one that does, so
+	// a package where no function starts one that waits, as the first
+	// round of the fixed point would find, has none: most packages (the
+	// standard library's runtime and net/http have go statements, none of
+	// whose work waits with nothing bounding it). Only then are the
+	// functions that run per request left out, which asks every function,
+	// and the registered handlers, which takes the package's SSA.
+	if !slices.ContainsFunc(decls, c.startsDetached) {
+		return
+	}
+	decls = slices.DeleteFunc(decls, func(fd *ast.FuncDecl) bool {
+		return c.runsPerRequest(fd) || c.mayDetach(fd) && c.registeredHandler(fd)
+	})
+	c.detachers = c.detachersAmong(decls)
+	for obj, found := range c.detachers {
+		fact := &detachesPerCall{Where: found[0].where, Via: found[0].via, File: found[0].file, Line: found[0].line}
+		for _, d := range found {
+			if pos := c.posOf(d.file, d.line); ssautil.FileAt(c.pass.Files, pos) != nil {
+				guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
+			}
+			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line, Start: d.start})
+		}
+		c.pass.ExportObjectFact(obj, fact)
+	}
+}
+
+// startsDetached reports whether fd, by its own go statements and the
+// detachers of other packages it calls, starts a goroutine per call.
+func (c *checker) startsDetached(fd *ast.FuncDecl) bool {
+	var found []detached
+	guard.At(fd.Pos(), func() { found = c.allDetached(fd) })
+	return len(found) > 0
+}
+
+// detachersAmong is what each of decls starts per call, to a fixed point:
+// a function that calls a detacher outside a loop is one too.
+func (c *checker) detachersAmong(decls []*ast.FuncDecl) map[*types.Func][]detached {
+	c.detachers = map[*types.Func][]detached{}
 	for changed := true; changed; {
 		changed = false
 		for _, fd := range decls {
@@ -105,16 +143,7 @@ func (c *checker) learnDetachers() {
 			}
 		}
 	}
-	for obj, found := range c.detachers {
-		fact := &detachesPerCall{Where: found[0].where, Via: found[0].via, File: found[0].file, Line: found[0].line}
-		for _, d := range found {
-			if pos := c.posOf(d.file, d.line); ssautil.FileAt(c.pass.Files, pos) != nil {
-				guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
-			}
-			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line, Start: d.start})
-		}
-		c.pass.ExportObjectFact(obj, fact)
-	}
+	return c.detachers
 }
 
 // detachesAt is what fn starts on every call (a fact, or learnt here), and

@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"go/ast"
+	"go/types"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 )
@@ -40,6 +41,9 @@ func (c *checker) onUnlimitedEmbeddedPool(call *ast.CallExpr) bool {
 // *sql.DB over a pool that has one (catalog.PoolBackedOpeners: pgx's
 // stdlib.OpenDBFromPool).
 func (c *checker) packageLimitsAPool() bool {
+	if !c.usesFunc(limitsPool) {
+		return false // most packages: nothing to walk the syntax for
+	}
 	limits := false
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -50,8 +54,7 @@ func (c *checker) packageLimitsAPool() bool {
 			if !ok || limits || len(call.Args) != 1 {
 				return !limits
 			}
-			fn := c.callee(call)
-			if fn == nil || fn.FullName() != catalog.SQLBound && !catalog.PoolWrapperBounds.Has(fn) {
+			if fn := c.callee(call); fn == nil || !setsMaximum(fn) {
 				return true
 			}
 			if k, isConst := c.constInt(call.Args[0]); !isConst || k > 0 {
@@ -61,4 +64,16 @@ func (c *checker) packageLimitsAPool() bool {
 		})
 	}
 	return limits
+}
+
+// setsMaximum reports whether fn sets a database pool's maximum:
+// database/sql's SetMaxOpenConns or a wrapper's (catalog.PoolWrapperBounds).
+func setsMaximum(fn *types.Func) bool {
+	return fn.FullName() == catalog.SQLBound || catalog.PoolWrapperBounds.Has(fn)
+}
+
+// limitsPool reports whether a call of fn can give a pool a maximum:
+// setsMaximum, or an opener over a pool that has one.
+func limitsPool(fn *types.Func) bool {
+	return setsMaximum(fn) || catalog.PoolBackedOpeners.Has(fn)
 }

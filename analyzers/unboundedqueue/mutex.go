@@ -110,12 +110,7 @@ func (c *checker) inTestFile(pos token.Pos) bool {
 // usesMutexLock reports whether the package calls a mutex's Lock at all:
 // most packages do not, and need no SSA for this shape.
 func (c *checker) usesMutexLock() bool {
-	for _, obj := range c.pass.TypesInfo.Uses {
-		if fn, ok := obj.(*types.Func); ok && mutexLocks.Has(fn) {
-			return true
-		}
-	}
-	return false
+	return c.usesFunc(mutexLocks.Has)
 }
 
 // requestRoots are the package's functions that run once per request:

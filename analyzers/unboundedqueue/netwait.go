@@ -99,19 +99,13 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 // catalogue, a database round trip (catalog.IsDatabaseWait), or a function or interface method another package marked
 // waitsOnNetwork: the only places a wait this pass adds can start.
 func (c *checker) usesNetworkWaits() bool {
-	for _, obj := range c.pass.TypesInfo.Uses {
-		fn, ok := obj.(*types.Func)
-		if !ok {
-			continue
-		}
+	return c.usesFunc(func(fn *types.Func) bool {
 		if catalog.NetworkCalls.Has(fn) || catalog.IsHTTPDoer(fn) || catalog.IsDatabaseWait(fn) {
 			return true
 		}
-		if o := fn.Origin(); o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnNetwork)) {
-			return true
-		}
-	}
-	return false
+		o := fn.Origin()
+		return o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnNetwork))
+	})
 }
 
 // funcWaits is the call by which fn waits on the network, or "".

@@ -347,13 +347,13 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 	if fn == nil {
 		return false
 	}
-	if recv := fn.Signature().Recv(); recv != nil && isClientTransport(recv.Type()) {
-		return false // the client's own outgoing request
-	}
 	params := fn.Signature().Params()
 	for i := range params.Len() {
 		if entrypoints.CarriesRequest(params.At(i).Type()) {
-			return true
+			// Asked second, of the few functions handed a request: a
+			// receiver's method set is costly to look up.
+			recv := fn.Signature().Recv()
+			return recv == nil || !isClientTransport(recv.Type()) // not the client's own outgoing request
 		}
 	}
 	return false

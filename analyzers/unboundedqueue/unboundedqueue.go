@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -194,6 +195,19 @@ func (c *checker) learnSlotTakers() {
 	c.learnAcquirers(decls)
 }
 
+// usesFunc reports whether the package names a function or method for
+// which want holds: a pass that needs one of them to start from asks this,
+// a walk of the objects the type checker recorded, before it walks any
+// function's body.
+func (c *checker) usesFunc(want func(*types.Func) bool) bool {
+	for _, obj := range c.pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok && want(fn) {
+			return true
+		}
+	}
+	return false
+}
+
 // funcDecl is a function declaration of the package, with a body, and the
 // function it declares.
 type funcDecl struct {
@@ -343,7 +357,10 @@ func (c *checker) acquiresThroughCall(body *ast.BlockStmt) bool {
 // whether it waits for the slot (a send outside a select with a default, a
 // limiter other than a try).
 func (c *checker) usesSemaphore(body *ast.BlockStmt) (uses, waits bool) {
-	sends, receives, limiter := map[string]bool{}, map[string]bool{}, false
+	// The channels received from are named only when a send may match
+	// one: most bodies have receives and no semaphore.
+	sends, limiter := map[string]bool{}, false
+	var received []ast.Expr
 	tried := map[*ast.SendStmt]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -352,7 +369,7 @@ func (c *checker) usesSemaphore(body *ast.BlockStmt) (uses, waits bool) {
 			// a send there is a goroutine's own acquire, not this function's.
 			ast.Inspect(n.Body, func(n ast.Node) bool {
 				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-					receives[types.ExprString(u.X)] = true
+					received = append(received, u.X)
 				}
 				return true
 			})
@@ -368,7 +385,7 @@ func (c *checker) usesSemaphore(body *ast.BlockStmt) (uses, waits bool) {
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW {
-				receives[types.ExprString(n.X)] = true
+				received = append(received, n.X)
 			}
 		case *ast.CallExpr:
 			if fn := c.callee(n); catalog.Limiters.Has(fn) {
@@ -378,10 +395,8 @@ func (c *checker) usesSemaphore(body *ast.BlockStmt) (uses, waits bool) {
 		}
 		return true
 	})
-	for ch := range sends {
-		if receives[ch] {
-			return true, waits
-		}
+	if len(sends) > 0 && slices.ContainsFunc(received, func(ch ast.Expr) bool { return sends[types.ExprString(ch)] }) {
+		return true, waits
 	}
 	return limiter, waits
 }

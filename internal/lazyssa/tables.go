@@ -3,6 +3,7 @@ package lazyssa
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // withoutDataTables returns info with the package-level initializers that
@@ -38,7 +39,11 @@ func withoutDataTables(info *types.Info) *types.Info {
 
 // isDataTable reports whether e is an array, slice or map literal whose
 // every element is a constant, or again such a literal (a struct literal of
-// constants is allowed inside, as a table row).
+// constants is allowed inside, as a table row); or a struct literal of
+// constants with such a table in a field, a table with its header
+// (golang.org/x/text's code pages: Charmap{name: …, decode: [256]utf8Enc{…}}).
+// A struct literal of constants alone is a setting, not a table, and stays:
+// it costs nothing to build.
 func isDataTable(info *types.Info, e ast.Expr) bool {
 	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
 	if !ok {
@@ -47,6 +52,13 @@ func isDataTable(info *types.Info, e ast.Expr) bool {
 	switch info.TypeOf(lit).Underlying().(type) {
 	case *types.Array, *types.Slice, *types.Map:
 		return constantElems(info, lit)
+	case *types.Struct:
+		return constantElems(info, lit) && slices.ContainsFunc(lit.Elts, func(elt ast.Expr) bool {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			return isDataTable(info, elt)
+		})
 	}
 	return false
 }

@@ -33,6 +33,13 @@ var n = 4
 var dyn = []int{1, n}                               // a variable: kept
 var pr = &row{1, 2}                                 // an address: kept
 var one = row{1, 2}                                 // a struct, not a table: kept
+var page = codePage{name: "037", decode: [2]row{{1, 2}, {3, 4}}} // a table with its header: dropped
+var live = codePage{name: "x", decode: [2]row{{1, n}}}          // a variable in its table: kept
+
+type codePage struct {
+	name   string
+	decode [2]row
+}
 var conv = []byte("abc")                            // a conversion: kept
 `
 
@@ -70,11 +77,11 @@ func TestWithoutDataTables(t *testing.T) {
 	fset, f, pkg, info := checkTables(t)
 	trimmed := withoutDataTables(info)
 	got := initialized(trimmed.InitOrder)
-	want := []string{"db", "_", "q", "fns", "n", "dyn", "pr", "one", "conv"}
+	want := []string{"db", "_", "q", "fns", "n", "dyn", "pr", "one", "live", "conv"}
 	if !slices.Equal(got, want) {
 		t.Errorf("initializers kept = %v, want %v", got, want)
 	}
-	if len(info.InitOrder) != 13 {
+	if len(info.InitOrder) != 15 {
 		t.Errorf("the pass's own types.Info was changed: %d initializers", len(info.InitOrder))
 	}
 
@@ -95,7 +102,7 @@ func TestWithoutDataTables(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"table", "rows", "ptrRows", "names", "grid"} {
+	for _, name := range []string{"table", "rows", "ptrRows", "names", "grid", "page"} {
 		if sp.Var(name) == nil {
 			t.Errorf("global %s is no longer a member", name)
 		}
@@ -103,7 +110,7 @@ func TestWithoutDataTables(t *testing.T) {
 			t.Errorf("the package initializer still fills the data table %s", name)
 		}
 	}
-	for _, name := range []string{"db", "q", "fns", "n", "dyn", "pr", "one", "conv"} {
+	for _, name := range []string{"db", "q", "fns", "n", "dyn", "pr", "one", "live", "conv"} {
 		if !stored[name] {
 			t.Errorf("the package initializer no longer sets %s", name)
 		}

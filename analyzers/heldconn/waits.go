@@ -144,20 +144,11 @@ func (c *checker) subprocessFunc(fn *ssa.Function) []string {
 // function another package found to wait on one, so that a package that
 // names none needs no SSA for them.
 func (c *checker) usesSubprocess() bool {
-	for _, obj := range c.pass.TypesInfo.Uses {
-		fn, ok := obj.(*types.Func)
-		if !ok {
-			continue
-		}
-		if catalog.Subprocesses.Has(fn) {
-			return true
-		}
+	return pkgscope.UsesFunc(c.pass.TypesInfo, func(fn *types.Func) bool {
 		o := fn.Origin()
-		if o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnSubprocess)) {
-			return true
-		}
-	}
-	return false
+		return catalog.Subprocesses.Has(fn) ||
+			o.Pkg() != nil && o.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(o, new(waitsOnSubprocess))
+	})
 }
 
 // learnSubprocesses finds the functions that wait on a subprocess through

@@ -570,7 +570,7 @@ func (c *checker) ssaNoContextWaits(common *ssa.CallCommon) []waitAt {
 // callsNoContextWaiter reports whether the package uses a function or
 // interface method that waits with no context.
 func (c *checker) callsNoContextWaiter() bool {
-	return c.usesFunc(func(fn *types.Func) bool { return len(c.noContextWaitsOf(fn)) > 0 })
+	return pkgscope.UsesFunc(c.pass.TypesInfo, func(fn *types.Func) bool { return len(c.noContextWaitsOf(fn)) > 0 })
 }
 
 // noContextWaitsReported carries the waits a package and those before it

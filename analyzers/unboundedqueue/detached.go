@@ -100,10 +100,11 @@ func (c *checker) learnDetachers() {
 	if !slices.ContainsFunc(decls, c.startsDetached) {
 		return
 	}
+	// c.detachers is still empty: mayDetach asks other packages' facts only.
 	decls = slices.DeleteFunc(decls, func(fd *ast.FuncDecl) bool {
 		return c.runsPerRequest(fd) || c.mayDetach(fd) && c.registeredHandler(fd)
 	})
-	c.detachers = c.detachersAmong(decls)
+	c.learnDetachersAmong(decls)
 	for obj, found := range c.detachers {
 		fact := &detachesPerCall{Where: found[0].where, Via: found[0].via, File: found[0].file, Line: found[0].line}
 		for _, d := range found {
@@ -124,10 +125,9 @@ func (c *checker) startsDetached(fd *ast.FuncDecl) bool {
 	return len(found) > 0
 }
 
-// detachersAmong is what each of decls starts per call, to a fixed point:
-// a function that calls a detacher outside a loop is one too.
-func (c *checker) detachersAmong(decls []*ast.FuncDecl) map[*types.Func][]detached {
-	c.detachers = map[*types.Func][]detached{}
+// learnDetachersAmong learns what each of decls starts per call, to a
+// fixed point: a function that calls a detacher outside a loop is one too.
+func (c *checker) learnDetachersAmong(decls []*ast.FuncDecl) {
 	for changed := true; changed; {
 		changed = false
 		for _, fd := range decls {
@@ -143,7 +143,6 @@ func (c *checker) detachersAmong(decls []*ast.FuncDecl) map[*types.Func][]detach
 			}
 		}
 	}
-	return c.detachers
 }
 
 // detachesAt is what fn starts on every call (a fact, or learnt here), and

@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 )
 
 // onUnlimitedEmbeddedPool reports whether call waits on a database pool of
@@ -41,7 +42,7 @@ func (c *checker) onUnlimitedEmbeddedPool(call *ast.CallExpr) bool {
 // *sql.DB over a pool that has one (catalog.PoolBackedOpeners: pgx's
 // stdlib.OpenDBFromPool).
 func (c *checker) packageLimitsAPool() bool {
-	if !c.usesFunc(limitsPool) {
+	if !pkgscope.UsesFunc(c.pass.TypesInfo, limitsPool) {
 		return false // most packages: nothing to walk the syntax for
 	}
 	limits := false

@@ -110,7 +110,7 @@ func (c *checker) inTestFile(pos token.Pos) bool {
 // usesMutexLock reports whether the package calls a mutex's Lock at all:
 // most packages do not, and need no SSA for this shape.
 func (c *checker) usesMutexLock() bool {
-	return c.usesFunc(mutexLocks.Has)
+	return pkgscope.UsesFunc(c.pass.TypesInfo, mutexLocks.Has)
 }
 
 // requestRoots are the package's functions that run once per request:

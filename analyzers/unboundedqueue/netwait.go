@@ -99,7 +99,7 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 // catalogue, a database round trip (catalog.IsDatabaseWait), or a function or interface method another package marked
 // waitsOnNetwork: the only places a wait this pass adds can start.
 func (c *checker) usesNetworkWaits() bool {
-	return c.usesFunc(func(fn *types.Func) bool {
+	return pkgscope.UsesFunc(c.pass.TypesInfo, func(fn *types.Func) bool {
 		if catalog.NetworkCalls.Has(fn) || catalog.IsHTTPDoer(fn) || catalog.IsDatabaseWait(fn) {
 			return true
 		}

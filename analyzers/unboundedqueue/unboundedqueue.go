@@ -195,19 +195,6 @@ func (c *checker) learnSlotTakers() {
 	c.learnAcquirers(decls)
 }
 
-// usesFunc reports whether the package names a function or method for
-// which want holds: a pass that needs one of them to start from asks this,
-// a walk of the objects the type checker recorded, before it walks any
-// function's body.
-func (c *checker) usesFunc(want func(*types.Func) bool) bool {
-	for _, obj := range c.pass.TypesInfo.Uses {
-		if fn, ok := obj.(*types.Func); ok && want(fn) {
-			return true
-		}
-	}
-	return false
-}
-
 // funcDecl is a function declaration of the package, with a body, and the
 // function it declares.
 type funcDecl struct {

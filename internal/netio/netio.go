@@ -273,20 +273,11 @@ func callsNothing(fn *ssa.Function) bool {
 // directReach finds ends in such a function, named somewhere in the package,
 // so a package that names none has nothing to find and needs no SSA.
 func (r *Result) usesNetwork() bool {
-	for _, obj := range r.pass.TypesInfo.Uses {
-		fn, ok := obj.(*types.Func)
-		if !ok {
-			continue
-		}
-		if r.isNetworkCall(fn) || catalog.IsHTTPDoer(fn) {
-			return true
-		}
+	return pkgscope.UsesFunc(r.pass.TypesInfo, func(fn *types.Func) bool {
 		origin := fn.Origin()
-		if origin.Pkg() != nil && origin.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(origin, new(MayNetwork)) {
-			return true
-		}
-	}
-	return false
+		return r.isNetworkCall(fn) || catalog.IsHTTPDoer(fn) ||
+			origin.Pkg() != nil && origin.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(origin, new(MayNetwork))
+	})
 }
 
 // directReach returns the path of the first call in fn that reaches the

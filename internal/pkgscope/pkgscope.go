@@ -72,6 +72,19 @@ func Reaches(pkg *types.Package, paths []string) bool {
 	return visit(pkg)
 }
 
+// UsesFunc reports whether the package names a function or method for which
+// want holds, by a walk of the objects the type checker recorded: a pass
+// whose every finding starts at such a call asks it before it walks any
+// function's body or builds SSA.
+func UsesFunc(info *types.Info, want func(*types.Func) bool) bool {
+	for _, obj := range info.Uses {
+		if fn, ok := obj.(*types.Func); ok && want(fn) {
+			return true
+		}
+	}
+	return false
+}
+
 // Interfaces yields the interface types the package declares, by name.
 func Interfaces(pkg *types.Package) iter.Seq2[*types.TypeName, *types.Interface] {
 	return func(yield func(*types.TypeName, *types.Interface) bool) {

@@ -56,10 +56,20 @@ type waitAt struct {
 	// ignores ("" when it was handed none), and Fix, how to give the wait
 	// that context.
 	Handed, Fix string
+	// Root: the wait is handed a context from this function
+	// (context.Background) that has no deadline, in a function that is no
+	// request's own; NeedsMax: it is on a database/sql pool or a wrapper,
+	// which queues callers only where a maximum is known.
+	Root     string
+	NeedsMax bool
 }
 
-// maxNoContextWaits caps the waits a fact carries.
-const maxNoContextWaits = 4
+// maxNoContextWaits caps the waits a fact carries. A request's path
+// reports the waits of the functions it calls as their facts carry them,
+// so a wait the cap leaves out is a finding lost: mailpit's storage
+// functions reach more than four each (their own waits with a context from
+// context.TODO(), then their callees' with none).
+const maxNoContextWaits = 16
 
 func (*waitsNoContext) AFact() {}
 
@@ -134,17 +144,19 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		return nil
 	}
 	handed := c.contextParam(fd)
-	if handed != nil && c.judgedWhereItIs(fd) {
-		return nil
-	}
-	if handed == nil && !c.poolsLimitedHere() && !c.dependency {
-		// A wait for a slot needs a maximum: a store whose pool has none
-		// opens a connection per caller instead of queueing them (what it
-		// lacks is its maximum, reported where the pool is opened). A
-		// library never sets one: the program that calls it does, and
-		// decides at its call (waitsAtCall).
-		return nil
-	}
+	// A wait that ignores a handed context is reported where it is in a
+	// request's own function (checkWaits). A wait for a slot needs a
+	// maximum: a store whose pool has none opens a connection per caller
+	// instead of queueing them (what it lacks is its maximum, reported
+	// where the pool is opened). A library never sets one: the program that
+	// calls it does, and decides at its call (waitsAtCall).
+	contextless := !(handed != nil && c.judgedWhereItIs(fd)) &&
+		(handed != nil || c.poolsLimitedHere() || c.dependency)
+	// A wait with a context from Background() is the program's to judge (a
+	// dependency's is its own business, as checkWaits never sees it), here
+	// when fd is a request's own function (checkWaits), else where a request
+	// reaches it; asked of the first such wait only.
+	var rootedHere *bool
 	var out []waitAt
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok || len(out) == maxNoContextWaits {
@@ -154,16 +166,40 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		if !ok {
 			return true
 		}
-		fix := c.contextlessWait(fd, call)
-		if fix == "" || c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
+		at := func() waitAt {
+			p := c.pass.Fset.Position(call.Pos())
+			return waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency}
+		}
+		if fix := c.contextlessFix(contextless, fd, call); fix != "" {
+			if c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
+				return true
+			}
+			w := at()
+			if handed != nil {
+				w.Handed, w.Fix = handed.Name(), fix
+			}
+			out = append(out, w)
 			return true
 		}
-		p := c.pass.Fset.Position(call.Pos())
-		w := waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency}
-		if handed != nil {
-			w.Handed, w.Fix = handed.Name(), fix
+		if c.dependency {
+			return true
 		}
-		out = append(out, w)
+		rw := c.rootedWaitOf(fd, call, stack)
+		if rw == nil {
+			return true
+		}
+		if rootedHere == nil {
+			here := c.rootedWaitJudgedHere(fd, handed, nil)
+			rootedHere = &here
+		}
+		if !*rootedHere {
+			w := at()
+			w.Root, w.NeedsMax = c.calleeName(rw.root), rw.needsMax
+			if rw.fwd != nil {
+				w.Call += " → " + rw.fwd.Via
+			}
+			out = append(out, w)
+		}
 		return true
 	})
 	// Asked last: learning which functions set up the schema reads every
@@ -172,6 +208,15 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		return nil
 	}
 	return out
+}
+
+// contextlessFix is contextlessWait's fix for call when fd's waits with no
+// context are judged here (contextless), else "".
+func (c *checker) contextlessFix(contextless bool, fd *ast.FuncDecl, call *ast.CallExpr) string {
+	if !contextless {
+		return ""
+	}
+	return c.contextlessWait(fd, call)
 }
 
 // calledNoContextWaits are the waits of the functions fd's own body calls,
@@ -404,6 +449,12 @@ func (c *checker) checkRequestNoContextWaits() {
 			pos := c.waitPos(w)
 			var d analysis.Diagnostic
 			switch {
+			case w.Root != "":
+				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
+					"wait with no deadline: %s waits for a slot with a context from %s() that has no deadline, in %s, and a request reaches it (%s): "+
+						"callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
+						"(the lane's queue timeout) or hand the request's context down to %s",
+					w.Call, w.Root, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
 			case w.Handed != "":
 				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
 					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s), and a request reaches it (%s): "+
@@ -423,7 +474,7 @@ func (c *checker) checkRequestNoContextWaits() {
 					w.Call, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
 			}
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fr.entry.Pos(), Message: "the request's entry point"})
-			if w.Pending || w.Handed != "" && !c.poolsLimitedHere() {
+			if w.Pending || (w.Handed != "" || w.NeedsMax) && !c.poolsLimitedHere() {
 				c.pend(d)
 				continue
 			}

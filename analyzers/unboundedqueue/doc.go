@@ -251,7 +251,16 @@ capped by it.
     Begin, Query, Exec…) whose context is context.Background() or TODO(),
     directly or through WithCancel or WithValue, or WithoutCancel of any
     context (it drops the parent's deadline and cancellation), with no
-    WithTimeout or WithDeadline. Not a wait for a slot: sem.Acquire(ctx, n)
+    WithTimeout or WithDeadline. It is reported where it is in a request's
+    own function (one that takes the request, a gRPC method, a handler
+    literal, or a method implementing an interface that another package of
+    the program declares, handed a context), and otherwise where a request
+    reaches it, as a wait with no context (below): a wait for a slot
+    matters where requests queue on it, and one that only start-up or
+    background work reaches (coroot's watcher taking its lock on every
+    tick, hatchet's check run once per process, tracetest's configuration
+    read at start-up) queues behind no request; its one loop is all that
+    waits. Not a wait for a slot: sem.Acquire(ctx, n)
     on a local sem := semaphore.NewWeighted(n), which takes every slot and
     so returns when the work already started has finished (a join); nor a
     wait on a pool the function has just opened and not yet shared (db :=
@@ -266,8 +275,8 @@ capped by it.
     QueryAndClose(ctx, db, …) running db.QueryContext(ctx, …) on the
     Executor it is handed, when the caller hands it a pool (a transaction
     already holds its connection), or a store's Save(ctx) beginning on the
-    store's own pool. The call given context.Background() is reported,
-    with the wait as related information; on a database/sql pool or a
+    store's own pool. The call given context.Background() is judged as
+    the wait itself, with the wait as related information; on a database/sql pool or a
     wrapper of one, only where a maximum is known, as below (soft-serve's
     Transaction handing Background() to its embedded *sqlx.DB, which no
     package bounds, opens a connection instead of queueing; a pgxpool

@@ -4,10 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"path/filepath"
 	"slices"
-
-	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/guard"
@@ -292,44 +289,30 @@ func (c *checker) waitName(call *ast.CallExpr) string {
 	return c.calleeName(call)
 }
 
-// checkForwardedWait reports call when it hands a context with no
-// deadline, made in fd, to a function that waits for a pool slot with it
+// forwardedRootedWait is call when it hands a context with no deadline,
+// made in fd, to a function that waits for a pool slot with it
 // (forwardsSlotWait), on a pool: the argument it passes for the pool when
 // the wait is on a parameter, else the callee's own.
-func (c *checker) checkForwardedWait(fd *ast.FuncDecl, call *ast.CallExpr) {
+func (c *checker) forwardedRootedWait(fd *ast.FuncDecl, call *ast.CallExpr) *rootedWait {
 	fn := c.callee(call)
 	if fn == nil {
-		return
+		return nil
 	}
 	f := c.forwarderOf(fn)
 	if f == nil {
-		return
+		return nil
 	}
 	args := c.callArgs(call, fn)
 	if f.Ctx >= len(args) || f.Pool >= len(args) || f.Pool >= 0 && !c.isPoolExpr(args[f.Pool]) {
-		return
+		return nil
 	}
 	root := c.rootContext(fd, args[f.Ctx], 0, false)
 	if root == nil {
-		return
-	}
-	d := c.diagnostic(call.Pos(), root.Pos(), "the context starts here, with no deadline",
-		"wait with no deadline: %s waits for a pool slot (%s, at %s:%d) with a context from %s() that has no deadline, "+
-			"so callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
-			"(the lane's queue timeout) or pass the caller's context",
-		c.calleeName(call), f.Via, filepath.Base(f.File), f.Line, c.calleeName(root))
-	if at := c.posOf(f.File, f.Line); at.IsValid() {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the wait for a slot"})
+		return nil
 	}
 	needsMax := f.NeedsMax
 	if f.Pool >= 0 {
 		needsMax = c.needsMaximum(args[f.Pool])
 	}
-	if needsMax {
-		// A wait for a slot needs a maximum: decided where one is known,
-		// as for a wait that ignores its context (emitOrPend).
-		c.emitOrPend(d)
-		return
-	}
-	c.emit(d)
+	return &rootedWait{call: call, root: root, fwd: f, needsMax: needsMax}
 }

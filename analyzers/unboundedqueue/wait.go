@@ -5,14 +5,20 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/entrypoints"
 )
 
-// checkWaits finds slot acquires whose context has no deadline (shape 4).
-// main and init run once at start-up and are not checked; the function
-// literals they start (handlers, workers) are.
+// checkWaits finds slot acquires whose context has no deadline (shape 4)
+// in a request's own function, where they are (rootedWaitJudgedHere);
+// elsewhere they are reported where a request reaches them (ctxless.go).
+// main and init run once at start-up: only the handler literals they
+// register are requests' own.
 func (c *checker) checkWaits(fd *ast.FuncDecl) {
 	if c.setsUpSchema(fd) {
 		return // runs before the service serves: nothing queues behind it (schema.go)
@@ -38,27 +44,114 @@ func (c *checker) checkWaits(fd *ast.FuncDecl) {
 		if oneShot && !inLit(stack) {
 			return true
 		}
-		if !catalog.SlotWaits.Has(c.callee(call)) {
-			c.checkForwardedWait(fd, call)
-			return true
-		}
-		if c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) ||
-			c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
-			return true
-		}
-		ctx := c.contextArg(call)
-		if ctx == nil {
-			return true
-		}
-		if root := c.rootContext(fd, ctx, 0, false); root != nil {
-			c.report(call.Pos(), root.Pos(), "the context starts here, with no deadline",
-				"wait with no deadline: %s waits for a slot with a context from %s() that has no deadline, "+
-					"so callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
-					"(the lane's queue timeout) or pass the caller's context",
-				c.calleeName(call), c.calleeName(root))
+		if w := c.rootedWaitOf(fd, call, stack); w != nil && c.rootedWaitJudgedHere(fd, handed, stack) {
+			c.reportRootedWait(w)
 		}
 		return true
 	})
+}
+
+// rootedWait is a call that waits for a slot with a context from
+// Background() or TODO() that has no deadline: the wait itself (a
+// catalogue SlotWait) or a call of a function that forwards the context to
+// one (forwardsSlotWait, fwd).
+type rootedWait struct {
+	call, root *ast.CallExpr
+	fwd        *forwardsSlotWait
+	// needsMax: the forwarded wait is on a database/sql pool or a wrapper of
+	// one, which queues its callers only when it has a maximum.
+	needsMax bool
+}
+
+// rootedWaitOf is call's wait with a context that has no deadline, or nil.
+func (c *checker) rootedWaitOf(fd *ast.FuncDecl, call *ast.CallExpr, stack []ast.Node) *rootedWait {
+	if !catalog.SlotWaits.Has(c.callee(call)) {
+		return c.forwardedRootedWait(fd, call)
+	}
+	if c.forwardsToItself(fd, call) || c.acquiresAll(fd, call) ||
+		c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
+		return nil
+	}
+	ctx := c.contextArg(call)
+	if ctx == nil {
+		return nil
+	}
+	if root := c.rootContext(fd, ctx, 0, false); root != nil {
+		return &rootedWait{call: call, root: root}
+	}
+	return nil
+}
+
+// rootedWaitJudgedHere reports whether a wait with a context that has no
+// deadline, in fd (in the function literal innermost on stack, if any), is
+// reported where it is: it is in a request's own function (one that takes
+// the request, a gRPC method, a literal handed the request, or a method of
+// an interface another package of the program declares that was handed a
+// context: judgedWhereItIs). A wait for a slot matters where requests queue
+// on it; one only start-up or background work reaches queues behind no
+// request (a watcher's lock on its ticker, a once-per-process check, a
+// schema version read at start-up), so elsewhere the wait is reported where
+// a request reaches it (ctxless.go), as a wait with no context.
+func (c *checker) rootedWaitJudgedHere(fd *ast.FuncDecl, handed *types.Var, stack []ast.Node) bool {
+	if lit := innermostLit(stack); lit != nil && c.litHandlesRequest(lit) {
+		return true
+	}
+	if fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
+		return false // its literals run in the background or at start-up
+	}
+	return c.runsPerRequest(fd) || handed != nil && c.implementsImportedInterface(fd)
+}
+
+// innermostLit is the function literal innermost on stack, or nil.
+func innermostLit(stack []ast.Node) *ast.FuncLit {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if lit, ok := stack[i].(*ast.FuncLit); ok {
+			return lit
+		}
+	}
+	return nil
+}
+
+// litHandlesRequest reports whether lit takes an *http.Request or a
+// framework's context that carries one: a handler written in place.
+func (c *checker) litHandlesRequest(lit *ast.FuncLit) bool {
+	sig, ok := c.pass.TypesInfo.TypeOf(lit).(*types.Signature)
+	if !ok {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if entrypoints.CarriesRequest(sig.Params().At(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportRootedWait reports w where it is.
+func (c *checker) reportRootedWait(w *rootedWait) {
+	if w.fwd == nil {
+		c.report(w.call.Pos(), w.root.Pos(), "the context starts here, with no deadline",
+			"wait with no deadline: %s waits for a slot with a context from %s() that has no deadline, "+
+				"so callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
+				"(the lane's queue timeout) or pass the caller's context",
+			c.calleeName(w.call), c.calleeName(w.root))
+		return
+	}
+	d := c.diagnostic(w.call.Pos(), w.root.Pos(), "the context starts here, with no deadline",
+		"wait with no deadline: %s waits for a pool slot (%s, at %s:%d) with a context from %s() that has no deadline, "+
+			"so callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
+			"(the lane's queue timeout) or pass the caller's context",
+		c.calleeName(w.call), w.fwd.Via, filepath.Base(w.fwd.File), w.fwd.Line, c.calleeName(w.root))
+	if at := c.posOf(w.fwd.File, w.fwd.Line); at.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the wait for a slot"})
+	}
+	if w.needsMax {
+		// A wait for a slot needs a maximum: decided where one is known,
+		// as for a wait that ignores its context (emitOrPend).
+		c.emitOrPend(d)
+		return
+	}
+	c.emit(d)
 }
 
 // acquiresAll reports whether call takes a weighted semaphore's whole

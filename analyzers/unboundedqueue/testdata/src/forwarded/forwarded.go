@@ -1,4 +1,4 @@
-// Package forwarded waits for pool slots through functions that hand the // want package:"limitsPools"
+// Package forwarded waits for pool slots through functions that hand the // want package:"limitsPools" package:"noContextWaitsReported\\(3\\)"
 // context they are given to the wait (forwardsSlotWait, across packages):
 // the caller that gives them context.Background() or TODO() waits with no
 // deadline, as if it called QueryContext itself.
@@ -7,6 +7,7 @@ package forwarded
 import (
 	"context"
 	"database/sql"
+	"net/http"
 	"time"
 
 	"example.com/orders"
@@ -26,19 +27,26 @@ func NewService(db *sql.DB, store *orders.Store) *Service { // want NewService:`
 	return &Service{db: db, store: store}
 }
 
-func (s *Service) List() error {
-	return sqlf.From("messages").QueryAndClose(context.TODO(), s.db, func(*sql.Rows) {}) // want `wait with no deadline: \(\*sqlf.Stmt\).QueryAndClose waits for a pool slot \(.*Query → .*QueryContext, at sqlf.go:\d+\) with a context from context.TODO\(\) that has no deadline`
+func (s *Service) List() error { // want List:"waitsNoContext"
+	return sqlf.From("messages").QueryAndClose(context.TODO(), s.db, func(*sql.Rows) {}) // want `wait with no deadline: \(\*sqlf.Stmt\).QueryAndClose → .*Query → .*QueryContext waits for a slot with a context from context.TODO\(\) that has no deadline, in \(Service\).List, and a request reaches it`
 }
 
-func (s *Service) ArchiveAll(ids []int) { // want ArchiveAll:"waitsOnNetwork"
+func (s *Service) ArchiveAll(ids []int) { // want ArchiveAll:"waitsOnNetwork" ArchiveAll:"waitsNoContext"
 	ctx := context.Background()
 	for _, id := range ids {
-		s.store.Archive(ctx, id) // want `wait with no deadline: \(\*orders.Store\).Archive waits for a pool slot \(\(\*orders.Store\).Save → \(\*sql.DB\).BeginTx, at orders.go:\d+\) with a context from context.Background\(\)`
+		s.store.Archive(ctx, id) // want `wait with no deadline: \(\*orders.Store\).Archive → \(\*orders.Store\).Save → \(\*sql.DB\).BeginTx waits for a slot with a context from context.Background\(\)`
 	}
 }
 
-func (s *Service) SaveDetached(id int) { // want SaveDetached:"waitsOnNetwork"
-	s.store.Save(context.WithoutCancel(context.Background()), id) // want `wait with no deadline: .*Save waits for a pool slot`
+func (s *Service) SaveDetached(id int) { // want SaveDetached:"waitsOnNetwork" SaveDetached:"waitsNoContext"
+	s.store.Save(context.WithoutCancel(context.Background()), id) // want `wait with no deadline: .*Save → \(\*sql.DB\).BeginTx waits for a slot with a context from context.WithoutCancel\(\)`
+}
+
+// A request's path reaches the three above.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) { // want ServeHTTP:"waitsNoContext" ServeHTTP:"waitsOnNetwork"
+	s.List()
+	s.ArchiveAll(nil)
+	s.SaveDetached(1)
 }
 
 // ---- traps ----

@@ -32,7 +32,7 @@ func (d *DB) TransactionContext(ctx context.Context, fn func(*sql.Tx) error) err
 }
 
 // Trap: no maximum anywhere, so the forwarded Background() queues nothing.
-func (d *DB) Transaction(fn func(*sql.Tx) error) error { // want Transaction:"waitsOnNetwork"
+func (d *DB) Transaction(fn func(*sql.Tx) error) error { // want Transaction:"waitsOnNetwork" Transaction:"waitsNoContext"
 	return d.TransactionContext(context.Background(), fn)
 }
 
@@ -46,7 +46,7 @@ func (s *Store) count(ctx context.Context) error { // want count:"forwardsSlotWa
 	return err
 }
 
-func (s *Store) repos(w http.ResponseWriter, r *http.Request) { // want repos:"waitsOnNetwork"
+func (s *Store) repos(w http.ResponseWriter, r *http.Request) { // want repos:"waitsOnNetwork" repos:"waitsNoContext"
 	_ = s.db.Transaction(func(*sql.Tx) error { return nil })
 	_ = s.count(context.Background()) // want `wait with no deadline: \(\*forwardnomax.Store\).count waits for a pool slot`
 }

@@ -11,13 +11,13 @@ import (
 
 type runner struct{ db *sql.DB }
 
-func main() { // want main:"waitsOnNetwork"
+func main() { // want main:"waitsOnNetwork" main:"waitsNoContext"
 	db, _ := sql.Open("pgx", "postgres://")
 	r := &runner{db: db}
 	r.run()
 }
 
-func (r *runner) run() { // want run:"takesSlot" run:"waitsOnNetwork"
+func (r *runner) run() { // want run:"takesSlot" run:"waitsOnNetwork" run:"waitsNoContext"
 	ctx := context.Background()
 	conn, _ := r.db.Conn(ctx)
 	defer conn.Close()

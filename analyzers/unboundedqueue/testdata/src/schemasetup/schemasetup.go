@@ -1,4 +1,4 @@
-// Package schemasetup: waits in functions that set up the schema run // want package:"limitsPools" package:"noContextWaitsReported\\(2\\)"
+// Package schemasetup: waits in functions that set up the schema run // want package:"limitsPools" package:"noContextWaitsReported\\(5\\)"
 // before the service serves, and queue behind nothing (shape 4 is silent);
 // the same waits elsewhere are reported.
 package schemasetup
@@ -79,6 +79,8 @@ func (s *Store) Migrate(ctx context.Context) error { // want Migrate:"ignoresCon
 func (s *Store) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
 	mux.HandleFunc("/report", func(w http.ResponseWriter, r *http.Request) { s.report(r.Context()) })
 	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) { s.page(r.Context()) })
+	mux.HandleFunc("/refresh", func(w http.ResponseWriter, r *http.Request) { s.refresh() })
+	mux.HandleFunc("/reports", func(w http.ResponseWriter, r *http.Request) { s.runReports() })
 }
 
 // report builds a temporary table for one request's report: a query's
@@ -105,7 +107,7 @@ func (s *Store) page(ctx context.Context) ([]byte, error) { // want page:"ignore
 }
 
 // refresh selects with a context that has no deadline.
-func (s *Store) refresh() error { // want refresh:"waitsOnNetwork"
+func (s *Store) refresh() error { // want refresh:"waitsOnNetwork" refresh:"waitsNoContext"
 	_, err := s.db.ExecContext(context.Background(), "UPDATE counters SET n = n + 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext waits for a slot with a context from context.Background\(\)`
 	return err
 }
@@ -159,11 +161,11 @@ func OpenStore(dsn string) (*Store, error) { // want OpenStore:"waitsOnNetwork"
 
 // runReports loops over a list of queries, none of which changes the
 // schema: its waits are reported.
-func (s *Store) runReports() { // want runReports:"waitsOnNetwork"
+func (s *Store) runReports() { // want runReports:"waitsOnNetwork" runReports:"waitsNoContext"
 	for _, q := range reports {
 		s.db.ExecContext(context.Background(), q) // want `wait with no deadline: \(\*sql.DB\).ExecContext waits for a slot with a context from context.Background\(\)`
 	}
-	s.copyOldRows(context.Background()) // want `wait with no deadline: \(\*schemasetup.Store\).copyOldRows waits for a pool slot`
+	s.copyOldRows(context.Background()) // want `wait with no deadline: \(\*schemasetup.Store\).copyOldRows → \(\*sql.DB\).ExecContext waits for a slot with a context from context.Background\(\)`
 }
 
 // A schema kept in a package variable rather than a constant.

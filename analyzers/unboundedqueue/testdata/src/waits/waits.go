@@ -1,8 +1,9 @@
-package waits // want package:"limitsPools"
+package waits // want package:"limitsPools" package:"noContextWaitsReported\\(12\\)"
 
 import (
 	"context"
 	"database/sql"
+	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -18,15 +19,18 @@ type Service struct {
 
 // ---- shape 4: wait with no deadline ----
 
-func (s *Service) refreshRates() { // want refreshRates:"waitsOnNetwork"
-	conn, err := s.pool.Acquire(context.Background()) // want `ERR_UNBOUNDED_QUEUE_DETECTED: wait with no deadline: \(\*pgxpool.Pool\).Acquire waits for a slot with a context from context.Background\(\) that has no deadline, so callers queue for as long as every slot stays taken; derive it with context.WithTimeout`
+// A request's path reaches the waits below (api.ServeHTTP, at the end of
+// the file): each is reported at its line.
+
+func (s *Service) refreshRates() { // want refreshRates:"waitsOnNetwork" refreshRates:"waitsNoContext"
+	conn, err := s.pool.Acquire(context.Background()) // want `ERR_UNBOUNDED_QUEUE_DETECTED: wait with no deadline: \(\*pgxpool.Pool\).Acquire waits for a slot with a context from context.Background\(\) that has no deadline, in \(Service\).refreshRates, and a request reaches it \(\(\*api\).ServeHTTP\): callers queue for as long as every slot stays taken; derive it with context.WithTimeout`
 	if err != nil {
 		return
 	}
 	conn.Release()
 }
 
-func (s *Service) settle() error { // want settle:"waitsOnNetwork"
+func (s *Service) settle() error { // want settle:"waitsOnNetwork" settle:"waitsNoContext"
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	tx, err := s.db.BeginTx(ctx, nil) // want `wait with no deadline: \(\*sql.DB\).BeginTx .* context.Background\(\)`
@@ -36,12 +40,12 @@ func (s *Service) settle() error { // want settle:"waitsOnNetwork"
 	return tx.Commit()
 }
 
-func (s *Service) throttle() error { // want throttle:"takesSlot"
+func (s *Service) throttle() error { // want throttle:"takesSlot" throttle:"waitsNoContext"
 	ctx := context.WithValue(context.TODO(), "k", 1)
 	return s.sem.Acquire(ctx, 1) // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire .* context.TODO\(\)`
 }
 
-func (s *Service) background() { // want background:"waitsOnNetwork"
+func (s *Service) background() { // want background:"waitsOnNetwork" background:"waitsNoContext"
 	var ctx = context.Background()
 	s.db.QueryContext(ctx, "select 1") // want `wait with no deadline: \(\*sql.DB\).QueryContext`
 }
@@ -96,7 +100,7 @@ func (d *wrappedDB) Query(q string) { // want Query:"waitsOnNetwork"
 
 type sqlxService struct{ db *sqlx.DB }
 
-func (s *sqlxService) nightlyExport() error { // want nightlyExport:"waitsOnNetwork"
+func (s *sqlxService) nightlyExport() error { // want nightlyExport:"waitsOnNetwork" nightlyExport:"waitsNoContext"
 	tx, err := s.db.BeginTxx(context.Background(), nil) // want `wait with no deadline: \(\*sqlx.DB\).BeginTxx .* context.Background\(\)`
 	if err != nil {
 		return err
@@ -104,7 +108,7 @@ func (s *sqlxService) nightlyExport() error { // want nightlyExport:"waitsOnNetw
 	return tx.Commit()
 }
 
-func (s *sqlxService) pinConn() { // want pinConn:"waitsOnNetwork"
+func (s *sqlxService) pinConn() { // want pinConn:"waitsOnNetwork" pinConn:"waitsNoContext"
 	conn, err := s.db.Connx(context.Background()) // want `wait with no deadline: .*Connx`
 	if err == nil {
 		conn.Close()
@@ -124,7 +128,7 @@ func (s *sqlxService) exportWithin(ctx context.Context) error {
 
 // joinByTakingEverySlot: taking the semaphore's whole capacity waits for
 // the work already started to finish, a join, not a queue for a slot.
-func joinByTakingEverySlot(work []func()) { // want joinByTakingEverySlot:"takesSlot"
+func joinByTakingEverySlot(work []func()) { // want joinByTakingEverySlot:"takesSlot" joinByTakingEverySlot:"waitsNoContext"
 	limit := int64(4)
 	sem := semaphore.NewWeighted(limit)
 	for _, w := range work {
@@ -140,7 +144,7 @@ func joinByTakingEverySlot(work []func()) { // want joinByTakingEverySlot:"takes
 }
 
 // takingLessThanAll: a weight below the capacity is a slot wait.
-func takingLessThanAll() { // want takingLessThanAll:"takesSlot"
+func takingLessThanAll() { // want takingLessThanAll:"takesSlot" takingLessThanAll:"waitsNoContext"
 	sem := semaphore.NewWeighted(4)
 	_ = sem.Acquire(context.Background(), 2) // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire`
 }
@@ -198,7 +202,7 @@ func createIfMissing(ctx context.Context, dsn string) (*sql.DB, error) { // want
 type registry struct{ db *sql.DB }
 
 // Shared first, then waited on: the registry's users hold its slots.
-func (r *registry) openAndWarm(dsn string) { // want openAndWarm:"waitsOnNetwork"
+func (r *registry) openAndWarm(dsn string) { // want openAndWarm:"waitsOnNetwork" openAndWarm:"waitsNoContext"
 	db, _ := sql.Open("pgx", dsn)
 	db.SetMaxOpenConns(10)
 	r.db = db
@@ -206,7 +210,7 @@ func (r *registry) openAndWarm(dsn string) { // want openAndWarm:"waitsOnNetwork
 }
 
 // Handed to a cache before the wait: the cache's users hold its slots.
-func openForCache(dsn string, cache *registry) *sql.DB { // want openForCache:"waitsOnNetwork"
+func openForCache(dsn string, cache *registry) *sql.DB { // want openForCache:"waitsOnNetwork" openForCache:"waitsNoContext"
 	db, _ := sql.Open("pgx", dsn)
 	db.SetMaxOpenConns(10)
 	cache.adopt(db)
@@ -229,7 +233,7 @@ func (r *registry) openEach(dsns []string, out chan<- *sql.DB) { // want openEac
 
 // One pool across the rounds, handed out at the end of each: the next
 // round's wait queues behind those who took it.
-func (r *registry) warmEachRound(dsn string, rounds int, out chan<- *sql.DB) { // want warmEachRound:"waitsOnNetwork"
+func (r *registry) warmEachRound(dsn string, rounds int, out chan<- *sql.DB) { // want warmEachRound:"waitsOnNetwork" warmEachRound:"waitsNoContext"
 	db, _ := sql.Open("pgx", dsn)
 	db.SetMaxOpenConns(10)
 	for range rounds {
@@ -239,6 +243,73 @@ func (r *registry) warmEachRound(dsn string, rounds int, out chan<- *sql.DB) { /
 }
 
 // A pool that came from a parameter is someone else's: others may hold it.
-func warm(db *sql.DB) { // want warm:"waitsOnNetwork"
+func warm(db *sql.DB) { // want warm:"waitsOnNetwork" warm:"waitsNoContext"
 	db.ExecContext(context.Background(), "select 1") // want `wait with no deadline: \(\*sql.DB\).ExecContext`
+}
+
+// ---- a request's path reaches the waits above ----
+
+type api struct {
+	s   *Service
+	x   *sqlxService
+	reg *registry
+	db  *sql.DB
+}
+
+func (a *api) ServeHTTP(w http.ResponseWriter, r *http.Request) { // want ServeHTTP:"waitsNoContext" ServeHTTP:"waitsOnNetwork"
+	a.s.refreshRates()
+	a.s.settle()
+	a.s.throttle()
+	a.s.background()
+	a.x.nightlyExport()
+	a.x.pinConn()
+	joinByTakingEverySlot(nil)
+	takingLessThanAll()
+	a.reg.openAndWarm("")
+	openForCache("", a.reg)
+	a.reg.warmEachRound("", 2, nil)
+	warm(a.db)
+	a.s.underTimeout()
+	a.s.derivedFromTimeout()
+	a.s.reassignedToTimeout(true)
+	openStrict("")
+	openChecked("")
+	a.reg.openEach(nil, nil)
+}
+
+// A handler written in place waits where it is.
+func routes(mux *http.ServeMux, s *Service) { // want routes:"waitsOnNetwork"
+	mux.HandleFunc("/rates", func(w http.ResponseWriter, r *http.Request) {
+		conn, err := s.pool.Acquire(context.Background()) // want `wait with no deadline: \(\*pgxpool.Pool\).Acquire waits for a slot with a context from context.Background\(\) that has no deadline, so callers queue`
+		if err == nil {
+			conn.Release()
+		}
+	})
+}
+
+// Trap: a lock taken on every tick of a watcher that no request reaches
+// (coroot's watchers): it queues behind no request, and its one loop is
+// all that waits on it.
+func (s *Service) watchTicks(stop <-chan struct{}) { // want watchTicks:"waitsOnNetwork" watchTicks:"waitsNoContext"
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		if conn, err := s.pool.Acquire(context.Background()); err == nil {
+			conn.Release()
+		}
+	}
+}
+
+// Trap: a check started once, at start-up, in the background (hatchet's
+// security check): one waiter, no request behind it.
+func (s *Service) Start(stop <-chan struct{}) { // want Start:"detachesPerCall" Start:"waitsNoContext"
+	go s.watchTicks(stop)
+	go func() {
+		s.db.ExecContext(context.Background(), "select 1")
+	}()
 }

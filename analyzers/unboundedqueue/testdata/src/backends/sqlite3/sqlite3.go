@@ -1,4 +1,4 @@
-// Package sqlite3 is an embedded database's backend, after dendrite's
+// Package sqlite3 is an embedded database's backend, after dendrite's // want package:"noContextWaitsReported\\(1\\)"
 // roomserver/storage/sqlite3: the pool its tables are handed gets no
 // maximum (the opener sets one only for server databases), so its calls
 // without a deadline queue nobody; a semaphore's wait still does.
@@ -7,6 +7,7 @@ package sqlite3
 import (
 	"context"
 	"database/sql"
+	"net/http"
 
 	"golang.org/x/sync/semaphore"
 )
@@ -44,10 +45,19 @@ func (e *Events) HasColumn() bool { // want HasColumn:"waitsOnNetwork"
 
 // A semaphore with a maximum of its own queues its callers, in this
 // package as in any other.
-func (e *Events) Throttled() error { // want Throttled:"takesSlot"
+func (e *Events) Throttled() error { // want Throttled:"takesSlot" Throttled:"waitsNoContext"
 	if err := e.sem.Acquire(context.Background(), 1); err != nil { // want `wait with no deadline: \(\*semaphore.Weighted\).Acquire waits for a slot with a context from context.Background\(\) that has no deadline`
 		return err
 	}
 	defer e.sem.Release(1)
 	return nil
+}
+
+// A request reaches both: the semaphore queues it, the pool opens a
+// connection instead.
+func (e *Events) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
+	mux.HandleFunc("/events", func(w http.ResponseWriter, r *http.Request) {
+		e.Throttled()
+		e.HasColumn()
+	})
 }

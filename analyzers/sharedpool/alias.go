@@ -20,7 +20,8 @@ import (
 // sit at main's package clause instead of the line that opens the pool.
 
 // poolGetter marks a method that returns a pool field of its receiver
-// (func (p *Postgres) GetDB() *sqlx.DB { return p.dbx }).
+// (func (p *Postgres) GetDB() *sqlx.DB { return p.dbx }), or a function
+// that returns a pool field of one of its parameters.
 type poolGetter struct{ Pool lanes.Resource }
 
 func (*poolGetter) AFact()           {}
@@ -108,13 +109,28 @@ func (c *checker) poolField(addr ssa.Value) *types.Var {
 	return v.Origin()
 }
 
-// getterPool is the pool field fn, a method, returns on every path: a load
-// of its receiver's field.
+// getterPool is the pool field fn returns on every path: a load of its
+// receiver's field, or, for a function, of one parameter's (nightingale's
+// models.DB(ctx) returning ctx.DB): what its argument holds, not a pool it
+// opens.
 func (c *checker) getterPool(fn *ssa.Function) (lanes.Resource, bool) {
-	if fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Signature.Results().Len() == 0 {
+	if len(fn.Params) == 0 || fn.Signature.Results().Len() == 0 {
 		return lanes.Resource{}, false
 	}
-	recv := fn.Params[0]
+	holders := fn.Params
+	if fn.Signature.Recv() != nil {
+		holders = fn.Params[:1]
+	}
+	for _, holder := range holders {
+		if r, ok := c.returnedField(fn, holder); ok {
+			return r, true
+		}
+	}
+	return lanes.Resource{}, false
+}
+
+// returnedField is the pool field of holder that fn returns on every path.
+func (c *checker) returnedField(fn *ssa.Function, holder *ssa.Parameter) (lanes.Resource, bool) {
 	var pool lanes.Resource
 	found := false
 	for _, b := range fn.Blocks {
@@ -122,7 +138,7 @@ func (c *checker) getterPool(fn *ssa.Function) (lanes.Resource, bool) {
 		if !ok || len(ret.Results) == 0 {
 			continue
 		}
-		r, ok := c.receiverField(recv, ret.Results[0])
+		r, ok := c.receiverField(holder, ret.Results[0])
 		if !ok || found && r.Key != pool.Key {
 			return lanes.Resource{}, false
 		}

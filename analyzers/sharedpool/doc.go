@@ -98,7 +98,9 @@ Reported:
     package-level variable or a struct field with no lane) that both
     interactive and background work reach, once per pool, where the
     wiring package creates it (the first call there whose result is such a
-    pool, sql.Open, gorm.Open, dbx.Open or the program's own constructor;
+    pool, sql.Open, gorm.Open, dbx.Open or the program's own constructor,
+    not a getter, a method or a function that returns a pool field of
+    what it is handed: nightingale's models.DB(ctx) returning ctx.DB;
     for a dbx.Builder field, the first call returning *dbx.DB; else the
     call of a function that opens the pool into its variable or field,
     itself or through the functions it calls, as models.Setup() in main
@@ -185,7 +187,7 @@ is not treated as shared, since each lane may fill its own instance; a
 laned field is that lane's wherever it is read. A function creates a
 pool when it stores into a variable or field with no lane the result of a
 call of a function (not of a method: db.Unsafe() or a getter opens
-nothing; a copy of another variable neither, unless that variable is a
+nothing, nor does a function that returns a pool field of a parameter; a copy of another variable neither, unless that variable is a
 local written once, with that result: conn, err := openDB(cfg), captured
 by the migration closures, then Database{DB: conn}), directly, in a closure it
 makes (sync.Once.Do) or through its static callees. A pool is created where it is opened,

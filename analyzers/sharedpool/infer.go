@@ -933,8 +933,8 @@ func (c *checker) creationOf(typ string) token.Pos {
 				if !ok || !(resultIs(call, typ) || resultIs(call, catalog.PoolMakers[typ])) {
 					continue
 				}
-				if common := call.Common(); common.IsInvoke() || common.Signature().Recv() != nil {
-					continue // a method (a getter, db.Unsafe()): not where a pool is opened
+				if common := call.Common(); common.IsInvoke() || common.Signature().Recv() != nil || c.callsGetter(common) {
+					continue // a method (a getter, db.Unsafe()) or a function returning what it is handed: not where a pool is opened
 				}
 				if pos := c.callStart(call.Pos()); pos.IsValid() && (!best.IsValid() || pos < best) {
 					best = pos
@@ -944,6 +944,21 @@ func (c *checker) creationOf(typ string) token.Pos {
 	}
 	c.creations[typ] = best
 	return best
+}
+
+// callsGetter reports whether common calls a function that returns a pool
+// field of what it is handed (poolGetter).
+func (c *checker) callsGetter(common *ssa.CallCommon) bool {
+	callee := common.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	obj, ok := origin(callee).Object().(*types.Func)
+	if !ok {
+		return false
+	}
+	_, ok = c.getterOf(obj)
+	return ok
 }
 
 func resultIs(call *ssa.Call, typ string) bool {

@@ -229,7 +229,8 @@ func (c *checker) handedCreations(fn *ssa.Function, common *ssa.CallCommon, visi
 	return out
 }
 
-// openingCalls are the calls of functions (not methods) whose result a
+// openingCalls are the calls of functions (not methods, nor getters: a
+// function returning a pool field of a parameter) whose result a
 // value is, through the tuple, conversions, a local variable (each store
 // into it: a closure captures it) and the branches that choose between such
 // calls, in the order of the source. With once, a local variable written
@@ -266,7 +267,7 @@ func (c *checker) openingCalls(v ssa.Value, once bool) []*ssa.Call {
 				walk(e, depth-1)
 			}
 		case *ssa.Call:
-			if common := x.Common(); !common.IsInvoke() && common.Signature().Recv() == nil {
+			if common := x.Common(); !common.IsInvoke() && common.Signature().Recv() == nil && !c.callsGetter(common) {
 				out = append(out, x)
 			}
 		}

@@ -254,8 +254,11 @@ capped by it.
     WithTimeout or WithDeadline. It is reported where it is in a request's
     own function (one that takes the request, a gRPC method, a handler
     literal, or a method implementing an interface that another package of
-    the program declares, handed a context), and otherwise where a request
-    reaches it, as a wait with no context (below): a wait for a slot
+    the program declares, handed a context; a goroutine's literal, go
+    func() { … }(), is judged with the function that starts it, and any
+    other literal, a callback whose runner is not followed, such as
+    pocketbase's model-delete hook, where it is), and otherwise where a
+    request reaches it, as a wait with no context (below): a wait for a slot
     matters where requests queue on it, and one that only start-up or
     background work reaches (coroot's watcher taking its lock on every
     tick, hatchet's check run once per process, tracetest's configuration
@@ -311,7 +314,9 @@ capped by it.
     its connection before the callback attaches the context. A handle that
     is a parameter, or comes from a function that returns one, may carry
     its caller's context and is trusted; a field or a package variable is
-    the shared handle and carries none. Not in main or init, nor in a
+    the shared handle and carries none, and so does what a function returns
+    that only reads one out (nightingale's models.DB(ctx) returning ctx.DB:
+    returnsSharedHandle, a fact). Not in main or init, nor in a
     function handed no context (start-up, a migration step), unless a
     request reaches it: per-request is whatever an entry point reaches.
     As for every wait for a slot, the pool needs a maximum (SetMaxOpenConns
@@ -532,8 +537,12 @@ capped by it.
     connection pool whose limits (MaxConnsPerHost, the idle connections)
     hold per transport: one made per request reuses no connection and caps
     none, so the connections to the dependency grow with the requests.
-    Silent when it is assigned straight to a field or a package variable (a
-    cache the first request fills) or made under a sync.Once. Fix: make one
+    Silent when it is kept for the requests that follow (a cache the first
+    request fills): assigned to a field, a map entry or a package variable,
+    or to a local variable the function then stores so or hands to a
+    function of its package that stores it (nightingale's data-source proxy,
+    building one on a cache miss and handing it to transportPut, which keeps
+    it in a map); or made under a sync.Once. Fix: make one
     transport when the service starts, with MaxConnsPerHost, and share it.
     A shared transport with no MaxConnsPerHost is not reported: whether its
     dependency needs a limit is not in the code.
@@ -685,7 +694,13 @@ request's context).
 Reaching such a function deeper down does not count, with one exception:
 an acquire that keeps its slot for the caller, who releases it later — a
 semaphore type's Acquire (type Semaphore chan struct{}, whose Acquire
-sends on the receiver and whose Release receives) or a function that calls
+sends on the receiver and whose Release receives; or a struct whose
+method sends a token, a constant or struct{}{}, into a channel field that
+another method drains in a statement of its own: remeh/sizedwaitgroup's
+Add and Done, toolkits' Semaphore, as atlantis and nightingale take them
+before each go statement; a field that carries values, a job sent in and
+received to be run, is a queue, and a send or receive in a loop is a
+worker's: database/sql signalling its opener) or a function that calls
 one and releases nothing anywhere in its body (tusd's
 acquireUploadSemaphore): acquiresSlot, a fact, transitive, since a wrapper
 of an acquire is an acquire.

@@ -25,11 +25,11 @@ func (c *checker) checkTransportPerRequest(fd *ast.FuncDecl) {
 				return false
 			}
 		case *ast.CompositeLit:
-			if t := c.pass.TypesInfo.TypeOf(n); t != nil && isTransport(t) && !c.storedShared(n, stack) {
+			if t := c.pass.TypesInfo.TypeOf(n); t != nil && isTransport(t) && !c.storedShared(fd, n, stack) {
 				c.reportTransport(n.Pos(), "this http.Transport literal")
 			}
 		case *ast.CallExpr:
-			if fn := c.callee(n); fn != nil && fn.FullName() == "(*net/http.Transport).Clone" && !c.storedShared(n, stack) {
+			if fn := c.callee(n); fn != nil && fn.FullName() == "(*net/http.Transport).Clone" && !c.storedShared(fd, n, stack) {
 				c.reportTransport(n.Pos(), "this Clone of an http.Transport")
 			}
 		}
@@ -42,9 +42,13 @@ func isTransport(t types.Type) bool {
 	return !ptr && isNamed(t, "net/http", "Transport")
 }
 
-// storedShared reports whether the transport e makes is assigned straight
-// to a field or a package variable: shared by the requests that follow.
-func (c *checker) storedShared(e ast.Expr, stack []ast.Node) bool {
+// storedShared reports whether the transport e makes is kept for the
+// requests that follow: assigned to a field, a package variable or a map
+// entry, or to a local variable that the function then stores so, or hands
+// to a function of its package that stores it (nightingale's dsProxy,
+// building one per data source on a cache miss and handing it to
+// transportPut, which keeps it in a map): a cache the first request fills.
+func (c *checker) storedShared(fd *ast.FuncDecl, e ast.Expr, stack []ast.Node) bool {
 	var value ast.Node = e
 	i := len(stack) - 1
 	if u, ok := stack[i].(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -58,15 +62,85 @@ func (c *checker) storedShared(e ast.Expr, stack []ast.Node) bool {
 		if r != value || k >= len(as.Lhs) {
 			continue
 		}
-		switch l := ast.Unparen(as.Lhs[k]).(type) {
-		case *ast.SelectorExpr:
+		if c.keptTarget(as.Lhs[k]) {
 			return true
-		case *ast.Ident:
-			obj := c.pass.TypesInfo.ObjectOf(l)
-			return obj != nil && obj.Parent() == c.pass.Pkg.Scope()
+		}
+		if v := c.localVar(as.Lhs[k]); v != nil {
+			return c.keptLater(fd, v)
 		}
 	}
 	return false
+}
+
+// keptTarget reports whether lhs outlives the call: a field, a map entry or
+// a package variable.
+func (c *checker) keptTarget(lhs ast.Expr) bool {
+	switch l := ast.Unparen(lhs).(type) {
+	case *ast.SelectorExpr, *ast.IndexExpr:
+		return true
+	case *ast.Ident:
+		obj := c.pass.TypesInfo.ObjectOf(l)
+		return obj != nil && obj.Parent() == c.pass.Pkg.Scope()
+	}
+	return false
+}
+
+// keptLater reports whether fd stores the local v where it outlives the
+// call (keptTarget), or hands it to a function of this package that does
+// with the parameter it receives it in.
+func (c *checker) keptLater(fd *ast.FuncDecl, v *types.Var) bool {
+	kept := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for k, r := range n.Rhs {
+				if k < len(n.Lhs) && c.localVar(r) == v && c.keptTarget(n.Lhs[k]) {
+					kept = true
+				}
+			}
+		case *ast.CallExpr:
+			for k, arg := range n.Args {
+				if c.localVar(arg) == v && c.storesParam(c.declOf(c.callee(n)), k) {
+					kept = true
+				}
+			}
+		}
+		return !kept
+	})
+	return kept
+}
+
+// storesParam reports whether fd assigns its parameter i, as it is, to a
+// field, a map entry or a package variable.
+func (c *checker) storesParam(fd *ast.FuncDecl, i int) bool {
+	if fd == nil {
+		return false
+	}
+	var param *types.Var
+	k := 0
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			if k == i {
+				param, _ = c.pass.TypesInfo.Defs[name].(*types.Var)
+			}
+			k++
+		}
+	}
+	if param == nil {
+		return false
+	}
+	stored := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for k, r := range as.Rhs {
+				if k < len(as.Lhs) && c.localVar(r) == param && c.keptTarget(as.Lhs[k]) {
+					stored = true
+				}
+			}
+		}
+		return !stored
+	})
+	return stored
 }
 
 func (c *checker) reportTransport(pos token.Pos, what string) {

@@ -35,7 +35,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits), new(servedPerRequest)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits), new(servedPerRequest), new(returnsSharedHandle)},
 	Run:       run,
 }, Code)
 
@@ -113,6 +113,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.learnNetworkFuncReturners()
 	c.learnServers()
 	c.learnClaimers()
+	c.learnSharedHandleGetters()
 	guard.At(token.NoPos, func() { c.learnDetachers() })
 	if lazyssa.FactsOnly() {
 		// A dependency analysed for its facts: what follows only reports,
@@ -255,55 +256,128 @@ func (c *checker) learnAcquirers(decls []funcDecl) {
 }
 
 // acquiresOwnChannel reports whether fd is the acquire of a semaphore type:
-// a method of a named channel type that sends on its receiver, when
-// another method of the type receives from it (type Semaphore chan
-// struct{}; Acquire sends, Release receives).
+// a method that sends on its receiver's channel when another method of the
+// type receives from it — the receiver itself, of a named channel type
+// (type Semaphore chan struct{}; Acquire sends, Release receives), or a
+// channel field of it into which a token is sent and out of which it is
+// dropped (remeh/sizedwaitgroup's Add and Done on current, toolkits'
+// Semaphore.Acquire and Release): a slot. A field that carries values (a
+// job sent in, received and used) is a queue, not a semaphore.
 func (c *checker) acquiresOwnChannel(fd *ast.FuncDecl, decls []funcDecl) bool {
-	recv := c.channelReceiver(fd)
-	if recv == nil || !c.usesChannelReceiver(fd.Body, recv, true) {
+	recv := receiverVar(c.pass.TypesInfo, fd)
+	if recv == nil {
+		return false
+	}
+	sent := c.ownChannels(fd.Body, recv, true)
+	if len(sent) == 0 {
 		return false
 	}
 	for _, other := range decls {
-		if r := c.channelReceiver(other.fd); other.fd != fd && r != nil && types.Identical(r.Type(), recv.Type()) && c.usesChannelReceiver(other.fd.Body, r, false) {
-			return true
+		r := receiverVar(c.pass.TypesInfo, other.fd)
+		if other.fd == fd || r == nil || !types.Identical(deref(r.Type()), deref(recv.Type())) {
+			continue
+		}
+		for _, ch := range c.ownChannels(other.fd.Body, r, false) {
+			if slices.Contains(sent, ch) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// channelReceiver is fd's receiver when its type is a named channel type.
-func (c *checker) channelReceiver(fd *ast.FuncDecl) *types.Var {
+// receiverVar is fd's named receiver, or nil.
+func receiverVar(info *types.Info, fd *ast.FuncDecl) *types.Var {
 	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
 		return nil
 	}
-	v, _ := c.pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
-	if v == nil {
-		return nil
-	}
-	if _, isChan := v.Type().Underlying().(*types.Chan); !isChan {
-		return nil
-	}
+	v, _ := info.Defs[fd.Recv.List[0].Names[0]].(*types.Var)
 	return v
 }
 
-// usesChannelReceiver reports whether body sends on recv (send) or receives from
-// it (not send).
-func (c *checker) usesChannelReceiver(body *ast.BlockStmt, recv *types.Var, send bool) bool {
-	found := false
-	is := func(e ast.Expr) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && c.pass.TypesInfo.Uses[id] == recv
+func deref(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// ownChannels are the channels of recv that body sends on (send) or
+// receives from: "" for the receiver itself, when its type is a channel
+// type, anywhere in body; a field's name for a channel field, when the
+// value sent is a token (isToken) and the value received is dropped, in one
+// of body's own statements or a case of its own select (a semaphore takes
+// or gives back one token and returns; database/sql's opener, which signals
+// in a loop and receives in a loop, is a worker's queue).
+func (c *checker) ownChannels(body *ast.BlockStmt, recv *types.Var, send bool) []string {
+	var out []string
+	add := func(ch string, ok bool) {
+		if ok && !slices.Contains(out, ch) {
+			out = append(out, ch)
+		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SendStmt:
-			found = found || send && is(n.Chan)
+			ch, ok := c.receiverChannel(n.Chan, recv)
+			add(ch, send && ok && ch == "")
 		case *ast.UnaryExpr:
-			found = found || !send && n.Op == token.ARROW && is(n.X)
+			ch, ok := c.receiverChannel(n.X, recv)
+			add(ch, !send && n.Op == token.ARROW && ok && ch == "")
 		}
-		return !found
+		return true
 	})
-	return found
+	for _, st := range ownStatements(body) {
+		switch st := st.(type) {
+		case *ast.SendStmt:
+			ch, ok := c.receiverChannel(st.Chan, recv)
+			add(ch, send && ok && ch != "" && c.isToken(st.Value))
+		case *ast.ExprStmt:
+			if u, isRecv := ast.Unparen(st.X).(*ast.UnaryExpr); isRecv && u.Op == token.ARROW {
+				ch, ok := c.receiverChannel(u.X, recv)
+				add(ch, !send && ok && ch != "")
+			}
+		}
+	}
+	return out
+}
+
+// ownStatements are body's top-level statements and the communications of
+// its top-level selects.
+func ownStatements(body *ast.BlockStmt) []ast.Stmt {
+	var out []ast.Stmt
+	for _, st := range body.List {
+		sel, ok := st.(*ast.SelectStmt)
+		if !ok {
+			out = append(out, st)
+			continue
+		}
+		for _, cc := range sel.Body.List {
+			if comm := cc.(*ast.CommClause).Comm; comm != nil {
+				out = append(out, comm)
+			}
+		}
+	}
+	return out
+}
+
+// receiverChannel is which channel of recv e is: "" for recv itself, of a
+// channel type, or the name of a channel field of recv.
+func (c *checker) receiverChannel(e ast.Expr, recv *types.Var) (string, bool) {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		_, isChan := recv.Type().Underlying().(*types.Chan)
+		return "", isChan && c.pass.TypesInfo.Uses[x] == recv
+	case *ast.SelectorExpr:
+		id, ok := ast.Unparen(x.X).(*ast.Ident)
+		field, isVar := c.pass.TypesInfo.ObjectOf(x.Sel).(*types.Var)
+		if !ok || !isVar || !field.IsField() || c.pass.TypesInfo.Uses[id] != recv {
+			return "", false
+		}
+		_, isChan := field.Type().Underlying().(*types.Chan)
+		return field.Name(), isChan
+	}
+	return "", false
 }
 
 // acquiresThroughCall reports whether body, outside function literals and
@@ -486,6 +560,7 @@ type checker struct {
 	configHeld      map[*types.TypeName]bool          // this package's struct types a configuration type holds, once learned (heldByConfig)
 	perRequestTypes map[*types.TypeName]bool          // this package's types a function handed a request builds, once learned (requestBuilt)
 	forwarders      map[*types.Func]*forwardsSlotWait // this package's functions that hand their context to a slot wait
+	handleGetters   map[*types.Func]bool              // this package's functions that return a stored ORM handle (handles.go)
 	waitMethods     map[string]bool                   // the names of the pools' slot waits, once learned (poolWaitMethods)
 	schemaSetters   map[*types.Func]bool              // this package's functions that set up the schema, once learned (schema.go)
 	servers         map[*types.Func]bool              // this package's functions that serve connections (servesConns)

@@ -92,24 +92,46 @@ func (c *checker) rootedWaitOf(fd *ast.FuncDecl, call *ast.CallExpr, stack []ast
 // request (a watcher's lock on its ticker, a once-per-process check, a
 // schema version read at start-up), so elsewhere the wait is reported where
 // a request reaches it (ctxless.go), as a wait with no context.
+//
+// A function literal is judged by what runs it: a handler written in place
+// is a request's own; a goroutine (go func() { … }()) runs beside the
+// function that starts it and is judged with it; any other literal is a
+// callback whose runner the analysis does not follow (pocketbase's
+// model-delete hook, which every delete request runs) and is judged where
+// it is.
 func (c *checker) rootedWaitJudgedHere(fd *ast.FuncDecl, handed *types.Var, stack []ast.Node) bool {
-	if lit := innermostLit(stack); lit != nil && c.litHandlesRequest(lit) {
+	if lit, i := innermostLit(stack); lit != nil && (c.litHandlesRequest(lit) || !startedAsGoroutine(stack, i)) {
 		return true
 	}
 	if fd.Recv == nil && (fd.Name.Name == "main" || fd.Name.Name == "init") {
-		return false // its literals run in the background or at start-up
+		return false // its goroutines run in the background
 	}
 	return c.runsPerRequest(fd) || handed != nil && c.implementsImportedInterface(fd)
 }
 
-// innermostLit is the function literal innermost on stack, or nil.
-func innermostLit(stack []ast.Node) *ast.FuncLit {
+// innermostLit is the function literal innermost on stack and its index,
+// or nil.
+func innermostLit(stack []ast.Node) (*ast.FuncLit, int) {
 	for i := len(stack) - 1; i >= 0; i-- {
 		if lit, ok := stack[i].(*ast.FuncLit); ok {
-			return lit
+			return lit, i
 		}
 	}
-	return nil
+	return nil, -1
+}
+
+// startedAsGoroutine reports whether the literal at stack[i] is the
+// function of a go statement: go func() { … }().
+func startedAsGoroutine(stack []ast.Node, i int) bool {
+	if i < 2 {
+		return false
+	}
+	call, ok := stack[i-1].(*ast.CallExpr)
+	if !ok || call.Fun != stack[i] {
+		return false
+	}
+	_, ok = stack[i-2].(*ast.GoStmt)
+	return ok
 }
 
 // litHandlesRequest reports whether lit takes an *http.Request or a
@@ -482,6 +504,9 @@ func (c *checker) handleHasContext(fd *ast.FuncDecl, e ast.Expr, depth int) bool
 	case *ast.CallExpr:
 		if catalog.ORMContextSetters.Has(c.callee(x)) {
 			return true
+		}
+		if c.sharedHandleGetter(c.callee(x)) {
+			return false // a getter of the stored handle: the shared one, with none
 		}
 		sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
 		if !ok || !c.isORMHandle(sel.X) {

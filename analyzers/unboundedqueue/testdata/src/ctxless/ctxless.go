@@ -1,4 +1,4 @@
-// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(5\\)"
+// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(6\\)"
 // context, in functions that were handed one (a repository called from a
 // handler, apache/answer's data.DB.Transaction), and look-alikes that
 // give the wait the context or were never handed one, or that no request
@@ -98,12 +98,42 @@ func (r *Repo) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
 	mux.HandleFunc("/user", func(w http.ResponseWriter, req *http.Request) { r.Load(req.Context(), 1) })
 	mux.HandleFunc("/add", func(w http.ResponseWriter, req *http.Request) { r.Add(req.Context(), &User{}) })
 	mux.HandleFunc("/refresh", func(w http.ResponseWriter, req *http.Request) { r.Refresh(req.Context()) })
+	app := &AppCtx{DB: r.orm}
+	mux.HandleFunc("/find", func(w http.ResponseWriter, req *http.Request) {
+		r.Find(app, 1)
+		r.FindScoped(req.Context(), app, 1)
+	})
+}
+
+// ---- handles through getters ----
+
+// AppCtx is what every part of the process is handed, as nightingale's
+// ctx.Context: the pool, among other things.
+type AppCtx struct{ DB *gorm.DB }
+
+// DB returns the stored handle: the shared one, which carries no context.
+func DB(c *AppCtx) *gorm.DB { return c.DB } // want DB:"returnsSharedHandle"
+
+// Scoped hands back the handle with the caller's context attached.
+func Scoped(ctx context.Context, c *AppCtx) *gorm.DB { return c.DB.WithContext(ctx) }
+
+func (r *Repo) Find(c *AppCtx, id int) User { // want Find:"waitsOnNetwork" Find:`waitsNoContext\(\(\*gorm.DB\).First in \(Repo\).Find\)`
+	var u User
+	DB(c).Where("id = ?", id).First(&u) // want `wait with no deadline: \(\*gorm.DB\).First waits for a pool slot with no context`
+	return u
+}
+
+// Trap: the getter attaches the caller's context.
+func (r *Repo) FindScoped(ctx context.Context, c *AppCtx, id int) User { // want FindScoped:"waitsOnNetwork"
+	var u User
+	Scoped(ctx, c).Where("id = ?", id).First(&u)
+	return u
 }
 
 // Refresh tallies in a goroutine it starts on every call: a request that
 // reaches it starts one more goroutine that waits with no deadline (the go
 // statement is a goroutine per request too, shape 7).
-func (r *Repo) Refresh(ctx context.Context) { // want Refresh:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)` Refresh:`detachesPerCall\(ctxless.go:107\)` Refresh:"startsGoroutine"
+func (r *Repo) Refresh(ctx context.Context) { // want Refresh:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)` Refresh:`detachesPerCall\(ctxless.go:137\)` Refresh:"startsGoroutine"
 	go func() { // want `goroutine per request: this go statement starts a goroutine on every request that reaches it`
 		r.Tally(ctx)
 	}()

@@ -6,6 +6,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"example.com/chansem"
+	"example.com/jobqueue"
+	"example.com/sizedwg"
 )
 
 // After tusd's S3 store: parts are uploaded by an errgroup with no limit,
@@ -53,4 +55,30 @@ func (s *partStore) uploadPartsUnbounded(parts <-chan string) error { // want up
 		})
 	}
 	return eg.Wait()
+}
+
+// After atlantis's project command pool: a sized wait group's Add takes a
+// token of the channel field its Done drains (acquiresSlot on a struct
+// semaphore) before each start: bounded, silent.
+func runProjects(cmds []string) { // want runProjects:"acquiresSlot" runProjects:"takesSlot"
+	wg := sizedwg.New(4)
+	for _, c := range cmds {
+		wg.Add()
+		go func() {
+			defer wg.Done()
+			http.Get("http://runner/" + c)
+		}()
+	}
+	wg.Wait()
+}
+
+// A queue's Submit sends the job into a field the worker reads and uses:
+// no slot, and the goroutines are one per item.
+func submitEach(q *jobqueue.Queue, items []string) {
+	for _, it := range items {
+		q.Submit(it)
+		go func() { // want `goroutine per item`
+			http.Get("http://x/" + it)
+		}()
+	}
 }

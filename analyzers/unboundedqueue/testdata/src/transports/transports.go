@@ -72,3 +72,54 @@ func (a *API) transportMadeOnce(w http.ResponseWriter, r *http.Request) {
 func (a *API) transportShared(w http.ResponseWriter, r *http.Request) {
 	_ = &http.Client{Transport: a.transport, Timeout: time.Second}
 }
+
+// ---- a transport per key, kept in a cache ----
+
+var (
+	byUpstream = map[string]http.RoundTripper{}
+	cacheMu    sync.Mutex
+)
+
+func cachedTransport(upstream string) (http.RoundTripper, bool) {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	t, ok := byUpstream[upstream]
+	return t, ok
+}
+
+func keepTransport(upstream string, t http.RoundTripper) {
+	cacheMu.Lock()
+	byUpstream[upstream] = t
+	cacheMu.Unlock()
+}
+
+func describe(t http.RoundTripper) string { return "transport" }
+
+// Trap: made on a cache miss and handed to the cache (nightingale's data
+// source proxy): one per upstream, reused by the requests that follow.
+func (a *API) transportPerUpstream(w http.ResponseWriter, r *http.Request) { // want transportPerUpstream:"waitsOnNetwork"
+	upstream := r.URL.Query().Get("upstream")
+	transport, ok := cachedTransport(upstream)
+	if !ok {
+		transport = &http.Transport{MaxConnsPerHost: 8}
+		keepTransport(upstream, transport)
+	}
+	proxy := &httputil.ReverseProxy{Director: func(*http.Request) {}, Transport: transport}
+	proxy.ServeHTTP(w, r)
+}
+
+// Trap: kept in a map entry where it is made.
+func (a *API) transportIntoMap(w http.ResponseWriter, r *http.Request) {
+	upstream := r.URL.Query().Get("upstream")
+	if _, ok := byUpstream[upstream]; !ok {
+		byUpstream[upstream] = &http.Transport{MaxConnsPerHost: 8}
+	}
+}
+
+// Handed to a function that only reads it: made anew on every request.
+func (a *API) transportHandedOn(w http.ResponseWriter, r *http.Request) {
+	transport := &http.Transport{MaxConnsPerHost: 8} // want `transport per request: this http.Transport literal`
+	_ = describe(transport)
+	client := &http.Client{Transport: transport}
+	_ = client
+}

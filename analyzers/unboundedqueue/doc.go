@@ -316,7 +316,9 @@ capped by it.
     its caller's context and is trusted; a field or a package variable is
     the shared handle and carries none, and so does what a function returns
     that only reads one out (nightingale's models.DB(ctx) returning ctx.DB:
-    returnsSharedHandle, a fact). Not in main or init, nor in a
+    returnsSharedHandle, a fact). A transaction an ORM's Begin returns
+    (gorm's tx := db.Begin()) runs its queries on the connection it holds:
+    they wait for no slot; the Begin does. Not in main or init, nor in a
     function handed no context (start-up, a migration step), unless a
     request reaches it: per-request is whatever an entry point reaches.
     As for every wait for a slot, the pool needs a maximum (SetMaxOpenConns

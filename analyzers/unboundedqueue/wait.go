@@ -505,6 +505,11 @@ func (c *checker) handleHasContext(fd *ast.FuncDecl, e ast.Expr, depth int) bool
 		if catalog.ORMContextSetters.Has(c.callee(x)) {
 			return true
 		}
+		if fn := c.callee(x); fn != nil {
+			if hc, ok := catalog.HeldCalls[fn.FullName()]; ok && !hc.OnReceiver {
+				return true // a transaction (gorm's Begin): its queries run on the connection it holds
+			}
+		}
 		if c.sharedHandleGetter(c.callee(x)) {
 			return false // a getter of the stored handle: the shared one, with none
 		}

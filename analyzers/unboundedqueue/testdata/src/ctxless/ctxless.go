@@ -1,4 +1,4 @@
-// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(6\\)"
+// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(7\\)"
 // context, in functions that were handed one (a repository called from a
 // handler, apache/answer's data.DB.Transaction), and look-alikes that
 // give the wait the context or were never handed one, or that no request
@@ -102,6 +102,7 @@ func (r *Repo) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
 	mux.HandleFunc("/find", func(w http.ResponseWriter, req *http.Request) {
 		r.Find(app, 1)
 		r.FindScoped(req.Context(), app, 1)
+		r.Unbind(app, []int{1})
 	})
 }
 
@@ -133,7 +134,7 @@ func (r *Repo) FindScoped(ctx context.Context, c *AppCtx, id int) User { // want
 // Refresh tallies in a goroutine it starts on every call: a request that
 // reaches it starts one more goroutine that waits with no deadline (the go
 // statement is a goroutine per request too, shape 7).
-func (r *Repo) Refresh(ctx context.Context) { // want Refresh:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)` Refresh:`detachesPerCall\(ctxless.go:137\)` Refresh:"startsGoroutine"
+func (r *Repo) Refresh(ctx context.Context) { // want Refresh:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)` Refresh:`detachesPerCall\(ctxless.go:138\)` Refresh:"startsGoroutine"
 	go func() { // want `goroutine per request: this go statement starts a goroutine on every request that reaches it`
 		r.Tally(ctx)
 	}()
@@ -155,4 +156,15 @@ func (r *Repo) RunSweeper(ctx context.Context) { // want RunSweeper:"waitsOnNetw
 		r.Sweep(ctx)
 		time.Sleep(time.Minute)
 	}
+}
+
+// The transaction's Begin waits for a connection with no context; the
+// queries on the transaction run on the connection it holds.
+func (r *Repo) Unbind(c *AppCtx, ids []int) error { // want Unbind:"waitsOnNetwork" Unbind:`waitsNoContext\(\(\*gorm.DB\).Begin in \(Repo\).Unbind\)`
+	tx := DB(c).Begin() // want `wait with no deadline: \(\*gorm.DB\).Begin waits for a pool slot with no context`
+	if err := tx.Where("id IN ?", ids).Delete(&User{}).Error; err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit().Error
 }

@@ -32,3 +32,12 @@ func (db *DB) WithContext(ctx context.Context) *DB { return db }
 
 // Debug returns a session on the same pool that logs every statement.
 func (db *DB) Debug() *DB { return db }
+
+// Begin starts a transaction; the *DB it returns holds its connection.
+func (db *DB) Begin() *DB { return db }
+
+func (db *DB) Delete(value any, conds ...any) *DB { return db }
+
+func (db *DB) Commit() *DB { return db }
+
+func (db *DB) Rollback() *DB { return db }

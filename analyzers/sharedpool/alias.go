@@ -177,15 +177,7 @@ func (c *checker) gotPool(v ssa.Value) (lanes.Resource, bool) {
 	}
 	common := call.Common()
 	if !common.IsInvoke() {
-		callee := common.StaticCallee()
-		if callee == nil {
-			return lanes.Resource{}, false
-		}
-		obj, ok := origin(callee).Object().(*types.Func)
-		if !ok {
-			return lanes.Resource{}, false
-		}
-		return c.getterOf(obj)
+		return c.staticGetter(common)
 	}
 	iface, ok := common.Value.Type().Underlying().(*types.Interface)
 	if !ok {
@@ -209,6 +201,19 @@ func (c *checker) gotPool(v ssa.Value) (lanes.Resource, bool) {
 		pool, found = r, true
 	}
 	return pool, found
+}
+
+// staticGetter is the pool a static call's callee gets, if it is a getter.
+func (c *checker) staticGetter(common *ssa.CallCommon) (lanes.Resource, bool) {
+	callee := common.StaticCallee()
+	if callee == nil {
+		return lanes.Resource{}, false
+	}
+	obj, ok := origin(callee).Object().(*types.Func)
+	if !ok {
+		return lanes.Resource{}, false
+	}
+	return c.getterOf(obj)
 }
 
 // getterOf is the pool m gets, by this package's analysis or m's fact.

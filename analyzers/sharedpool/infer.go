@@ -949,15 +949,7 @@ func (c *checker) creationOf(typ string) token.Pos {
 // callsGetter reports whether common calls a function that returns a pool
 // field of what it is handed (poolGetter).
 func (c *checker) callsGetter(common *ssa.CallCommon) bool {
-	callee := common.StaticCallee()
-	if callee == nil {
-		return false
-	}
-	obj, ok := origin(callee).Object().(*types.Func)
-	if !ok {
-		return false
-	}
-	_, ok = c.getterOf(obj)
+	_, ok := c.staticGetter(common)
 	return ok
 }
 

@@ -166,15 +166,15 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		if !ok {
 			return true
 		}
-		at := func() waitAt {
-			p := c.pass.Fset.Position(call.Pos())
-			return waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency}
+		fix := ""
+		if contextless {
+			fix = c.contextlessWait(fd, call)
 		}
-		if fix := c.contextlessFix(contextless, fd, call); fix != "" {
+		if fix != "" {
 			if c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
 				return true
 			}
-			w := at()
+			w := c.waitAtCall(fd, call)
 			if handed != nil {
 				w.Handed, w.Fix = handed.Name(), fix
 			}
@@ -193,7 +193,7 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 			rootedHere = &here
 		}
 		if !*rootedHere {
-			w := at()
+			w := c.waitAtCall(fd, call)
 			w.Root, w.NeedsMax = c.calleeName(rw.root), rw.needsMax
 			if rw.fwd != nil {
 				w.Call += " → " + rw.fwd.Via
@@ -210,13 +210,10 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	return out
 }
 
-// contextlessFix is contextlessWait's fix for call when fd's waits with no
-// context are judged here (contextless), else "".
-func (c *checker) contextlessFix(contextless bool, fd *ast.FuncDecl, call *ast.CallExpr) string {
-	if !contextless {
-		return ""
-	}
-	return c.contextlessWait(fd, call)
+// waitAtCall is the wait call makes in fd, as a fact carries it.
+func (c *checker) waitAtCall(fd *ast.FuncDecl, call *ast.CallExpr) waitAt {
+	p := c.pass.Fset.Position(call.Pos())
+	return waitAt{File: p.Filename, Line: p.Line, Col: p.Column, Call: c.calleeName(call), In: funcName(fd), InDependency: c.dependency}
 }
 
 // calledNoContextWaits are the waits of the functions fd's own body calls,

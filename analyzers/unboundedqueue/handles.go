@@ -44,16 +44,16 @@ func (c *checker) returnsStoredHandle(fd *ast.FuncDecl, obj *types.Func) bool {
 			return false
 		case *ast.ReturnStmt:
 			returns++
-			stored = stored && len(n.Results) == 1 && c.isStoredHandle(fd, n.Results[0])
+			stored = stored && len(n.Results) == 1 && c.isStoredHandle(obj.Signature(), n.Results[0])
 		}
 		return stored
 	})
 	return stored && returns > 0
 }
 
-// isStoredHandle reports whether e reads a field of one of fd's parameters
-// (ctx.DB) or a package variable.
-func (c *checker) isStoredHandle(fd *ast.FuncDecl, e ast.Expr) bool {
+// isStoredHandle reports whether e reads a field of a parameter or the
+// receiver of sig (ctx.DB), or a package variable.
+func (c *checker) isStoredHandle(sig *types.Signature, e ast.Expr) bool {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := c.pass.TypesInfo.ObjectOf(x).(*types.Var)
@@ -68,15 +68,22 @@ func (c *checker) isStoredHandle(fd *ast.FuncDecl, e ast.Expr) bool {
 			return false
 		}
 		v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
-		return ok && isParamOf(fd, v)
+		return ok && isParamOf(sig, v)
 	}
 	return false
 }
 
-// isParamOf reports whether v is a parameter or the receiver of fd.
-func isParamOf(fd *ast.FuncDecl, v *types.Var) bool {
-	within := func(fl *ast.FieldList) bool { return fl != nil && fl.Pos() <= v.Pos() && v.Pos() < fl.End() }
-	return within(fd.Recv) || within(fd.Type.Params)
+// isParamOf reports whether v is a parameter or the receiver of sig.
+func isParamOf(sig *types.Signature, v *types.Var) bool {
+	if v == sig.Recv() {
+		return true
+	}
+	for p := range sig.Params().Variables() {
+		if p == v {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedHandleGetter reports whether fn returns a stored ORM handle

@@ -347,13 +347,21 @@ func (c *checker) handlesRequest(fd *ast.FuncDecl) bool {
 	if fn == nil {
 		return false
 	}
-	params := fn.Signature().Params()
-	for i := range params.Len() {
-		if entrypoints.CarriesRequest(params.At(i).Type()) {
-			// Asked second, of the few functions handed a request: a
-			// receiver's method set is costly to look up.
-			recv := fn.Signature().Recv()
-			return recv == nil || !isClientTransport(recv.Type()) // not the client's own outgoing request
+	if !takesRequest(fn.Signature()) {
+		return false
+	}
+	// Asked second, of the few functions handed a request: a receiver's
+	// method set is costly to look up.
+	recv := fn.Signature().Recv()
+	return recv == nil || !isClientTransport(recv.Type()) // not the client's own outgoing request
+}
+
+// takesRequest reports whether sig takes an *http.Request or a framework's
+// context that carries one (entrypoints.CarriesRequest).
+func takesRequest(sig *types.Signature) bool {
+	for p := range sig.Params().Variables() {
+		if entrypoints.CarriesRequest(p.Type()) {
+			return true
 		}
 	}
 	return false

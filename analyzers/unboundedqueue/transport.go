@@ -100,7 +100,7 @@ func (c *checker) keptLater(fd *ast.FuncDecl, v *types.Var) bool {
 			}
 		case *ast.CallExpr:
 			for k, arg := range n.Args {
-				if c.localVar(arg) == v && c.storesParam(c.declOf(c.callee(n)), k) {
+				if c.localVar(arg) == v && c.storesParam(c.callee(n), k) {
 					kept = true
 				}
 			}
@@ -110,25 +110,14 @@ func (c *checker) keptLater(fd *ast.FuncDecl, v *types.Var) bool {
 	return kept
 }
 
-// storesParam reports whether fd assigns its parameter i, as it is, to a
-// field, a map entry or a package variable.
-func (c *checker) storesParam(fd *ast.FuncDecl, i int) bool {
-	if fd == nil {
+// storesParam reports whether fn, a function of this package, assigns its
+// parameter i, as it is, to a field, a map entry or a package variable.
+func (c *checker) storesParam(fn *types.Func, i int) bool {
+	fd := c.declOf(fn)
+	if fd == nil || i >= fn.Signature().Params().Len() {
 		return false
 	}
-	var param *types.Var
-	k := 0
-	for _, field := range fd.Type.Params.List {
-		for _, name := range field.Names {
-			if k == i {
-				param, _ = c.pass.TypesInfo.Defs[name].(*types.Var)
-			}
-			k++
-		}
-	}
-	if param == nil {
-		return false
-	}
+	param := fn.Signature().Params().At(i)
 	stored := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok {

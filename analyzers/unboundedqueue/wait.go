@@ -11,7 +11,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/bhlint/bhlint/internal/catalog"
-	"github.com/bhlint/bhlint/internal/entrypoints"
 )
 
 // checkWaits finds slot acquires whose context has no deadline (shape 4)
@@ -138,15 +137,7 @@ func startedAsGoroutine(stack []ast.Node, i int) bool {
 // framework's context that carries one: a handler written in place.
 func (c *checker) litHandlesRequest(lit *ast.FuncLit) bool {
 	sig, ok := c.pass.TypesInfo.TypeOf(lit).(*types.Signature)
-	if !ok {
-		return false
-	}
-	for i := range sig.Params().Len() {
-		if entrypoints.CarriesRequest(sig.Params().At(i).Type()) {
-			return true
-		}
-	}
-	return false
+	return ok && takesRequest(sig)
 }
 
 // reportRootedWait reports w where it is.

@@ -96,6 +96,10 @@ type pendingProbe struct {
 	Line    int
 	RegFile string
 	RegLine int
+	// Recv is the probe method's receiver type (types.TypeString, no
+	// pointer): a package that resolves the probe and builds a value of
+	// that type reports there, the line that wires the checkers.
+	Recv    string
 	Through []throughCall
 }
 
@@ -291,7 +295,21 @@ type candidate struct {
 	through []throughCall
 	fn      *types.Func // nil for one carried by facts
 	decl    token.Pos
+	// others are the other implementations that reach a pool: the probe
+	// runs whichever the program wires, often each of them in turn (a
+	// health server looping over its checkers), so the finding names all.
+	others []otherReach
 }
+
+// otherReach is another implementation of the interface method that
+// reaches a pool, and where it uses it.
+type otherReach struct {
+	name string
+	at   token.Pos
+}
+
+// maxOthers bounds the other implementations a finding names.
+const maxOthers = 8
 
 // resolveThrough is the resource a call through the interface reaches,
 // and the implementation that reaches it: the implementation stored where
@@ -321,7 +339,8 @@ func (c *checker) resolveThrough(d throughCall, bound []types.Type, depth int) (
 	// client.
 	var best *reachesShared
 	var bestCand candidate
-	for _, cand := range cands {
+	reaching := map[int]*reachesShared{}
+	for i, cand := range cands {
 		r := cand.reach
 		for _, next := range cand.through {
 			if r != nil {
@@ -329,12 +348,17 @@ func (c *checker) resolveThrough(d throughCall, bound []types.Type, depth int) (
 			}
 			r, _ = c.resolveThrough(next, nil, depth-1)
 		}
-		if r != nil && (best == nil || len(r.Path) < len(best.Path)) {
+		if r == nil {
+			continue
+		}
+		reaching[i] = r
+		if best == nil || len(r.Path) < len(best.Path) {
 			best, bestCand = r, cand
 		}
 	}
 	if best != nil {
 		r, cand := best, bestCand
+		cand.others = c.otherReaches(cands, reaching, best)
 		out := *r
 		out.Path = capPath(append(append(slices.Clone(d.Path), d.Method, cand.name), r.Path...))
 		if cand.name == r.Call { // a pool or client's own method
@@ -347,6 +371,37 @@ func (c *checker) resolveThrough(d throughCall, bound []types.Type, depth int) (
 		return &out, &cand
 	}
 	return nil, nil
+}
+
+// otherReaches are the implementations other than best's that reach a
+// pool, in the candidates' order, each at its own call that leads to the
+// pool (the line a fix changes, which a package of the module records
+// even when the pool's use is in a library), else at the use, else at its
+// declaration.
+func (c *checker) otherReaches(cands []candidate, reaching map[int]*reachesShared, best *reachesShared) []otherReach {
+	var out []otherReach
+	for i, cand := range cands {
+		r := reaching[i]
+		if r == nil || r == best || len(out) == maxOthers {
+			continue
+		}
+		at := c.posOf(r.SiteFile, r.SiteLine)
+		if !at.IsValid() {
+			at = c.posOf(r.UseFile, r.UseLine)
+		}
+		if cand.fn != nil {
+			if fn := c.byObj[cand.fn]; fn != nil && c.uses[fn] != nil {
+				at = c.uses[fn].at
+			}
+		}
+		if !at.IsValid() {
+			at = cand.decl
+		}
+		if at.IsValid() {
+			out = append(out, otherReach{name: cand.name, at: at})
+		}
+	}
+	return out
 }
 
 // typeCandidate is type t's method implementing m: a pool or client's
@@ -428,7 +483,7 @@ func (c *checker) resolvedUse(p probe, call throughCall) (u *use, known bool) {
 	if r == nil {
 		return nil, bound != nil
 	}
-	u = &use{reachesShared: *r, decl: cand.decl}
+	u = &use{reachesShared: *r, decl: cand.decl, others: cand.others}
 	if cand.fn != nil {
 		if fn := c.byObj[cand.fn]; fn != nil && c.uses[fn] != nil {
 			u.at, u.decl = c.uses[fn].at, token.NoPos
@@ -449,7 +504,7 @@ func (c *checker) pend(p probe, handler string, site token.Pos, calls []throughC
 // its registration, and the calls through interfaces left to resolve.
 func (c *checker) pendingOf(p probe, handler string, site token.Pos, calls []throughCall) pendingProbe {
 	pos := c.pass.Fset.Position(site)
-	pp := pendingProbe{Kind: p.kind, Route: p.route, Handler: handler, File: pos.Filename, Line: pos.Line, Through: calls}
+	pp := pendingProbe{Kind: p.kind, Route: p.route, Handler: handler, File: pos.Filename, Line: pos.Line, Recv: recvType(p.fn), Through: calls}
 	if p.at.IsValid() {
 		reg := c.pass.Fset.Position(p.at)
 		pp.RegFile, pp.RegLine = reg.Filename, reg.Line
@@ -518,13 +573,70 @@ func (c *checker) resolveProbe(pp pendingProbe) bool {
 		if r == nil {
 			continue
 		}
-		// The finding is in this package's files, at its package clause;
-		// related information points at the probe.
+		// The finding is in this package's files, where it builds the
+		// probe's value, else at its package clause; related information
+		// points at the probe.
 		p := probe{kind: pp.Kind, route: pp.Route, at: c.posOf(pp.RegFile, pp.RegLine)}
-		u := &use{reachesShared: *r, site: c.packagePos(), decl: cand.decl, probeCall: c.posOf(pp.File, pp.Line)}
+		site := c.wiringOf(pp.Recv)
+		if !site.IsValid() {
+			site = c.packagePos()
+		}
+		u := &use{reachesShared: *r, site: site, decl: cand.decl, probeCall: c.posOf(pp.File, pp.Line), others: cand.others}
 		c.report(p, u, pp.Handler)
 		c.pending.Resolved = append(c.pending.Resolved, pp.key())
 		return true
+	}
+	return false
+}
+
+// recvType is the probe method's receiver type without its pointer, ""
+// for a function.
+func recvType(fn *ssa.Function) string {
+	if fn == nil || fn.Signature.Recv() == nil {
+		return ""
+	}
+	return typeName(fn.Signature.Recv().Type())
+}
+
+// typeName is the path-qualified name of the named type t is or points
+// to, "" for another type.
+func typeName(t types.Type) string {
+	if named := ssautil.NamedOf(t); named != nil {
+		return types.TypeString(named, nil)
+	}
+	return ""
+}
+
+// wiringOf is the first statement of this package, outside tests, that
+// builds a value of the named type (a composite literal, or a call
+// returning one): where the program wires the probe and its checkers.
+func (c *checker) wiringOf(typ string) token.Pos {
+	if typ == "" {
+		return token.NoPos
+	}
+	best := token.NoPos
+	for _, fn := range c.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				v, ok := instr.(ssa.Value)
+				if !ok || !builds(v, typ) {
+					continue
+				}
+				pos := c.starts.Start(c.pass.Files, v.Pos())
+				if pos.IsValid() && (!best.IsValid() || pos < best) {
+					best = pos
+				}
+			}
+		}
+	}
+	return best
+}
+
+// builds: v is a new value of the named type, or a call's result of it.
+func builds(v ssa.Value, typ string) bool {
+	switch v.(type) {
+	case *ssa.Alloc, *ssa.Call:
+		return typeName(v.Type()) == typ
 	}
 	return false
 }

@@ -128,6 +128,9 @@ type use struct {
 	// probeCall is the probe's call that leads to the resource through an
 	// interface, or its handler, when either is in another package.
 	probeCall token.Pos
+	// others: the other implementations of the interface the probe calls
+	// through that reach a pool.
+	others []otherReach
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -2,6 +2,7 @@ package healthprobe_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -40,5 +41,27 @@ func TestElsewhereRelated(t *testing.T) {
 	}
 	if seen != len(want) {
 		t.Errorf("%d of the %d registrations reported", seen, len(want))
+	}
+}
+
+// TestEveryChecker: a probe that asks each of its checkers through one
+// interface names every implementation that reaches a pool, not only the
+// first: each is a line a fix changes.
+func TestEveryChecker(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "checkall/cmd")
+	var related []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			related = append(related, testpkgs.Related(r, d)...)
+		}
+	}
+	for _, w := range []string{"connectors.go:12", "pipelines.go:12"} {
+		if !slices.ContainsFunc(related, func(s string) bool { return strings.HasPrefix(s, w+" ") }) {
+			t.Errorf("no related information at %s; got %q", w, related)
+		}
+	}
+	// Trap: the in-memory checker reaches no pool.
+	if slices.ContainsFunc(related, func(s string) bool { return strings.HasPrefix(s, "connectors.go:18 ") }) {
+		t.Errorf("the in-memory checker is named: %q", related)
 	}
 }

@@ -162,6 +162,9 @@ func (c *checker) report(p probe, u *use, head string) {
 	if at := end; at.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: resourcePhrase(u) + " is used here: " + u.Call})
 	}
+	for _, o := range u.others {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: o.at, Message: "the probe reaches a pool through " + o.name + " too: here"})
+	}
 	c.pass.Report(d)
 }
 

@@ -106,7 +106,7 @@ func calledFunc(common *ssa.CallCommon) *types.Func {
 // shortName is "Limiter.Allow" for a method, "pkg.F" for a function.
 func shortName(fn *types.Func) string {
 	if recv := fn.Signature().Recv(); recv != nil {
-		if named := namedOf(recv.Type()); named != nil {
+		if named := ssautil.NamedOf(recv.Type()); named != nil {
 			return named.Obj().Name() + "." + fn.Name()
 		}
 	}

@@ -68,7 +68,7 @@ func statusMethodOf(fn *ssa.Function) *types.Named {
 	if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 		return nil
 	}
-	named := namedOf(recv.Type())
+	named := ssautil.NamedOf(recv.Type())
 	if named == nil || !types.Implements(types.NewPointer(named), errorType) {
 		return nil
 	}
@@ -129,7 +129,7 @@ func receiverField(fn *ssa.Function, v ssa.Value) string {
 // has the shape of echo's &echo.HTTPError{Code: 503}, and the package that
 // declares it never reaches an HTTP response.
 func (g *grpcChecker) httpErrorType(t types.Type) bool {
-	named := namedOf(t)
+	named := ssautil.NamedOf(t)
 	if named == nil || named.Obj().Pkg() == nil {
 		return false
 	}
@@ -144,7 +144,7 @@ func (g *grpcChecker) httpErrorType(t types.Type) bool {
 
 // carriesShed returns the CarriesShed fact of the error type t (or *t).
 func (g *grpcChecker) carriesShed(t types.Type) *CarriesShed {
-	named := namedOf(t)
+	named := ssautil.NamedOf(t)
 	if named == nil || named.Obj().Pkg() == nil {
 		return nil
 	}
@@ -235,13 +235,4 @@ func structOf(t types.Type) (*types.Struct, bool) {
 	}
 	st, ok := ptr.Elem().Underlying().(*types.Struct)
 	return st, ok
-}
-
-// namedOf returns the named type of t or *t.
-func namedOf(t types.Type) *types.Named {
-	if ptr, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = ptr.Elem()
-	}
-	named, _ := types.Unalias(t).(*types.Named)
-	return named
 }

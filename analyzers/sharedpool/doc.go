@@ -128,7 +128,12 @@ Reported:
     shows main only the facts of the packages its export data mentions.
     A //bhlint:ignore written at that line holds. In an editor that
     shows a package only its own files' findings (gopls), the finding
-    sits at main's package clause and names the line. A field of a type
+    sits at main's package clause and names the line. A main package
+    none of whose packages shows a line that opens the pool reports
+    nothing, nor at its package clause: the binary hands the field no
+    pool (an agent wiring ctx.New(nil) that reports to its server over
+    HTTP), or opens it where bhlint cannot see, and a finding with no
+    line to change is not one a user can act on. A field of a type
     declared outside the main module that the program opens nowhere (a
     metrics library's collector around a pool, which the program never
     builds, reached through the library's interface) is the dependency's

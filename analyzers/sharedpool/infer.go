@@ -851,7 +851,11 @@ func pickClaim(conf lanes.Conflict, class string) lanes.Claim {
 // creators.go), or, in a main package, where another package creates it
 // (createdElsewhere: a line of that package, the one to change), else
 // where main starts the background work or registers the handler, or its
-// package clause. Another
+// package clause when the creation is in a file this pass cannot place.
+// Where no line of the program opens the pool, main reports nothing: a binary that
+// hands the field no pool (ctx.New(nil) in an agent that reports to the
+// server over HTTP) shares nothing, and a finding with no line to change
+// is one a user cannot act on. Another
 // package that sees both classes (a handler package that also imports the
 // workers) leaves it to the package that wires the program.
 func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
@@ -862,10 +866,11 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 	if pos := c.creationOf(conf.Resource.Type); byType && pos.IsValid() {
 		return pos
 	}
-	if pos, _ := c.creationCall(conf.Resource.Key); pos.IsValid() {
+	pos, created := c.creationCall(conf.Resource.Key)
+	if pos.IsValid() {
 		return pos
 	}
-	if c.pass.Pkg.Name() != "main" || c.dependencyState(conf.Resource) {
+	if c.pass.Pkg.Name() != "main" || c.dependencyState(conf.Resource) || created.File == "" {
 		return token.NoPos
 	}
 	for _, class := range []string{string(entrypoints.Background), string(entrypoints.Interactive)} {
@@ -875,6 +880,8 @@ func (c *checker) inferredPos(conf lanes.Conflict) token.Pos {
 			}
 		}
 	}
+	// The creation is in a file this pass cannot place (gopls shows a
+	// package its own files only): the message names its line.
 	return c.packageClause()
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // perItemLoop is a loop that runs once per item of something whose length
@@ -452,7 +453,7 @@ func isBehaviourList(t types.Type) bool {
 // whether a membership function or a func field (peers func() []*Node)
 // produced the list.
 func isMemberList(t types.Type) bool {
-	named := namedOf(elemOf(t))
+	named := ssautil.NamedOf(elemOf(t))
 	return named != nil && named.Obj().Pkg() != nil && catalog.IsMembershipPackage(named.Obj().Pkg().Path())
 }
 
@@ -474,15 +475,6 @@ func isListenerList(t types.Type) bool {
 	}
 	return catalog.TypeKey(addrFn.Signature().Results().At(0).Type()) == "net.Addr" &&
 		catalog.TypeKey(acceptFn.Signature().Results().At(0).Type()) == "net.Conn"
-}
-
-// namedOf is the named type t is or points to, or nil.
-func namedOf(t types.Type) *types.Named {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, _ := types.Unalias(t).(*types.Named)
-	return named
 }
 
 // elemOf is the element type of a slice or map.
@@ -729,7 +721,7 @@ func isConfigType(t types.Type) bool {
 	if a, ok := t.(*types.Alias); ok && a.Obj().Pkg() != nil && isConfigPackage(a.Obj().Pkg().Name()) {
 		return true // the configuration package's name for its parser's type (maddy's config.Node = parser.Node)
 	}
-	named := namedOf(t)
+	named := ssautil.NamedOf(t)
 	if named == nil || named.Obj().Pkg() == nil {
 		return false
 	}
@@ -760,7 +752,7 @@ func (c *checker) isConfiguration(t types.Type) bool {
 // holds in a field, at any depth (MonitorConfig{Instances []Instance}): what
 // the configuration's loader fills into it is configuration too.
 func (c *checker) heldByConfig(t types.Type) bool {
-	named := namedOf(elemOrSelf(t))
+	named := ssautil.NamedOf(elemOrSelf(t))
 	if named == nil {
 		return false
 	}
@@ -787,7 +779,7 @@ func (c *checker) requestBuilt() map[*types.TypeName]bool {
 	}
 	c.perRequestTypes = map[*types.TypeName]bool{}
 	mark := func(t types.Type) {
-		if named := namedOf(t); named != nil && named.Obj().Pkg() == c.pass.Pkg {
+		if named := ssautil.NamedOf(t); named != nil && named.Obj().Pkg() == c.pass.Pkg {
 			c.perRequestTypes[named.Origin().Obj()] = true
 		}
 	}
@@ -828,7 +820,7 @@ func (c *checker) holdFields(t types.Type) {
 		if _, ptr := types.Unalias(ft).(*types.Pointer); ptr {
 			continue // one shared object handed in (Hub *Hub): a dependency, not a value the loader fills
 		}
-		named := namedOf(elemOrSelf(ft))
+		named := ssautil.NamedOf(elemOrSelf(ft))
 		if named == nil || named.Obj().Pkg() != c.pass.Pkg || c.configHeld[named.Origin().Obj()] {
 			continue
 		}

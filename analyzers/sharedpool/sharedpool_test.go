@@ -56,7 +56,7 @@ func TestInfer(t *testing.T) {
 // pocketbase/dbx) is the pool it wraps; a gorm association or statement,
 // dbx params and a user type named gorm.DB are not pools.
 func TestInferORM(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infergorm", "infergormio", "inferdbx", "infergroup", "inferstmt", "inferstmtopts/media", "inferstmtopts/inbox", "inferstmtopts", "inferstmtoptstwo", "inferprep", "infersqlx", "inferxorm", "infermongo", "infercron", "infercronjob", "inferconsumer")
+	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infergorm", "infergormio", "inferdbx", "infergroup", "inferstmt", "inferstmtopts/media", "inferstmtopts/inbox", "inferstmtopts", "inferstmtoptstwo", "inferprep", "infersqlx", "inferxorm", "infermongo", "infercron", "infercronjob", "inferconsumer", "infercmdable")
 }
 
 // TestInferSetupRelated: a pool opened into a package-level variable by a

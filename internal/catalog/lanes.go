@@ -67,6 +67,10 @@ var ResourceTypes = map[string]string{
 	"github.com/go-redis/redis/v8.UniversalClient": "Redis client",
 	"*github.com/redis/go-redis/v9.ClusterClient":  "Redis client",
 	"github.com/redis/go-redis/v9.UniversalClient": "Redis client",
+	// Cmdable: the commands every go-redis client has, the interface
+	// programs keep a client as.
+	"github.com/go-redis/redis/v8.Cmdable":  "Redis client",
+	"github.com/redis/go-redis/v9.Cmdable":  "Redis client",
 	"*github.com/gomodule/redigo/redis.Pool":       "Redis client",
 	"*google.golang.org/grpc.ClientConn":           "gRPC connection",
 	// MongoDB's driver: a Client is its connection pool (maxPoolSize), and a
@@ -118,8 +122,59 @@ func ResourceNoun(t types.Type) string {
 	if _, kind, ok := LaneTyped(t); ok && kind != "executor" {
 		return kind
 	}
+	return wrappedClientNoun(t)
+}
+
+// wrappedClientNoun: a program's own interface that has every method of a
+// client interface of the table — defined over it (nightingale's
+// `type Redis redis.Cmdable`) or embedding it — is kept as that client,
+// and every value it holds is one; "" for any other type.
+func wrappedClientNoun(t types.Type) string {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return ""
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return ""
+	}
+	// The client interface is declared in a package whose methods the
+	// interface has: look its name up there.
+	seen := map[*types.Package]bool{}
+	for m := range iface.Methods() {
+		pkg := m.Pkg()
+		if pkg == nil || seen[pkg] || pkg == named.Obj().Pkg() {
+			continue
+		}
+		seen[pkg] = true
+		for _, name := range clientInterfaces[pkg.Path()] {
+			client, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			if ci, ok := client.Type().Underlying().(*types.Interface); ok && types.Implements(named, ci) {
+				return ResourceTypes[pkg.Path()+"."+name]
+			}
+		}
+	}
 	return ""
 }
+
+// clientInterfaces are the interfaces of ResourceTypes, by package.
+var clientInterfaces = func() map[string][]string {
+	out := map[string][]string{}
+	for key := range ResourceTypes {
+		if strings.HasPrefix(key, "*") {
+			continue
+		}
+		dot := strings.LastIndex(key, ".")
+		out[key[:dot]] = append(out[key[:dot]], key[dot+1:])
+	}
+	for _, names := range out {
+		slices.Sort(names)
+	}
+	return out
+}()
 
 // LaneTyped reports whether t (or what it points to) is one of the
 // runtime's lane-typed types, and returns its lane type argument and kind.

@@ -12,3 +12,10 @@ func NewClient(opt *Options) *Client                              { return &Clie
 func (c *Client) Get(ctx context.Context, key string) *StringCmd  { return nil }
 func (c *Client) Del(ctx context.Context, keys ...string) *IntCmd { return nil }
 func (c *Client) Incr(ctx context.Context, key string) *IntCmd    { return nil }
+
+// Cmdable is the commands every client has.
+type Cmdable interface {
+	Get(ctx context.Context, key string) *StringCmd
+	Del(ctx context.Context, keys ...string) *IntCmd
+	Incr(ctx context.Context, key string) *IntCmd
+}

@@ -69,10 +69,10 @@ var ResourceTypes = map[string]string{
 	"github.com/redis/go-redis/v9.UniversalClient": "Redis client",
 	// Cmdable: the commands every go-redis client has, the interface
 	// programs keep a client as.
-	"github.com/go-redis/redis/v8.Cmdable":  "Redis client",
-	"github.com/redis/go-redis/v9.Cmdable":  "Redis client",
-	"*github.com/gomodule/redigo/redis.Pool":       "Redis client",
-	"*google.golang.org/grpc.ClientConn":           "gRPC connection",
+	"github.com/go-redis/redis/v8.Cmdable":   "Redis client",
+	"github.com/redis/go-redis/v9.Cmdable":   "Redis client",
+	"*github.com/gomodule/redigo/redis.Pool": "Redis client",
+	"*google.golang.org/grpc.ClientConn":     "gRPC connection",
 	// MongoDB's driver: a Client is its connection pool (maxPoolSize), and a
 	// Database or Collection it hands out runs on that pool.
 	"*go.mongodb.org/mongo-driver/mongo.Client":        "database pool",

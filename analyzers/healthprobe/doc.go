@@ -191,7 +191,10 @@ Escape policy (what is assumed where the analysis cannot see):
     s.Store.GetDriver().Find…), every implementation in the module
     decides, and the one that reaches a pool in the fewest calls (the
     first by package path among those) is
-    followed and named in the chain. Implementations are often declared
+    followed and named in the chain; the others that reach a pool are
+    named in related information, each at its own call that leads there
+    (a health server asking each of its checkers runs them all, and each
+    is a line a fix changes). Implementations are often declared
     in packages the probe's package does not import (a store's drivers,
     which only main imports): each package passes on, to those that
     import it, its probes left open and the implementations of
@@ -204,9 +207,12 @@ Escape policy (what is assumed where the analysis cannot see):
     a third package that a package neither imports nor calls through is
     not seen there. The probe is resolved in the first package that
     imports it and knows an
-    implementation that reaches a pool. It is reported there, at that
-    package's clause, with related information at the probe's call and
-    at the implementation; a test harness (a package that imports
+    implementation that reaches a pool. It is reported there, at the
+    line that builds the probe's value (the composite literal or the
+    constructor's call returning its type: where the program wires the
+    health server and its checkers), else at that package's clause, with
+    related information at the probe's call and at the implementation;
+    a test harness (a package that imports
     testing) passes it on without reporting it. A probe whose
     implementations all answer from memory is not reported. Three
     interface calls deep are followed (a server's IsReady asking its

@@ -22,11 +22,13 @@ Lanes come from two sources:
     *dbx.DB and dbx.Builder (pocketbase/dbx), a prepared *sql.Stmt,
     *sqlx.Stmt or *sqlx.NamedStmt, xorm's *xorm.Engine and
     *xorm.EngineGroup, bun's *bun.DB, *http.Client, *http.Transport,
-    http.RoundTripper, go-redis's *redis.Client, *redis.ClusterClient and
-    redis.UniversalClient (v8 and v9), redigo's *redis.Pool,
-    *grpc.ClientConn, MongoDB's *mongo.Client, *mongo.Database and
-    *mongo.Collection (v1 and v2), gocql's *gocql.Session) it assigns that
-    resource to lane NAME;
+    http.RoundTripper, go-redis's *redis.Client, *redis.ClusterClient,
+    redis.UniversalClient and redis.Cmdable (v8 and v9), redigo's
+    *redis.Pool, *grpc.ClientConn, MongoDB's *mongo.Client, *mongo.Database
+    and *mongo.Collection (v1 and v2), gocql's *gocql.Session, and the
+    program's own interface that has every method of one of these
+    interfaces: `type Redis redis.Cmdable`, or one embedding it) it
+    assigns that resource to lane NAME;
   - the bulkhead runtime's lane-typed types: a function handed to
     Executor[L].Do, Executor[L].Handler or bulkhead.Call with an
     Executor[L] runs in lane L, and a DB[L] (and the other lane-typed pools

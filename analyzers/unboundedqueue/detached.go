@@ -101,9 +101,7 @@ func (c *checker) learnDetachers() {
 		return
 	}
 	// c.detachers is still empty: mayDetach asks other packages' facts only.
-	decls = slices.DeleteFunc(decls, func(fd *ast.FuncDecl) bool {
-		return c.runsPerRequest(fd) || c.mayDetach(fd) && c.registeredHandler(fd)
-	})
+	decls = slices.DeleteFunc(decls, c.detachesForRequest)
 	c.learnDetachersAmong(decls)
 	for obj, found := range c.detachers {
 		fact := &detachesPerCall{Where: found[0].where, Via: found[0].via, File: found[0].file, Line: found[0].line}
@@ -201,7 +199,7 @@ func (c *checker) allDetached(fd *ast.FuncDecl) []detached {
 // returns: func(app *App) http.HandlerFunc { return func(w, r) { … } })
 // runs once per request too, whatever the function around it does.
 func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
-	if c.runsPerRequest(fd) || c.mayDetach(fd) && c.registeredHandler(fd) {
+	if c.detachesForRequest(fd) {
 		c.eachDetachedIn(fd, fd.Body, true, c.reportDetached)
 		return
 	}
@@ -213,6 +211,19 @@ func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
 		}
 		return true
 	})
+}
+
+// detachesForRequest reports whether a goroutine fd starts is started per
+// request where fd is: fd runs per request, or is a registered handler, or
+// implements a method of an interface another package of the program
+// declares and is handed a context. Callers reach such a method through
+// the interface without seeing the implementation (an authentication
+// scheme registered from its own package, which the API asks to send the
+// reset mail), and the handed context is the evidence of the request that
+// runs it, as for a wait that ignores it (judgedWhereItIs).
+func (c *checker) detachesForRequest(fd *ast.FuncDecl) bool {
+	return c.runsPerRequest(fd) || c.mayDetach(fd) && c.registeredHandler(fd) ||
+		c.contextParam(fd) != nil && c.implementsImportedInterface(fd)
 }
 
 // reportDetached reports a goroutine a request starts (eachDetached's found).

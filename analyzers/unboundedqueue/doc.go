@@ -443,7 +443,13 @@ capped by it.
     answers — a type whose own RoundTrip or Do is declared on it, not
     promoted from an embedded transport,
     and that is no http.Handler: a proxy that serves and is its own
-    transport answers requests) — a
+    transport answers requests), or a method handed a context that
+    implements a method of an interface another package of the program
+    declares (callers reach it through the interface without seeing it:
+    an authentication scheme registered from its own package, which the
+    API asks to send the reset mail; the handed context is the evidence
+    of the request, as for a wait that ignores it; a method handed none,
+    a start-up warm-up, is left to its callers) — a
     goroutine started outside any loop (a go statement, wg.Go, or a call of
     a function that starts one per call with a function literal as its
     work, routine.FireAndForget(func() { … })), also in a function literal

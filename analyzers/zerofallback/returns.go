@@ -132,10 +132,11 @@ func reaches(w write, ret *ast.ReturnStmt) bool {
 // nilError reports whether the return's error result, if it has one, is
 // nil: the literal nil, or a variable whose last write was nil (or that was
 // never written). A function with no error result cannot signal failure, so
-// what it returns is used.
+// what it returns is used. The error result is the last of type error,
+// wherever it is: (fee, err, retry) signals failure as (fee, err) does.
 func (c *checker) nilError(ret *ast.ReturnStmt, results *types.Tuple) bool {
-	last := results.Len() - 1
-	if !isError(results.At(last).Type()) {
+	last := errorResult(results)
+	if last < 0 {
 		return true
 	}
 	var v *types.Var
@@ -228,4 +229,14 @@ func (c *checker) exprHoldsMoney(x ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// errorResult is the index of the last result of type error, or -1.
+func errorResult(results *types.Tuple) int {
+	for i := results.Len() - 1; i >= 0; i-- {
+		if isError(results.At(i).Type()) {
+			return i
+		}
+	}
+	return -1
 }

@@ -389,10 +389,8 @@ func (c *checker) otherReaches(cands []candidate, reaching map[int]*reachesShare
 		if !at.IsValid() {
 			at = c.posOf(r.UseFile, r.UseLine)
 		}
-		if cand.fn != nil {
-			if fn := c.byObj[cand.fn]; fn != nil && c.uses[fn] != nil {
-				at = c.uses[fn].at
-			}
+		if own, ok := c.localUse(cand); ok {
+			at = own
 		}
 		if !at.IsValid() {
 			at = cand.decl
@@ -484,12 +482,22 @@ func (c *checker) resolvedUse(p probe, call throughCall) (u *use, known bool) {
 		return nil, bound != nil
 	}
 	u = &use{reachesShared: *r, decl: cand.decl, others: cand.others}
-	if cand.fn != nil {
-		if fn := c.byObj[cand.fn]; fn != nil && c.uses[fn] != nil {
-			u.at, u.decl = c.uses[fn].at, token.NoPos
-		}
+	if at, ok := c.localUse(*cand); ok {
+		u.at, u.decl = at, token.NoPos
 	}
 	return u, true
+}
+
+// localUse is where an implementation of this package uses the pool it
+// reaches; ok is false for one of another package or that uses none itself.
+func (c *checker) localUse(cand candidate) (at token.Pos, ok bool) {
+	if cand.fn == nil {
+		return token.NoPos, false
+	}
+	if fn := c.byObj[cand.fn]; fn != nil && c.uses[fn] != nil {
+		return c.uses[fn].at, true
+	}
+	return token.NoPos, false
 }
 
 // ---- probes resolved in a package that imports theirs ----

@@ -49,12 +49,7 @@ func TestElsewhereRelated(t *testing.T) {
 // first: each is a line a fix changes.
 func TestEveryChecker(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "checkall/cmd")
-	var related []string
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			related = append(related, testpkgs.Related(r, d)...)
-		}
-	}
+	related := testpkgs.AllRelated(results)
 	for _, w := range []string{"connectors.go:12", "pipelines.go:12"} {
 		if !slices.ContainsFunc(related, func(s string) bool { return strings.HasPrefix(s, w+" ") }) {
 			t.Errorf("no related information at %s; got %q", w, related)

@@ -104,12 +104,7 @@ func TestInferUseSite(t *testing.T) {
 // line a reader changes, besides the call of the function.
 func TestInferInnerOpen(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infercapturedwire")
-	var related []string
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			related = append(related, testpkgs.Related(r, d)...)
-		}
-	}
+	related := testpkgs.AllRelated(results)
 	for _, want := range []string{
 		"store.go:19 infercaptured.Database.DB is opened here, by infercaptured.open",
 		"store.go:15 infercaptured.open opens it here, by gorm.Open",
@@ -126,12 +121,7 @@ func TestInferInnerOpen(t *testing.T) {
 // opens it, points at that opening call, and at the other branch's.
 func TestInferHandedRelated(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "inferbackends/server")
-	var related []string
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			related = append(related, testpkgs.Related(r, d)...)
-		}
-	}
+	related := testpkgs.AllRelated(results)
 	for _, want := range []string{
 		"app.go:27 sqlstore.Blobs.DB is opened here, by app.open",
 		"app.go:29 or opened here, by sql.Open",

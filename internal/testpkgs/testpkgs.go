@@ -101,6 +101,17 @@ func Related(r *analysistest.Result, d analysis.Diagnostic) []string {
 	return out
 }
 
+// AllRelated is Related of every diagnostic of every result, in order.
+func AllRelated(results []*analysistest.Result) []string {
+	var out []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			out = append(out, Related(r, d)...)
+		}
+	}
+	return out
+}
+
 // Elsewhere is an analysistest.Testing that lets a diagnostic one package
 // reports at a line of another satisfy that line's // want: sharedpool's
 // main package reports a shared pool where a dependency opens it. Run both

@@ -139,7 +139,11 @@ Reported:
     declared outside the main module that the program opens nowhere (a
     metrics library's collector around a pool, which the program never
     builds, reached through the library's interface) is the dependency's
-    state, no pool of the program's: not reported.
+    state, no pool of the program's: not reported. One the program fills
+    from a field of its own (a task queue's ClientConfig.DB and its admin
+    pages' Config.DB, both handed the program's Container.Database) is the
+    program's pool: named by the program's field and reported where that
+    field is opened, as if both ends reached it directly.
 
 Cases 2–5 are reported in the first package that sees both lanes (often
 main), at the entry point or wrap of this package, or else at its package

@@ -242,7 +242,7 @@ func (c *checker) findLinks(fn *ssa.Function, st *ssa.Store, outer lanes.Resourc
 		if inner.Lane != "" || inner.Key == outer.Key || strings.HasPrefix(inner.Key, "local:") {
 			continue
 		}
-		link := lanes.Link{From: inner.Key, To: outer.Key}
+		link := lanes.Link{From: inner.Key, To: outer.Key, FromType: inner.Type}
 		if !slices.Contains(c.links, link) {
 			c.links = append(c.links, link)
 		}
@@ -456,9 +456,16 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 		}
 	}
 	for root, r := range canonical {
-		if root != r.Key && slices.Contains(catalog.StmtTypes, r.Type) {
-			canonical[root] = preparedOn(root, poolTypes[root], r)
+		switch {
+		case root == r.Key:
+		case slices.Contains(catalog.StmtTypes, r.Type):
+			canonical[root] = knownByKey(root, poolTypes[root], r)
 			c.stmtPools[root] = true
+		case c.dependencyState(r) && !c.dependencyState(knownByKey(root, "", r)):
+			// The program's own field handed into a library's (a task
+			// queue's ClientConfig.DB, its admin pages' Config.DB): the
+			// pool is the program's, opened where it fills its field.
+			canonical[root] = knownByKey(root, poolTypes[root], r)
 		}
 	}
 	out := make([]*lanes.Summary, len(sums))
@@ -484,16 +491,17 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 	return out
 }
 
-// preparedOn is the pool a statement was prepared on, known by its key
-// alone (no entry reaches it but through its statements): named by it, so
-// that the finding sits where that pool is created and says which it is.
-func preparedOn(key, typ string, stmt lanes.Resource) lanes.Resource {
+// knownByKey is a pool known by its key alone, as one of its copies is
+// known (no entry reaches it but through its statements, or through the
+// library fields it was handed into): named by it, so that the finding
+// sits where that pool is created and says which it is.
+func knownByKey(key, typ string, copy lanes.Resource) lanes.Resource {
 	name := key[strings.LastIndex(key, "/")+1:]
 	pkg := key[:len(key)-len(name)]
 	if dot := strings.Index(name, "."); dot >= 0 {
 		pkg += name[:dot]
 	}
-	return lanes.Resource{Key: key, Name: name, Noun: stmt.Noun, Pkg: pkg, Type: typ}
+	return lanes.Resource{Key: key, Name: name, Noun: copy.Noun, Pkg: pkg, Type: typ}
 }
 
 func (c *checker) resolveAll(dispatch []lanes.Use, depth int) []lanes.Use {

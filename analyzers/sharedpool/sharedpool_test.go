@@ -167,3 +167,21 @@ func TestDependencyState(t *testing.T) {
 	analysistest.Run(elsewhere, filepath.Join(analysistest.TestData(), "modmetrics"), sharedpool.Analyzer, "./...")
 	elsewhere.Done()
 }
+
+// TestProgramFieldIntoDependency: a pool the program opens into its own
+// field and hands into a library's fields (a task queue's client and its
+// admin pages) is named by the program's field and reported where main
+// calls what opens it, pointing at the opening, though both ends reach it
+// only through the library's fields.
+func TestProgramFieldIntoDependency(t *testing.T) {
+	results := analysistest.Run(t, filepath.Join(analysistest.TestData(), "modqueue"), sharedpool.Analyzer, "./...")
+	related := testpkgs.AllRelated(results)
+	for _, want := range []string{
+		"services.go:25 services.Container.Database is opened here, by services.openDB",
+		"services.go:32 services.openDB opens it here, by sql.Open",
+	} {
+		if !slices.Contains(related, want) {
+			t.Errorf("related = %q\nwant it to hold %q", related, want)
+		}
+	}
+}

@@ -151,9 +151,9 @@ type Carried struct {
 }
 
 // Link says that the pool in From is stored into To: one pool, two names.
-// FromType is From's Go type when To is a statement prepared on it, which
-// no entry may reach but through its statements: where such a pool is
-// created is where the finding goes.
+// FromType is From's Go type, where known: a pool no entry reaches but
+// through its statements, or through a library's fields it was handed
+// into, is reported where such a pool is created.
 type Link struct{ From, To, FromType string }
 
 // Summary is the package fact: the lane entry points and wraps of one

@@ -1,0 +1,27 @@
+// Package handlers registers the admin pages: the queue's page methods, // want package:`lanes\(\(\*ui.Handler\).Running@interactive\)`
+// built on the program's pool and adapted to the router.
+package handlers
+
+import (
+	"net/http"
+
+	"example.com/modqueue/services"
+	"example.com/queuelite/ui"
+)
+
+func Register(mux *http.ServeMux, c *services.Container) error { // want Register:`reaches\(services.Container.Database\(no lane\)\)`
+	admin, err := ui.NewHandler(ui.Config{DB: c.Database})
+	if err != nil {
+		return err
+	}
+	mux.HandleFunc("/admin/tasks", adapt(admin.Running))
+	return nil
+}
+
+func adapt(page func(http.ResponseWriter, *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := page(w, r); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	}
+}

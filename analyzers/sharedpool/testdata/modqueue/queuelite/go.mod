@@ -1,0 +1,3 @@
+module example.com/queuelite
+
+go 1.22

@@ -150,7 +150,20 @@ Escape policy: a held value that is returned is the caller's to hold (the
 call that returned it is an acquisition there); one stored in a field or
 passed to a function that does not release it stays held on this path.
 Calls through function values are not followed, except the callback
-helpers above; calls through interfaces only as above (the catalogue's
+helpers above and calls through a func-typed field of the package's own
+struct types: a router that begins a request's transaction, calls the
+route's handler through its handler field (r.handler(c, req)) and commits
+after it holds the transaction across every function the package stores in
+that field, directly or handed through the parameters of its own
+registration helpers (post(a, "/login", a.Login), whose body builds
+route{handler: handler}). Each such function's own calls that wait are
+reported where they are, in the handler: the line to move out of the
+request's transaction. A function that ends a transaction it is handed
+(a long-poll handler that rolls the request's transaction back before it
+waits, itself or through a function it hands it to) decides its own span
+and is left alone, and a call of another function stored in the same
+field (a versioned route's handler calling the current one) is reported
+where that one waits. Calls through interfaces only as above (the catalogue's
 interface methods, an interface method shaped as (*http.Client).Do — a
 library's Doer, whatever implements it sends the request —, the module's
 interfaces with a visible implementation

@@ -32,7 +32,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "heldconn"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/heldconn",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam), new(queriesPool), new(queriesParam)},
+	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam), new(queriesPool), new(queriesParam), new(endsHanded)},
 	Run:       run,
 }, Code))
 
@@ -60,6 +60,19 @@ type releasesParam struct {
 	Params  []int
 	Invoked []invokedOn
 }
+
+// endsHanded marks a function that ends (commits, rolls back, closes) a
+// held value it is handed rather than one it acquires: a parameter of a
+// held type, or one read out of a parameter (rCtx.DBTxn.Rollback(), a
+// long-poll closing the request's transaction before it waits), itself or
+// through a function it calls. A handler that does so decides which of its
+// waits the transaction its router holds spans.
+// Nouns are the held kinds it ends (a transaction, open rows): a helper that
+// scans a row it reads ends no transaction.
+type endsHanded struct{ Nouns []string }
+
+func (*endsHanded) AFact()           {}
+func (f *endsHanded) String() string { return "endsHanded(" + strings.Join(f.Nouns, ", ") + ")" }
 
 // invokedOn is the releasing methods a function calls on its parameter.
 type invokedOn struct {
@@ -127,6 +140,8 @@ func run(pass *analysis.Pass) (any, error) {
 	c.learnStmtParams(funcs)
 	c.learnPoolQueries(funcs)
 	c.learnReleasers(funcs)
+	c.fields = ssautil.NewFieldCallees(pass.Pkg, funcs)
+	c.learnHandedEnders(funcs)
 	var spans []heldSpan
 	for _, fn := range funcs {
 		guard.At(fn.Pos(), func() { spans = append(spans, c.spansIn(fn)...) })
@@ -160,6 +175,8 @@ type checker struct {
 	queryAt      map[*ssa.Function]*[2]token.Pos // where each of those, and of paramQueries, starts its round trip (queriedAt)
 	paramQueries map[*ssa.Function]*queriesParam // functions that query a handle they are handed
 	starts       ssautil.CallStarts              // call Lparen → start of the call expression
+	fields       *ssautil.FieldCallees           // what calls through the package's func fields run
+	handedEnders map[*ssa.Function][]string      // this package's endsHanded functions, and the kinds they end
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table
 }
@@ -187,6 +204,17 @@ type heldSpan struct {
 type heldWait struct {
 	call *ssa.Call
 	waitOn
+	// dispatch, for a wait in a function the holder runs through one of
+	// its package's func fields (a router's r.handler(c, req) between
+	// Begin and Commit): that call of the holder's, and the function
+	// whose call waits is call.
+	dispatch *dispatched
+}
+
+type dispatched struct {
+	call  *ssa.Call
+	field *types.Var
+	fn    *ssa.Function
 }
 
 // ---- the kinds of held values ----
@@ -777,9 +805,152 @@ func (c *checker) classify(acq *acquisition, call *ssa.Call, span *heldSpan) {
 	if recv := ssautil.Receiver(common); recv != nil && acq.held[recv] {
 		return // tx.Exec, rows.Scan: work on the held connection itself
 	}
-	if w, ok := c.waitIn(common, acq); ok {
-		span.waits = append(span.waits, heldWait{call, w})
+	if fns, field := c.fields.Of(common); field != nil {
+		for _, fn := range fns {
+			span.waits = append(span.waits, c.dispatchedWaits(acq, call, field, fn, fns)...)
+		}
+		return
 	}
+	if w, ok := c.waitIn(common, acq); ok {
+		span.waits = append(span.waits, heldWait{call: call, waitOn: w})
+	}
+}
+
+// dispatchedWaits are the waits of fn, which the holder runs through its
+// package's func field (a request transaction's router calling each
+// route's handler): each call of fn's own that waits, reported in fn, the
+// line to move out of the transaction. A function that ends a value of
+// the held kind itself (a long-poll handler that rolls the request's
+// transaction back before it waits) decides which of its waits the
+// transaction spans, which is not known here: it is left alone.
+func (c *checker) dispatchedWaits(acq *acquisition, call *ssa.Call, field *types.Var, fn *ssa.Function, siblings []*ssa.Function) []heldWait {
+	if fn.Pkg != c.ssaPkg || slices.Contains(c.handedEnders[fn], acq.kind.Noun) {
+		return nil
+	}
+	var out []heldWait
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			inner, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if callee := inner.Common().StaticCallee(); callee != nil && slices.Contains(siblings, origin(callee)) {
+				continue // another function run through the field: reported where it waits
+			}
+			if w, ok := c.waitIn(inner.Common(), acq); ok {
+				out = append(out, heldWait{call: inner, waitOn: w, dispatch: &dispatched{call: call, field: field, fn: fn}})
+			}
+		}
+	}
+	return out
+}
+
+// acquires reports whether a call returns a held value (among its results).
+func acquires(call *ssa.Call) bool {
+	results := call.Call.Signature().Results()
+	for i := range results.Len() {
+		if _, ok := heldKindOf(results.At(i).Type()); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// learnHandedEnders finds the package's endsHanded functions, to a fixed
+// point (a function handing what it is handed to one is one), and exports
+// their facts.
+func (c *checker) learnHandedEnders(funcs []*ssa.Function) {
+	c.handedEnders = map[*ssa.Function][]string{}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range funcs {
+			if fn.Pkg != c.ssaPkg {
+				continue
+			}
+			for _, noun := range c.endedHanded(fn) {
+				if !slices.Contains(c.handedEnders[fn], noun) {
+					c.handedEnders[fn] = append(c.handedEnders[fn], noun)
+					changed = true
+				}
+			}
+		}
+	}
+	for fn, nouns := range c.handedEnders {
+		if obj := calleeObject(fn); obj != nil && obj.Pkg() == c.pass.Pkg && fn.Parent() == nil {
+			slices.Sort(nouns)
+			c.pass.ExportObjectFact(obj, &endsHanded{Nouns: nouns})
+		}
+	}
+}
+
+// endedHanded is the held kinds fn ends of what it is handed: by a release
+// method on a value read out of a parameter, or by handing such a value to
+// a function that ends what it is handed.
+func (c *checker) endedHanded(fn *ssa.Function) []string {
+	var nouns []string
+	for common := range ssautil.WaitedCalls(fn) {
+		if !slices.ContainsFunc(callArgs(common), handedIn) {
+			continue
+		}
+		if callee := common.StaticCallee(); callee != nil {
+			callee = origin(callee)
+			nouns = append(nouns, c.handedEnders[callee]...)
+			var fact endsHanded
+			if obj := calleeObject(callee); obj != nil && obj.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(obj, &fact) {
+				nouns = append(nouns, fact.Nouns...)
+			}
+		}
+		recv := ssautil.Receiver(common)
+		if recv == nil || !handedIn(recv) {
+			continue
+		}
+		name := ""
+		if common.IsInvoke() {
+			name = common.Method.Name()
+		} else if callee := common.StaticCallee(); callee != nil {
+			name = callee.Name()
+		}
+		if k, ok := heldKindOf(recv.Type()); ok && slices.Contains(k.Release, name) {
+			nouns = append(nouns, k.Noun)
+		}
+	}
+	return nouns
+}
+
+// handedIn reports whether v is a parameter, or read out of one through
+// fields and pointers (a struct parameter whose field is read is spilled to
+// a local the parameter is stored in), or what a call that acquires nothing
+// returns (getRequestContext(c), the request's context with its
+// transaction): something the function did not acquire itself.
+func handedIn(v ssa.Value) bool {
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return true
+		case *ssa.Call:
+			return !acquires(x)
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Alloc:
+			return slices.ContainsFunc(ssautil.Referrers(x), func(in ssa.Instruction) bool {
+				st, ok := in.(*ssa.Store)
+				if !ok || st.Addr != x {
+					return false
+				}
+				_, param := st.Val.(*ssa.Parameter)
+				return param
+			})
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // successors are the blocks the held value reaches after b. On the branch
@@ -832,11 +1003,40 @@ func isNextOn(common *ssa.CallCommon, held map[ssa.Value]bool) bool {
 func (c *checker) reportSpan(span heldSpan) {
 	acq := span.acq
 	for _, w := range span.waits {
+		if w.dispatch != nil {
+			c.reportDispatched(acq, w)
+			continue
+		}
 		c.report(w.call, acq.call.Pos(), fmt.Sprintf(
 			"%s: %s from %s is still held during %s; %s",
 			Code, acq.kind.Noun, acq.display, w.describe(), w.fix(acq)),
 			acq.kind.Noun+" acquired here", w.waitOn)
 	}
+}
+
+// reportDispatched reports a wait in a function the holder runs through a
+// func field, at the function's call that waits, pointing at the
+// acquisition and at the holder's call through the field.
+func (c *checker) reportDispatched(acq *acquisition, w heldWait) {
+	d := w.dispatch
+	pos := c.callStart(w.call.Pos())
+	key := [2]token.Pos{acq.call.Pos(), pos}
+	if !pos.IsValid() || c.reported[key] {
+		return
+	}
+	c.reported[key] = true
+	fn, holder := netio.DisplayName(d.fn), netio.DisplayName(acq.fn)
+	diag := analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(
+		"%s: %s from %s is still held during %s: %s runs through the func field %s, which %s calls while it holds the %s; %s",
+		Code, acq.kind.Noun, acq.display, w.describe(), fn, d.field.Name(), holder, acq.kind.Noun, w.fix(acq))}
+	diag.Related = []analysis.RelatedInformation{
+		{Pos: c.callStart(acq.call.Pos()), Message: acq.kind.Noun + " acquired here"},
+		{Pos: c.callStart(d.call.Pos()), Message: fn + " runs here, through " + d.field.Name()},
+	}
+	if w.at.IsValid() && !ssautil.SameLine(c.pass.Fset, w.at, w.call.Pos()) {
+		diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: c.callStart(w.at), Message: "the call that reaches " + w.path[len(w.path)-1]})
+	}
+	c.pass.Report(diag)
 }
 
 func (c *checker) reportCallback(site callbackSite, call *ssa.Call, w waitOn) {

@@ -55,6 +55,16 @@ var NetworkCalls = newClientTable(
 	// go-redis v9's optimistic transaction: WATCH, the caller's function, UNWATCH.
 	"(*github.com/redis/go-redis/v9.Client).Watch", "(*github.com/redis/go-redis/v9.ClusterClient).Watch",
 	"(*github.com/redis/go-redis/v9.Ring).Watch",
+	// go-redis v8 (github.com/go-redis/redis/v8), the same commands before
+	// the module moved.
+	"(github.com/go-redis/redis/v8.cmdable).*", "(github.com/go-redis/redis/v8.statefulCmdable).*",
+	"(github.com/go-redis/redis/v8.Cmdable).*", "(github.com/go-redis/redis/v8.StatefulCmdable).*",
+	"(github.com/go-redis/redis/v8.UniversalClient).*",
+	"(*github.com/go-redis/redis/v8.Client).Do", "(*github.com/go-redis/redis/v8.Client).Process",
+	"(*github.com/go-redis/redis/v8.ClusterClient).Do", "(*github.com/go-redis/redis/v8.ClusterClient).Process",
+	"(*github.com/go-redis/redis/v8.Ring).Do", "(*github.com/go-redis/redis/v8.Ring).Process",
+	"(*github.com/go-redis/redis/v8.Client).Watch", "(*github.com/go-redis/redis/v8.ClusterClient).Watch",
+	"(*github.com/go-redis/redis/v8.Ring).Watch",
 )
 
 // ServiceClientPackages are the path prefixes of cloud SDKs whose
@@ -107,7 +117,7 @@ var NetworkPackages = []string{
 	"net", "net/http", "net/smtp", "crypto/tls",
 	"gopkg.in/gomail.v2", "gopkg.in/mail.v2", "github.com/go-gomail/gomail", "github.com/gophish/gomail",
 	"github.com/wneessen/go-mail",
-	"google.golang.org/grpc", "github.com/redis/go-redis/v9",
+	"google.golang.org/grpc", "github.com/redis/go-redis/v9", "github.com/go-redis/redis/v8",
 	"database/sql", "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool",
 	"github.com/casbin/casbin/v2", "github.com/casbin/casbin",
 }

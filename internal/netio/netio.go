@@ -117,7 +117,7 @@ func (r *Result) FuncReaches(fn *ssa.Function) []string {
 	}
 	r.rounds.Read(fn)
 	if path, ok := r.local[fn]; ok {
-		return prepend(displayName(fn), path)
+		return prepend(DisplayName(fn), path)
 	}
 	return nil
 }
@@ -345,13 +345,13 @@ func recvName(t types.Type) string {
 	return star + types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }
 
-// displayName names an SSA function, including function literals.
-func displayName(fn *ssa.Function) string {
+// DisplayName names an SSA function, including function literals.
+func DisplayName(fn *ssa.Function) string {
 	if obj, ok := fn.Object().(*types.Func); ok {
 		return Name(obj)
 	}
 	if parent := fn.Parent(); parent != nil {
-		return "func literal in " + displayName(parent)
+		return "func literal in " + DisplayName(parent)
 	}
 	return fn.Name()
 }

@@ -24,8 +24,8 @@ func (db *DB) Begin() (*Tx, error) { // want Begin:`queriesPool\(appcore\.DB\.sq
 	return &Tx{tx}, nil
 }
 
-func (tx *Tx) Commit() error   { return tx.tx.Commit() }   // want Commit:"releasesParam\\(\\[0\\]\\)"
-func (tx *Tx) Rollback() error { return tx.tx.Rollback() } // want Rollback:"releasesParam\\(\\[0\\]\\)"
+func (tx *Tx) Commit() error   { return tx.tx.Commit() }   // want Commit:"releasesParam\\(\\[0\\]\\)" Commit:`endsHanded\(transaction\)`
+func (tx *Tx) Rollback() error { return tx.tx.Rollback() } // want Rollback:"releasesParam\\(\\[0\\]\\)" Rollback:`endsHanded\(transaction\)`
 
 func (db *DB) Transactional(f func(*Tx) error) (err error) { // want Transactional:"holdsDuringCallback\\(\\[1\\]\\)" Transactional:`queriesPool\(appcore\.DB\.sqlDB\)`
 	tx, err := db.Begin()

@@ -20,7 +20,7 @@ type Scannable interface {
 type record struct{ id int }
 
 // parseAll drains rows and closes them before it returns.
-func parseAll(rows *sql.Rows) ([]record, error) { // want parseAll:"releasesParam\\(\\[0\\]\\)"
+func parseAll(rows *sql.Rows) ([]record, error) { // want parseAll:"releasesParam\\(\\[0\\]\\)" parseAll:`endsHanded\(open rows\)`
 	defer rows.Close()
 	var out []record
 	for rows.Next() {
@@ -42,7 +42,7 @@ func parseOne(s Scannable) (record, error) { // want parseOne:"releasesParam.*Sc
 
 // scanAll reads rows to their end, whose last Next closes them; a failed
 // Scan returns its error, on which the caller returns too.
-func scanAll(rows *sql.Rows) ([]record, error) { // want scanAll:"releasesParam\\(\\[0\\]\\)"
+func scanAll(rows *sql.Rows) ([]record, error) { // want scanAll:"releasesParam\\(\\[0\\]\\)" scanAll:`endsHanded\(open rows\)`
 	var out []record
 	for rows.Next() {
 		var r record
@@ -56,7 +56,7 @@ func scanAll(rows *sql.Rows) ([]record, error) { // want scanAll:"releasesParam\
 
 // firstOnly returns with the first row, and the others still open: it
 // releases nothing (its error may be nil).
-func firstOnly(rows *sql.Rows) (record, error) {
+func firstOnly(rows *sql.Rows) (record, error) { // want firstOnly:`endsHanded\(open rows\)`
 	var r record
 	for rows.Next() {
 		err := rows.Scan(&r.id)
@@ -178,7 +178,7 @@ func countAfterDrainedPage(ctx context.Context, db *sql.DB) ([]record, int, erro
 
 // scanAllx is scanAll over sqlx's rows, whose Next is the embedded
 // *sql.Rows'.
-func scanAllx(rows *sqlx.Rows) ([]record, error) { // want scanAllx:"releasesParam\\(\\[0\\]\\)"
+func scanAllx(rows *sqlx.Rows) ([]record, error) { // want scanAllx:"releasesParam\\(\\[0\\]\\)" scanAllx:`endsHanded\(open rows\)`
 	var out []record
 	for rows.Next() {
 		var r record

@@ -11,6 +11,6 @@ import (
 
 // enqueue builds the operation and saves it: Add holds no transaction
 // while Save takes its connection.
-func enqueue(ctx context.Context, c *taskqueue.Client) error { // want enqueue:`queriesPool\(taskqueue\.Client\.db\)`
+func enqueue(ctx context.Context, c *taskqueue.Client) error { // want enqueue:`queriesPool\(taskqueue\.Client\.db\)` enqueue:`endsHanded\(transaction\)`
 	return c.Add("mail").Ctx(ctx).Save()
 }

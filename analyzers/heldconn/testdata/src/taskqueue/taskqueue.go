@@ -32,9 +32,9 @@ func (o *AddOp) Tx(tx *sql.Tx) *AddOp {
 	return o
 }
 
-func (o *AddOp) Save() error { return o.client.save(o) } // want Save:`queriesPool\(taskqueue\.Client\.db\)`
+func (o *AddOp) Save() error { return o.client.save(o) } // want Save:`queriesPool\(taskqueue\.Client\.db\)` Save:`endsHanded\(transaction\)`
 
-func (c *Client) save(op *AddOp) (err error) { // want save:`queriesPool\(taskqueue\.Client\.db\)`
+func (c *Client) save(op *AddOp) (err error) { // want save:`queriesPool\(taskqueue\.Client\.db\)` save:`endsHanded\(transaction\)`
 	commit := false
 	if op.tx == nil {
 		if op.tx, err = c.db.BeginTx(op.ctx, nil); err != nil {

@@ -30,7 +30,7 @@ func RunInPgxTx(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) 
 }
 
 // Finish commits the transaction it is given.
-func Finish(tx *sql.Tx) error { // want Finish:"releasesParam\\(\\[0\\]\\)" Finish:`queriesParam\(\[0\]\)`
+func Finish(tx *sql.Tx) error { // want Finish:"releasesParam\\(\\[0\\]\\)" Finish:`queriesParam\(\[0\]\)` Finish:`endsHanded\(transaction\)`
 	return tx.Commit()
 }
 

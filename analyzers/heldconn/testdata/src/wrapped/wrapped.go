@@ -51,7 +51,7 @@ func begin(ctx context.Context, db *sql.DB) (*unitOfWork, error) { // want begin
 }
 
 // done releases the wrapped transaction: learned as a fact.
-func (u *unitOfWork) done() error { return u.tx.Commit() } // want done:"releasesParam\\(\\[0\\]\\)"
+func (u *unitOfWork) done() error { return u.tx.Commit() } // want done:"releasesParam\\(\\[0\\]\\)" done:`endsHanded\(transaction\)`
 
 func wrapperAcrossCall(ctx context.Context, db *sql.DB) error { // want wrapperAcrossCall:`queriesParam\(\[1\]\)`
 	u, err := begin(ctx, db)

@@ -23,8 +23,8 @@ func (t *sqlTx) Exec(ctx context.Context, query string, args ...any) error {
 	_, err := t.tx.ExecContext(ctx, query, args...)
 	return err
 }
-func (t *sqlTx) Commit() error   { return t.tx.Commit() }   // want Commit:`releasesParam\(\[0\]\)`
-func (t *sqlTx) Rollback() error { return t.tx.Rollback() } // want Rollback:`releasesParam\(\[0\]\)`
+func (t *sqlTx) Commit() error   { return t.tx.Commit() }   // want Commit:`releasesParam\(\[0\]\)` Commit:`endsHanded\(transaction\)`
+func (t *sqlTx) Rollback() error { return t.tx.Rollback() } // want Rollback:`releasesParam\(\[0\]\)` Rollback:`endsHanded\(transaction\)`
 
 type SQLStore struct{ DB *sql.DB }
 

@@ -31,7 +31,8 @@
 # needs and a module never ships.
 # service.txt may also say selfpatch=FILE: a unified diff (patch -p1 in the module's root) that
 # fixes a test file of the service that does not compile at its version (go vet includes test
-# files, so the package would not load at all); service.txt says why, and the diff touches only
+# files, so the package would not load at all), or adds a Go file its release build generates and
+# the module zip leaves out (perses' ui/embed.go); service.txt says why, and the diff touches only
 # what does not compile.
 # service.txt may also say apt=PACKAGES: Debian packages the build needs (cgo headers), installed
 # when missing; and tags=TAG,TAG: the build tags its own build uses (test files behind a tag,

@@ -469,14 +469,12 @@ func compareAt(a, b openAt) int {
 	return a.Line - b.Line
 }
 
-// fieldFuncs returns the functions this package stores in a func-typed
-// field of one of its own struct types (Run: func(c) error { … } in a
-// package-level &CronJob{…}): a call through that field (j.Run(c)) runs one
-// of them. Fields of other packages' types are not followed: who else
-// stores into them is not known here.
-func (c *checker) fieldFuncs(field *types.Var) []*ssa.Function {
-	if c.storedFuncs == nil {
-		c.storedFuncs = map[*types.Var][]*ssa.Function{}
+// fieldCallees resolves calls through the package's own func-typed fields
+// (j.Run(c), with Run: func(c) error { … } in a package-level
+// &CronJob{…}) to the functions stored there, outside tests, initialisers'
+// closures included.
+func (c *checker) fieldCallees() *ssautil.FieldCallees {
+	if c.fields == nil {
 		scan := []*ssa.Function{}
 		for fn := range c.local {
 			scan = append(scan, fn)
@@ -486,49 +484,9 @@ func (c *checker) fieldFuncs(field *types.Var) []*ssa.Function {
 		}
 		sort.Slice(scan, func(i, j int) bool { return scan[i].Pos() < scan[j].Pos() })
 		scan = slices.DeleteFunc(scan, func(fn *ssa.Function) bool { return c.isTestFile(fn.Pos()) })
-		for fa, target := range ssautil.FuncsStoredInFields(scan) {
-			ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-			if !ok {
-				continue
-			}
-			v := ssautil.StructField(ptr.Elem(), fa.Field)
-			if v == nil || v.Pkg() != c.pass.Pkg {
-				continue
-			}
-			if !slices.Contains(c.storedFuncs[v], target) {
-				c.storedFuncs[v] = append(c.storedFuncs[v], target)
-			}
-		}
+		c.fields = ssautil.NewFieldCallees(c.pass.Pkg, scan)
 	}
-	return c.storedFuncs[field]
-}
-
-// calledField returns the func-typed field of this package's struct types a
-// dynamic call loads its function from (j.Run(c)), or nil.
-func (c *checker) calledField(common *ssa.CallCommon) *types.Var {
-	if common.IsInvoke() || common.StaticCallee() != nil {
-		return nil
-	}
-	var v *types.Var
-	switch x := common.Value.(type) {
-	case *ssa.UnOp:
-		fa, ok := x.X.(*ssa.FieldAddr)
-		if !ok || x.Op != token.MUL {
-			return nil
-		}
-		if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
-			v = ssautil.StructField(ptr.Elem(), fa.Field)
-		}
-	case *ssa.Field:
-		v = ssautil.StructField(x.X.Type(), x.Field)
-	}
-	if v == nil || v.Pkg() != c.pass.Pkg {
-		return nil
-	}
-	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
-		return nil
-	}
-	return v
+	return c.fields
 }
 
 // initClosures are the closures the package initialiser makes, at any

@@ -86,7 +86,7 @@ type checker struct {
 	creations    map[string]token.Pos
 	creators     map[*ssa.Function][]poolCreation         // the package-level pools each function creates (creators.go)
 	paramStores  map[*ssa.Function]map[int][]poolCreation // where each function stores the pools it is handed (params.go)
-	storedFuncs  map[*types.Var][]*ssa.Function           // the functions stored in this package's func fields (fieldFuncs)
+	fields       *ssautil.FieldCallees                    // what calls through the package's func fields run (fieldCallees)
 	initFn       *ssa.Function                            // the package initialiser, for the stores of its var initialisers
 	stdlib       map[string]bool
 	links        []lanes.Link
@@ -155,7 +155,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.findAliases(funcs)
 		// The closures of package-level initialisers (Run: func() {…} in a
 		// var's composite literal) are reached through the fields they are
-		// stored in (fieldFuncs): their reach is needed, though they are
+		// stored in (fieldCallees): their reach is needed, though they are
 		// no declared function's.
 		c.computeReach(append(slices.Clip(funcs), initClosures(c.initFn)...))
 		c.findParamStores(funcs)
@@ -479,10 +479,9 @@ func (c *checker) callUses(instr ssa.CallInstruction, uses useSet) {
 	if callee := common.StaticCallee(); callee != nil {
 		c.addCalleeUses(callee, pos, uses)
 	}
-	if field := c.calledField(common); field != nil {
-		for _, fn := range c.fieldFuncs(field) {
-			c.addCalleeUses(fn, pos, uses)
-		}
+	fns, _ := c.fieldCallees().Of(common)
+	for _, fn := range fns {
+		c.addCalleeUses(fn, pos, uses)
 	}
 }
 

@@ -77,20 +77,27 @@ func (f *FieldCallees) Of(common *ssa.CallCommon) ([]*ssa.Function, *types.Var) 
 	if common.IsInvoke() || common.StaticCallee() != nil {
 		return nil, nil
 	}
-	var v *types.Var
-	switch x := common.Value.(type) {
+	return f.OfValue(common.Value)
+}
+
+// OfValue returns the functions a function value loaded from one of the
+// package's func-typed fields may be (j.run, r.handler), and that field,
+// or nil for any other value.
+func (f *FieldCallees) OfValue(v ssa.Value) ([]*ssa.Function, *types.Var) {
+	var field *types.Var
+	switch x := v.(type) {
 	case *ssa.UnOp:
 		fa, ok := x.X.(*ssa.FieldAddr)
 		if !ok || x.Op != token.MUL {
 			return nil, nil
 		}
 		if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
-			v = StructField(ptr.Elem(), fa.Field)
+			field = StructField(ptr.Elem(), fa.Field)
 		}
 	case *ssa.Field:
-		v = StructField(x.X.Type(), x.Field)
+		field = StructField(x.X.Type(), x.Field)
 	}
-	if field := f.ownFuncField(v); field != nil {
+	if field = f.ownFuncField(field); field != nil {
 		return f.stored[field], field
 	}
 	return nil, nil

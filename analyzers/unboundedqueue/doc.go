@@ -715,7 +715,9 @@ of an acquire is an acquire.
 
 Scope: shapes 3 and 4 apply to code that serves requests or runs long:
 every library package, and a main package that listens (http.ListenAndServe,
-net.Listen, grpc Serve…). A main package that never listens is a one-shot
+net.Listen, grpc Serve…, or a web framework's own serve call: gin's Run,
+echo's Start, fiber's Listen, fasthttp's and fastglue's ListenAndServe;
+catalog.Servers). A main package that never listens is a one-shot
 command, and main and init themselves run once; neither is checked for
 shape 4, nor a one-shot command for shape 3. Test files are not checked for
 shapes 3, 4, 6, 7, 8, 9 and 10.

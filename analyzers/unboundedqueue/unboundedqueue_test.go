@@ -144,3 +144,13 @@ func TestRequestNoContextWaits(t *testing.T) {
 func TestHandedWaitsBehindImportedInterface(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/svcrepo/repo")
 }
+
+// TestFrameworkServerMain: a main package that serves through a web
+// framework's own serve call (fastglue's ListenAndServe) is a server as one
+// calling net/http's is: a request of its handlers reaches a store's wait
+// with a context from Background(), reported at the wait.
+func TestFrameworkServerMain(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "bgreport", "bgreportmain")
+	elsewhere.Done()
+}

@@ -121,15 +121,36 @@ var PoolWrapperBounds = newTable(
 	"(*github.com/go-xorm/xorm.Engine).SetMaxOpenConns",
 )
 
+// frameworkServeLoops are the web frameworks' own calls that listen and
+// serve until the listener closes (gin's Run, echo's Start, fiber's Listen,
+// fasthttp's and fastglue's ListenAndServe): a main that calls one is a
+// server as one calling net/http's is.
+var frameworkServeLoops = []string{
+	"(*github.com/gin-gonic/gin.Engine).Run", "(*github.com/gin-gonic/gin.Engine).RunTLS",
+	"(*github.com/gin-gonic/gin.Engine).RunUnix", "(*github.com/gin-gonic/gin.Engine).RunListener",
+	"(*github.com/labstack/echo/v4.Echo).Start", "(*github.com/labstack/echo/v4.Echo).StartTLS",
+	"(*github.com/labstack/echo/v4.Echo).StartAutoTLS", "(*github.com/labstack/echo/v4.Echo).StartServer",
+	"(*github.com/labstack/echo/v4.Echo).StartH2CServer",
+	"(*github.com/gofiber/fiber/v2.App).Listen", "(*github.com/gofiber/fiber/v2.App).ListenTLS",
+	"(*github.com/gofiber/fiber/v2.App).Listener",
+	"(*github.com/gofiber/fiber/v3.App).Listen", "(*github.com/gofiber/fiber/v3.App).Listener",
+	"github.com/valyala/fasthttp.ListenAndServe", "github.com/valyala/fasthttp.ListenAndServeTLS",
+	"github.com/valyala/fasthttp.Serve",
+	"(*github.com/valyala/fasthttp.Server).ListenAndServe", "(*github.com/valyala/fasthttp.Server).ListenAndServeTLS",
+	"(*github.com/valyala/fasthttp.Server).Serve", "(*github.com/valyala/fasthttp.Server).ServeTLS",
+	"(*github.com/zerodha/fastglue.Fastglue).ListenAndServe",
+	"(*github.com/zerodha/fastglue.Fastglue).ListenServeAndWaitGracefully",
+}
+
 // Servers are calls that make a main package a long-running server rather
 // than a one-shot command.
-var Servers = newTable(
+var Servers = newTable(append([]string{
 	"net/http.ListenAndServe", "net/http.ListenAndServeTLS", "net/http.Serve", "net/http.ServeTLS",
 	"(*net/http.Server).ListenAndServe", "(*net/http.Server).ListenAndServeTLS",
 	"(*net/http.Server).Serve", "(*net/http.Server).ServeTLS",
 	"net.Listen", "(*net.ListenConfig).Listen",
 	"(*google.golang.org/grpc.Server).Serve",
-)
+}, frameworkServeLoops...)...)
 
 // ContainerProviders hand a constructor to a dependency-injection
 // container, which calls it once, when the process starts, and keeps what
@@ -147,12 +168,12 @@ var ContainerWrappers = newTable("go.uber.org/fx.Annotate")
 
 // ServeLoops are the calls that serve a listener's connections until it
 // closes: a goroutine that runs one is a server for the listener's life.
-var ServeLoops = newTable(
+var ServeLoops = newTable(append([]string{
 	"net/http.ListenAndServe", "net/http.ListenAndServeTLS", "net/http.Serve", "net/http.ServeTLS",
 	"(*net/http.Server).ListenAndServe", "(*net/http.Server).ListenAndServeTLS",
 	"(*net/http.Server).Serve", "(*net/http.Server).ServeTLS",
 	"(*google.golang.org/grpc.Server).Serve",
-)
+}, frameworkServeLoops...)...)
 
 // MembershipPackages are the last elements of the import paths of packages
 // that keep a cluster's membership (a ring of hosts, a gossip member list,

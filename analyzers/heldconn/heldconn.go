@@ -904,13 +904,8 @@ func (c *checker) endedHanded(fn *ssa.Function) []string {
 		if recv == nil || !handedIn(recv) {
 			continue
 		}
-		name := ""
-		if common.IsInvoke() {
-			name = common.Method.Name()
-		} else if callee := common.StaticCallee(); callee != nil {
-			name = callee.Name()
-		}
-		if k, ok := heldKindOf(recv.Type()); ok && slices.Contains(k.Release, name) {
+		m := calleeFunc(common)
+		if k, ok := heldKindOf(recv.Type()); ok && m != nil && slices.Contains(k.Release, m.Name()) {
 			nouns = append(nouns, k.Noun)
 		}
 	}
@@ -1019,24 +1014,12 @@ func (c *checker) reportSpan(span heldSpan) {
 // acquisition and at the holder's call through the field.
 func (c *checker) reportDispatched(acq *acquisition, w heldWait) {
 	d := w.dispatch
-	pos := c.callStart(w.call.Pos())
-	key := [2]token.Pos{acq.call.Pos(), pos}
-	if !pos.IsValid() || c.reported[key] {
-		return
-	}
-	c.reported[key] = true
 	fn, holder := netio.DisplayName(d.fn), netio.DisplayName(acq.fn)
-	diag := analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(
+	c.report(w.call, acq.call.Pos(), fmt.Sprintf(
 		"%s: %s from %s is still held during %s: %s runs through the func field %s, which %s calls while it holds the %s; %s",
-		Code, acq.kind.Noun, acq.display, w.describe(), fn, d.field.Name(), holder, acq.kind.Noun, w.fix(acq))}
-	diag.Related = []analysis.RelatedInformation{
-		{Pos: c.callStart(acq.call.Pos()), Message: acq.kind.Noun + " acquired here"},
-		{Pos: c.callStart(d.call.Pos()), Message: fn + " runs here, through " + d.field.Name()},
-	}
-	if w.at.IsValid() && !ssautil.SameLine(c.pass.Fset, w.at, w.call.Pos()) {
-		diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: c.callStart(w.at), Message: "the call that reaches " + w.path[len(w.path)-1]})
-	}
-	c.pass.Report(diag)
+		Code, acq.kind.Noun, acq.display, w.describe(), fn, d.field.Name(), holder, acq.kind.Noun, w.fix(acq)),
+		acq.kind.Noun+" acquired here", w.waitOn,
+		analysis.RelatedInformation{Pos: c.callStart(d.call.Pos()), Message: fn + " runs here, through " + d.field.Name()})
 }
 
 func (c *checker) reportCallback(site callbackSite, call *ssa.Call, w waitOn) {
@@ -1057,10 +1040,11 @@ func callbackName(site callbackSite) string {
 	return "the callback of " + site.holder
 }
 
-// report reports the call, with the acquisition (or the callback's holder)
-// and, for a wait inside one of the module's functions, the line in it that
-// reaches the network, as related information.
-func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg string, w waitOn) {
+// report reports the call, with the acquisition (or the callback's holder),
+// then any more related information the caller adds, and, for a wait inside
+// one of the module's functions, the line in it that reaches the network,
+// as related information.
+func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg string, w waitOn, more ...analysis.RelatedInformation) {
 	pos := c.callStart(call.Pos())
 	key := [2]token.Pos{relatedPos, pos}
 	if !pos.IsValid() || c.reported[key] {
@@ -1071,6 +1055,7 @@ func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg s
 	if relatedPos.IsValid() {
 		d.Related = []analysis.RelatedInformation{{Pos: c.callStart(relatedPos), Message: relatedMsg}}
 	}
+	d.Related = append(d.Related, more...)
 	if w.at.IsValid() && !ssautil.SameLine(c.pass.Fset, w.at, call.Pos()) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.callStart(w.at), Message: "the call that reaches " + w.path[len(w.path)-1]})
 	}

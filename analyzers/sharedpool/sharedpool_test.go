@@ -104,15 +104,10 @@ func TestInferUseSite(t *testing.T) {
 // line a reader changes, besides the call of the function.
 func TestInferInnerOpen(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "infercapturedwire")
-	related := testpkgs.AllRelated(results)
-	for _, want := range []string{
+	testpkgs.WantRelated(t, results,
 		"store.go:19 infercaptured.Database.DB is opened here, by infercaptured.open",
 		"store.go:15 infercaptured.open opens it here, by gorm.Open",
-	} {
-		if !slices.Contains(related, want) {
-			t.Errorf("related = %q\nwant it to hold %q", related, want)
-		}
-	}
+	)
 }
 
 // TestInferHandedRelated: a pool opened in one package and handed to a
@@ -121,15 +116,10 @@ func TestInferInnerOpen(t *testing.T) {
 // opens it, points at that opening call, and at the other branch's.
 func TestInferHandedRelated(t *testing.T) {
 	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "inferbackends/server")
-	related := testpkgs.AllRelated(results)
-	for _, want := range []string{
+	testpkgs.WantRelated(t, results,
 		"app.go:27 sqlstore.Blobs.DB is opened here, by app.open",
 		"app.go:29 or opened here, by sql.Open",
-	} {
-		if !slices.Contains(related, want) {
-			t.Errorf("related = %q\nwant it to hold %q", related, want)
-		}
-	}
+	)
 }
 
 // TestInferElsewhere: main reaches the pool's creation by no static call,
@@ -175,13 +165,8 @@ func TestDependencyState(t *testing.T) {
 // only through the library's fields.
 func TestProgramFieldIntoDependency(t *testing.T) {
 	results := analysistest.Run(t, filepath.Join(analysistest.TestData(), "modqueue"), sharedpool.Analyzer, "./...")
-	related := testpkgs.AllRelated(results)
-	for _, want := range []string{
+	testpkgs.WantRelated(t, results,
 		"services.go:25 services.Container.Database is opened here, by services.openDB",
 		"services.go:32 services.openDB opens it here, by sql.Open",
-	} {
-		if !slices.Contains(related, want) {
-			t.Errorf("related = %q\nwant it to hold %q", related, want)
-		}
-	}
+	)
 }

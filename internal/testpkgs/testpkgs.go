@@ -112,6 +112,18 @@ func AllRelated(results []*analysistest.Result) []string {
 	return out
 }
 
+// WantRelated fails t for each of wants ("file:line message") that no
+// diagnostic of results has among its related information.
+func WantRelated(t testing.TB, results []*analysistest.Result, wants ...string) {
+	t.Helper()
+	related := AllRelated(results)
+	for _, want := range wants {
+		if !slices.Contains(related, want) {
+			t.Errorf("related = %q\nwant it to hold %q", related, want)
+		}
+	}
+}
+
 // Elsewhere is an analysistest.Testing that lets a diagnostic one package
 // reports at a line of another satisfy that line's // want: sharedpool's
 // main package reports a shared pool where a dependency opens it. Run both

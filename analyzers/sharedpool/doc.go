@@ -143,7 +143,10 @@ Reported:
     from a field of its own (a task queue's ClientConfig.DB and its admin
     pages' Config.DB, both handed the program's Container.Database) is the
     program's pool: named by the program's field and reported where that
-    field is opened, as if both ends reached it directly.
+    field is opened, as if both ends reached it directly. A library field
+    filled from several of the program's fields (a second command of the
+    module that opens a pool per lane) is, for each main, the field that
+    main opens.
 
 Cases 2–5 are reported in the first package that sees both lanes (often
 main), at the entry point or wrap of this package, or else at its package

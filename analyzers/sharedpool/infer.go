@@ -396,19 +396,36 @@ func (c *checker) stmtsAt(addr ssa.Value) []lanes.Resource {
 }
 
 // sameName maps each pool key to the key it was copied from, through the
-// links of every summary.
-func sameName(sums []*lanes.Summary) func(string) string {
-	from := map[string]string{}
+// summaries' links. A key filled from several (a library's field handed one
+// pool by one wiring and another by a second wiring in the same module) is
+// the copy of the one opened keeps, the first of them otherwise: the pool
+// this program opens, not the other wiring's.
+func sameName(sums []*lanes.Summary, opened func(string) bool) func(string) string {
+	from := map[string][]string{}
 	for _, s := range sums {
 		for _, l := range s.Links {
-			if _, ok := from[l.To]; !ok {
-				from[l.To] = l.From
+			if !slices.Contains(from[l.To], l.From) {
+				from[l.To] = append(from[l.To], l.From)
 			}
 		}
 	}
+	source := func(key string) (string, bool) {
+		fills := from[key]
+		if len(fills) == 0 {
+			return "", false
+		}
+		if len(fills) > 1 {
+			for _, f := range fills {
+				if opened(f) {
+					return f, true
+				}
+			}
+		}
+		return fills[0], true
+	}
 	return func(key string) string {
 		for i := 0; i < 8; i++ { // links may chain; a cycle stops here
-			next, ok := from[key]
+			next, ok := source(key)
 			if !ok {
 				break
 			}
@@ -433,7 +450,10 @@ func (c *checker) resolveSummaries(sums []*lanes.Summary) []*lanes.Summary {
 	if len(classes) < 2 {
 		return sums
 	}
-	root := sameName(sums)
+	root := sameName(sums, func(key string) bool {
+		pos, _, _ := c.creatorCalls(key)
+		return pos.IsValid()
+	})
 	// Each root's resource names the pool: the root's own where an entry
 	// reaches it, else the first of its other names an entry reaches.
 	canonical := map[string]lanes.Resource{}

@@ -162,7 +162,10 @@ func TestDependencyState(t *testing.T) {
 // field and hands into a library's fields (a task queue's client and its
 // admin pages) is named by the program's field and reported where main
 // calls what opens it, pointing at the opening, though both ends reach it
-// only through the library's fields.
+// only through the library's fields. The same module's second command
+// (cmd/separate) opens a pool per lane with the same helper and hands them
+// through the same library fields: silent, and the first command's finding
+// stays, though the queue's field is filled from two of the program's.
 func TestProgramFieldIntoDependency(t *testing.T) {
 	results := analysistest.Run(t, filepath.Join(analysistest.TestData(), "modqueue"), sharedpool.Analyzer, "./...")
 	testpkgs.WantRelated(t, results,

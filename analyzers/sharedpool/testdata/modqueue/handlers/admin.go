@@ -1,8 +1,9 @@
-// Package handlers registers the admin pages: the queue's page methods, // want package:`lanes\(\(\*ui.Handler\).Running@interactive\)`
+// Package handlers registers the admin pages: the queue's page methods, // want package:`lanes\(\(\*ui.Handler\).Running@interactive, \(\*ui.Handler\).Running@interactive\)`
 // built on the program's pool and adapted to the router.
 package handlers
 
 import (
+	"database/sql"
 	"net/http"
 
 	"example.com/modqueue/services"
@@ -24,4 +25,14 @@ func adapt(page func(http.ResponseWriter, *http.Request) error) http.HandlerFunc
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 		}
 	}
+}
+
+// RegisterAdmin serves the admin pages from the pool it is handed.
+func RegisterAdmin(mux *http.ServeMux, db *sql.DB) error { // want RegisterAdmin:`storesParam\(ui.Config.DB\)`
+	admin, err := ui.NewHandler(ui.Config{DB: db})
+	if err != nil {
+		return err
+	}
+	mux.HandleFunc("/admin/tasks", adapt(admin.Running))
+	return nil
 }

@@ -1,4 +1,4 @@
-// Package services wires the program: one database pool, handed to the // want package:`lanes\(\)`
+// Package services wires the program: one database pool, handed to the
 // task queue's workers (and, by the handlers, to its admin pages).
 package services
 

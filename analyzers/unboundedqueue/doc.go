@@ -486,10 +486,13 @@ capped by it.
     through static calls, interface methods that a type of the interface's own package
     implements with such a method (a mailer's Send over SMTP, a generated
     gRPC client; also when the go statement runs the interface method
-    itself, go s.mailer.Send(m)), and function literals handed to a call (a hook's
+    itself, go s.mailer.Send(m)), function literals handed to a call (a hook's
     Trigger(event, func(e) error { return e.Mailer.Send(m) })), not to one
     that runs them later (time.AfterFunc, a function that starts a
-    goroutine per call). A deadline set in a function (an http.Client's
+    goroutine per call), and functions looked up by a constant key in a
+    package-level map literal of functions (netmaker's database layer,
+    getCurrentDB()[FETCH_ALL].(func(string) …)(table), whose tables per
+    backend each store a query under the key: any of them may run). A deadline set in a function (an http.Client's
     Timeout) bounds each attempt of a wait it hands to a retrier of its
     package — a function that calls its function argument in a loop that
     pauses (time.Sleep, a receive from time.After): retry(schedule,

@@ -41,6 +41,7 @@ type netWaits struct {
 	deadlines map[*ssa.Function]bool   // functions whose body sets a deadline
 	builders  map[*types.TypeName]bool // types a function that sets a deadline builds
 	bodies    map[token.Pos]*ast.BlockStmt
+	tables    *ssautil.DispatchTables // the package's maps of functions, for calls looked up in them
 
 	rounds ssautil.Rounds // learnNetworkWaits', for who reads whose wait
 }
@@ -63,6 +64,7 @@ func (c *checker) learnNetworkWaits(force bool) *netWaits {
 	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	funcs := builder.SrcFuncs()
 	impls := ssautil.LocalImplementationFuncs(c.pass.Pkg, builder.Package().Prog)
+	c.net.tables = ssautil.NewDispatchTables(builder.Package().Prog, c.pass.Pkg, c.pass.TypesInfo, c.pass.Files)
 	// To a fixed point: a function found waiting is done; one not found may
 	// be found when a function or interface method it calls is.
 	c.net.rounds.Run(funcs, func(fn *ssa.Function) {
@@ -259,6 +261,14 @@ func (c *checker) callWaits(common *ssa.CallCommon) string {
 		return ""
 	}
 	callee := common.StaticCallee()
+	for _, fn := range c.net.tables.Of(common) {
+		// A function looked up in one of the package's tables
+		// (getCurrentDB()[FETCH_ALL].(func(string) …)(table)): any the key
+		// names may be the one that runs.
+		if via := c.funcWaits(fn); via != "" {
+			return via
+		}
+	}
 	if via := c.funcWaits(callee); via != "" {
 		if obj, ok := callee.Object().(*types.Func); ok {
 			return netio.Name(obj)

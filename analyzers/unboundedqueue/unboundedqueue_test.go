@@ -156,3 +156,12 @@ func TestFrameworkServerMain(t *testing.T) {
 	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "bgreport", "bgreportmain", "bgreportcli")
 	elsewhere.Done()
 }
+
+// TestDispatchTable: a call of a function looked up by a constant key in a
+// package-level map of functions (a database layer's table per backend,
+// chosen at run time) runs any function the tables store under that key:
+// a goroutine per request that fetches through it waits on the database.
+// The same table's key whose functions wait on nothing stays silent.
+func TestDispatchTable(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "dispatchdb")
+}

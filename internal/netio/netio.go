@@ -4,7 +4,11 @@
 //
 // It is a fact-producing helper pass in the style of ctrlflow: bhlint's
 // analyzers Require it and ask its Result whether a call reaches the network
-// and by what path. Calls through function values are not followed. Calls
+// and by what path. Calls through function values are not followed, but
+// for a function looked up by a constant key in one of the package's map
+// literals of functions (a database layer's dispatch table, chosen per
+// backend at run time: ssautil.DispatchTables), which may be any function
+// the package's tables store under that key. Calls
 // through interfaces are followed in three cases: interface methods that
 // are themselves in the catalogue (grpc.ClientConnInterface.Invoke,
 // redis.Cmdable commands); interface methods shaped as (*http.Client).Do
@@ -80,6 +84,7 @@ type Result struct {
 	at     map[*ssa.Function]token.Pos // the call of local's path in the function
 	ifaces map[*types.Func][]string    // this package's interface methods that reach, by an implementation of this package
 	extra  *catalog.Table              // network calls the project's .bhlint.yml adds
+	tables *ssautil.DispatchTables     // the package's maps of functions, for calls looked up in them
 
 	rounds ssautil.Rounds // run's, for who reads whose path
 }
@@ -89,6 +94,11 @@ func (r *Result) isNetworkCall(fn *types.Func) bool {
 	return catalog.NetworkCalls.Has(fn) || r.extra.Has(fn)
 }
 
+// ReachesAny reports whether a function or interface method of this
+// package reaches the network: a pass that asks only about the package's
+// own functions need not build their SSA when none does.
+func (r *Result) ReachesAny() bool { return len(r.local) > 0 || len(r.ifaces) > 0 }
+
 // CallReaches returns the path by which the call reaches a network call, or
 // nil if it does not (as far as static calls show).
 func (r *Result) CallReaches(call *ssa.CallCommon) []string {
@@ -97,6 +107,13 @@ func (r *Result) CallReaches(call *ssa.CallCommon) []string {
 	}
 	callee := call.StaticCallee()
 	if callee == nil {
+		// A function looked up in one of the package's tables: any the
+		// key names may be the one that runs.
+		for _, fn := range r.tables.Of(call) {
+			if path := r.FuncReaches(fn); path != nil {
+				return path
+			}
+		}
 		return nil
 	}
 	return r.FuncReaches(callee)
@@ -165,6 +182,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 	impls := implementationsByMethod(pass.Pkg, builder.Package().Prog)
+	res.tables = ssautil.NewDispatchTables(builder.Package().Prog, pass.Pkg, pass.TypesInfo, pass.Files)
 	// Propagate to a fixed point: a round may add callers of functions
 	// found in the one before (recursion, calls to later declarations), and
 	// the interface methods whose implementation was.

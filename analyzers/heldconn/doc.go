@@ -81,8 +81,18 @@ transaction, another, a fake or an in-memory store, runs it directly), the
 caller cannot tell which it gets, so the one that holds is followed and the
 message names it and those that hold nothing. If every visible
 implementation runs the callback with nothing held, or the holding ones
-hold different parameters, the call is not followed; if no implementation
-is visible, nothing is assumed either.
+hold different parameters, the call is not followed. When none is visible,
+an implementation in the caller's build is: each package exports, as the
+implements fact, the interface methods of its own and its imports'
+interfaces that its types implement with a method that holds (or, for the
+module's interfaces, that waits on the network), and carries on those of
+its imports, so that a package whose build includes the implementation
+learns of it however the implementation is wired in (openim's storage
+controllers call the tools module's tx.Tx, implemented over a MongoDB
+session by its mongoutil, and invalidate their caches through an
+interface implemented over Redis by cache/redis; the controllers import
+neither implementation, and the Redis deletes inside the transaction are
+found). The message names the implementation followed.
 
 What the held connection must not wait on:
 
@@ -101,7 +111,8 @@ What the held connection must not wait on:
     (s.git.Push(dir) where a visible implementation runs git, a Mirror
     whose HTTP implementation posts): the call is reported naming the
     implementation that waits, even when another one (a fake, an in-memory
-    one) does not. Interfaces of the standard library and of other modules
+    one) does not; one in the caller's build (the implements fact) when
+    none is visible. Interfaces of the standard library and of other modules
     (io.Writer, a logger's) are not searched;
   - another connection: a query, exec, prepare or begin on a pool handle.
     On the pool the held value came from (the same package variable, struct

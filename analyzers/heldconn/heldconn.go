@@ -32,7 +32,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "heldconn"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/heldconn",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam), new(queriesPool), new(queriesParam), new(endsHanded)},
+	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam), new(queriesPool), new(queriesParam), new(endsHanded), new(implements)},
 	Run:       run,
 }, Code))
 
@@ -109,7 +109,10 @@ func (f *execsStmtParam) String() string { return fmt.Sprintf("execsStmtParam(%v
 
 func run(pass *analysis.Pass) (any, error) {
 	db := pkgscope.Reaches(pass.Pkg, catalog.DBPackages) || pkgscope.Reaches(pass.Pkg, catalog.TxDocumentPackages)
-	if !db && !pkgscope.Reaches(pass.Pkg, catalog.SubprocessPackages) {
+	// A package of the module that reaches the network may implement an
+	// interface that a holder elsewhere calls (the implements fact).
+	implWaits := pkgscope.DeclaredInModule(pass.Module, pass.Pkg) && pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages)
+	if !db && !implWaits && !pkgscope.Reaches(pass.Pkg, catalog.SubprocessPackages) {
 		return nil, nil
 	}
 	c := &checker{
@@ -127,9 +130,13 @@ func run(pass *analysis.Pass) (any, error) {
 		stmtPaths:    map[*ssa.Function][]string{},
 	}
 	if !db {
-		// Only the subprocess facts matter to importers that hold.
+		// Only the subprocess facts and the module's implementations that
+		// wait matter to importers that hold.
 		if c.usesSubprocess() {
 			c.learnSubprocesses(pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs())
+		}
+		if implWaits {
+			c.exportImplements(pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs)
 		}
 		return nil, nil
 	}
@@ -147,6 +154,7 @@ func run(pass *analysis.Pass) (any, error) {
 		guard.At(fn.Pos(), func() { spans = append(spans, c.spansIn(fn)...) })
 	}
 	c.learnHolders(funcs, spans)
+	c.exportImplements(func() []*ssa.Function { return funcs })
 	for _, span := range spans {
 		c.reportSpan(span)
 	}
@@ -179,6 +187,7 @@ type checker struct {
 	handedEnders map[*ssa.Function][]string      // this package's endsHanded functions, and the kinds they end
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table
+	built      *buildImplements // what the packages of this package's build implement (inBuild)
 }
 
 // acquisition is a call that returns a held connection.

@@ -43,3 +43,13 @@ func wantRelated(t *testing.T, pkg, want string) {
 	}
 	t.Errorf("no finding points at %s", want)
 }
+
+// TestImplementationInBuild: a call through an interface whose
+// implementations the calling package does not import, but which are in
+// its build (a tools module's transaction runner implemented over a
+// MongoDB session, a cache interface implemented over Redis, both wired by
+// a storage package the controller imports), resolves to them through
+// their package's implements fact.
+func TestImplementationInBuild(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "example.com/buildimpl/...")
+}

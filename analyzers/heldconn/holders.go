@@ -242,7 +242,7 @@ func (c *checker) holderOf(common *ssa.CallCommon) *holder {
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
-		return nil
+		return c.fieldHolder(common)
 	}
 	callee = origin(callee)
 	obj := calleeObject(callee)
@@ -256,6 +256,23 @@ func (c *checker) holderOf(common *ssa.CallCommon) *holder {
 	}
 	if fact := c.importedHolder(obj); fact != nil {
 		return &holder{args: fact.Params, noun: fact.Noun, via: fact.Via}
+	}
+	return nil
+}
+
+// fieldHolder is the holder a call through one of the package's func
+// fields runs: the first function stored there that holds (a transaction
+// runner kept in m.tx, filled at start-up with a closure that runs its
+// callback inside a session's WithTransaction).
+func (c *checker) fieldHolder(common *ssa.CallCommon) *holder {
+	fns, field := c.fields.Of(common)
+	if field == nil {
+		return nil
+	}
+	for _, fn := range fns {
+		if fact, ok := c.holders[origin(fn)]; ok {
+			return &holder{args: fact.Params, noun: fact.Noun, via: append([]string{netio.DisplayName(fn)}, fact.Via...)}
+		}
 	}
 	return nil
 }
@@ -319,7 +336,9 @@ func (c *checker) resolveInterfaceHolder(m *types.Func) *holder {
 		}
 	}
 	if first == nil {
-		return nil
+		// None in sight holds: one in the build may (the tools module's
+		// tx.Tx, implemented by its mongoutil).
+		return c.heldInBuild(m)
 	}
 	// Another implementation may run the callback with nothing held (a
 	// read path, a fake); this one holds, and the caller cannot tell which

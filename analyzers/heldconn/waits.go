@@ -436,6 +436,11 @@ func (c *checker) interfaceWait(m *types.Func) (waitOn, bool) {
 			}
 		}
 	}
+	if w.path == nil && pkgscope.DeclaredInModule(c.pass.Module, m.Pkg()) {
+		// None in sight waits: one in the build may (a cache interface
+		// implemented over Redis in a package the caller does not import).
+		w, _ = c.waitInBuild(m)
+	}
 	if w.path != nil {
 		w.path = append([]string{netio.Name(m) + " [implemented by " + w.path[0] + "]"}, w.path[1:]...)
 	}

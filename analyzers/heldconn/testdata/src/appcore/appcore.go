@@ -1,4 +1,4 @@
-// Package appcore is an application core behind interfaces, in the style of
+// Package appcore is an application core behind interfaces, in the style of // want package:`implements\(holds \(appcore\.App\)\.RunInTransaction by \(\*appcore\.BaseApp\)\.RunInTransaction, holds \(appcore\.Runner\)\.Run by \(appcore\.TxRunner\)\.Run, holds \(appcore\.Transactor\)\.WithTx by \(\*appcore\.PgTransactor\)\.WithTx\)`
 // pocketbase's core.App and of transaction managers that carry the
 // transaction in the context: call sites see only the interfaces.
 package appcore

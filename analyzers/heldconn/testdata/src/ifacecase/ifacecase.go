@@ -1,4 +1,4 @@
-// Package ifacecase calls transaction helpers through interfaces whose
+// Package ifacecase calls transaction helpers through interfaces whose // want package:`implements\(holds \(appcore\.App\)\.RunInTransaction by \(\*appcore\.BaseApp\)\.RunInTransaction, holds \(appcore\.Runner\)\.Run by \(appcore\.TxRunner\)\.Run, holds \(appcore\.Transactor\)\.WithTx by \(\*appcore\.PgTransactor\)\.WithTx\)`
 // implementations live in appcore.
 package ifacecase
 

@@ -1,4 +1,4 @@
-// Package signup creates a user and their first project in one transaction.
+// Package signup creates a user and their first project in one transaction. // want package:`implements\(waits \(example\.com/authz\.Client\)\.Write by \(\*authz\.FGA\)\.Write, waits \(example\.com/projects\.Creator\)\.Provision by \(\*projects\.creator\)\.Provision\)`
 package signup
 
 import (

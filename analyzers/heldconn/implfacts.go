@@ -1,0 +1,283 @@
+package heldconn
+
+import (
+	"go/types"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
+)
+
+// implements is a package fact: the interface methods, declared in this
+// package or one it imports, that a type of this package implements with a
+// method that holds while it runs a callback, or that waits on the
+// network. A caller that sees no implementation of an interface it calls
+// through resolves the call with these facts of the packages in its build:
+// facts reach only importers, and an implementation the caller's build
+// includes is one the program may run (openim's storage controllers call
+// the tools module's tx.Tx, implemented by its mongoutil, and their cache
+// interfaces, implemented by cache/redis: both are in the controllers'
+// build, neither among their direct imports, where visible
+// implementations are looked for).
+type implements struct {
+	Holds []implHold
+	Waits []implWait
+}
+
+// implHold is an implementation that holds while running its callbacks.
+type implHold struct {
+	Method string // the interface method's catalog.Key
+	Impl   string
+	Params []int
+	Noun   string
+	Via    []string
+}
+
+// implWait is an implementation that waits on the network.
+type implWait struct {
+	Method string
+	Impl   string
+	Path   []string
+	File   string // where the implementation makes the call that reaches the network
+	Line   int
+}
+
+func (*implements) AFact() {}
+func (f *implements) String() string {
+	var parts []string
+	for _, h := range f.Holds {
+		parts = append(parts, "holds "+h.Method+" by "+h.Impl)
+	}
+	for _, w := range f.Waits {
+		parts = append(parts, "waits "+w.Method+" by "+w.Impl)
+	}
+	return "implements(" + strings.Join(parts, ", ") + ")"
+}
+
+// exportImplements exports this package's implements fact: its types'
+// methods that hold (learned by learnHolders) or that reach the network
+// (netio), for the interfaces of this package and of its imports that
+// they implement; and, beside them, those its imports' facts carry. The
+// go command's vet driver keeps a dependency's facts only where that
+// dependency's types are reachable from the direct imports' API, and an
+// implementation wired in behind an interface seldom is: carried by each
+// importer, they reach every package whose build includes them.
+func (c *checker) exportImplements(funcs func() []*ssa.Function) {
+	fact := &implements{}
+	if len(c.holders) > 0 || c.net.ReachesAny() {
+		c.ownImplements(funcs(), fact)
+	}
+	seen := map[[2]string]bool{}
+	for _, h := range fact.Holds {
+		seen[[2]string{h.Method, h.Impl}] = true
+	}
+	for _, w := range fact.Waits {
+		seen[[2]string{w.Method, w.Impl}] = true
+	}
+	built := c.inBuild()
+	for _, key := range sortedKeys(built.holds) {
+		for _, h := range built.holds[key] {
+			if !seen[[2]string{h.Method, h.Impl}] {
+				seen[[2]string{h.Method, h.Impl}] = true
+				fact.Holds = append(fact.Holds, h)
+			}
+		}
+	}
+	for _, key := range sortedKeys(built.waits) {
+		for _, w := range built.waits[key] {
+			if !seen[[2]string{w.Method, w.Impl}] {
+				seen[[2]string{w.Method, w.Impl}] = true
+				fact.Waits = append(fact.Waits, w)
+			}
+		}
+	}
+	if len(fact.Holds) > 0 || len(fact.Waits) > 0 {
+		c.pass.ExportPackageFact(fact)
+	}
+}
+
+// ownImplements adds this package's own implementations to fact.
+func (c *checker) ownImplements(funcs []*ssa.Function, fact *implements) {
+	holding, waiting := map[*types.Func]*holdsDuringCallback{}, map[*types.Func]*ssa.Function{}
+	for _, fn := range funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Parent() != nil || obj.Signature().Recv() == nil {
+			continue
+		}
+		if h, ok := c.holders[fn]; ok {
+			holding[obj] = h
+		}
+		if c.declaredInModule() && c.net.FuncReaches(fn) != nil {
+			waiting[obj] = fn
+		}
+	}
+	if len(holding) == 0 && len(waiting) == 0 {
+		return
+	}
+	for _, im := range c.implementedInterfaces(holding, waiting) {
+		key := catalog.Key(im.Method)
+		if h, ok := holding[im.Impl]; ok {
+			fact.Holds = append(fact.Holds, implHold{Method: key, Impl: netio.Name(im.Impl), Params: h.Params, Noun: h.Noun, Via: h.Via})
+		}
+		if fn, ok := waiting[im.Impl]; ok && pkgscope.DeclaredInModule(c.pass.Module, im.Method.Pkg()) {
+			posn := c.pass.Fset.Position(c.net.FuncReachesAt(fn))
+			fact.Waits = append(fact.Waits, implWait{Method: key, Impl: netio.Name(im.Impl),
+				Path: c.net.FuncReaches(fn), File: posn.Filename, Line: posn.Line})
+		}
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (c *checker) declaredInModule() bool {
+	return pkgscope.DeclaredInModule(c.pass.Module, c.pass.Pkg)
+}
+
+// implementedInterfaces are the interface methods, of this package's and
+// its imports' interfaces, that one of the given methods implements. Only
+// interfaces with a method of one of their names are tried.
+func (c *checker) implementedInterfaces(holding map[*types.Func]*holdsDuringCallback, waiting map[*types.Func]*ssa.Function) []ssautil.MethodImplementation {
+	names := map[string]bool{}
+	recvs := map[*types.Named]bool{}
+	for _, m := range slices.Concat(keysOf(holding), keysOf(waiting)) {
+		names[m.Name()] = true
+		if named := receiverNamed(m); named != nil {
+			recvs[named] = true
+		}
+	}
+	var out []ssautil.MethodImplementation
+	seen := map[[2]*types.Func]bool{}
+	for _, pkg := range append([]*types.Package{c.pass.Pkg}, c.pass.Pkg.Imports()...) {
+		for iface := range ssautil.Interfaces(pkg) {
+			if !hasMethodNamed(iface, names) {
+				continue
+			}
+			for named := range recvs {
+				for m := range iface.Methods() {
+					if !names[m.Name()] {
+						continue
+					}
+					impl := ssautil.Implementation(named, iface, m)
+					if impl == nil || seen[[2]*types.Func{m, impl}] {
+						continue
+					}
+					seen[[2]*types.Func{m, impl}] = true
+					out = append(out, ssautil.MethodImplementation{Method: m, Impl: impl})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func keysOf[V any](m map[*types.Func]V) []*types.Func {
+	out := make([]*types.Func, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
+	return out
+}
+
+func receiverNamed(m *types.Func) *types.Named {
+	t := m.Signature().Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, _ := types.Unalias(t).(*types.Named)
+	if named == nil || named.TypeParams().Len() > 0 {
+		return nil
+	}
+	return named
+}
+
+func hasMethodNamed(iface *types.Interface, names map[string]bool) bool {
+	for m := range iface.Methods() {
+		if names[m.Name()] {
+			return true
+		}
+	}
+	return false
+}
+
+// buildImplements is what the packages in this package's build implement,
+// by interface method key, read once from their facts in package path
+// order.
+type buildImplements struct {
+	holds map[string][]implHold
+	waits map[string][]implWait
+}
+
+func (c *checker) inBuild() *buildImplements {
+	if c.built != nil {
+		return c.built
+	}
+	c.built = &buildImplements{holds: map[string][]implHold{}, waits: map[string][]implWait{}}
+	facts := c.pass.AllPackageFacts()
+	sort.Slice(facts, func(i, j int) bool { return facts[i].Package.Path() < facts[j].Package.Path() })
+	for _, pf := range facts {
+		f, ok := pf.Fact.(*implements)
+		if !ok || pf.Package == c.pass.Pkg {
+			continue
+		}
+		for _, h := range f.Holds {
+			if !slices.ContainsFunc(c.built.holds[h.Method], func(o implHold) bool { return o.Impl == h.Impl }) {
+				c.built.holds[h.Method] = append(c.built.holds[h.Method], h)
+			}
+		}
+		for _, w := range f.Waits {
+			if !slices.ContainsFunc(c.built.waits[w.Method], func(o implWait) bool { return o.Impl == w.Impl }) {
+				c.built.waits[w.Method] = append(c.built.waits[w.Method], w)
+			}
+		}
+	}
+	return c.built
+}
+
+// heldInBuild is the holder an implementation in the build gives the
+// interface method m, when every one that holds holds the same parameters.
+func (c *checker) heldInBuild(m *types.Func) *holder {
+	holds := c.inBuild().holds[catalog.Key(m)]
+	if len(holds) == 0 {
+		return nil
+	}
+	first := holds[0]
+	for _, h := range holds[1:] {
+		if !slices.Equal(h.Params, first.Params) || h.Noun != first.Noun {
+			return nil // the holding implementations disagree on what they hold
+		}
+	}
+	var args []int
+	for _, p := range first.Params {
+		args = append(args, p-1) // the receiver is not among an invoke's Args
+	}
+	return &holder{args: args, noun: first.Noun, via: first.Via, impl: first.Impl}
+}
+
+// waitInBuild is the wait an implementation in the build gives the
+// module's interface method m, or false.
+func (c *checker) waitInBuild(m *types.Func) (waitOn, bool) {
+	waits := c.inBuild().waits[catalog.Key(m)]
+	if len(waits) == 0 {
+		return waitOn{}, false
+	}
+	w := waits[0]
+	path := slices.Clone(w.Path) // the implementation's name first, as interfaceWait names it
+	if len(path) == 0 {
+		path = []string{w.Impl}
+	}
+	return waitOn{kind: network, path: path, at: ssautil.LinePos(c.pass.Fset, w.File, w.Line)}, true
+}

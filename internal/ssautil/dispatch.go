@@ -108,24 +108,21 @@ func (d *DispatchTables) Of(common *ssa.CallCommon) []*ssa.Function {
 
 func keyString(v constant.Value) string { return v.ExactString() }
 
-// unconverted strips the type assertion and conversions between the
-// table's element and the call (m[k].(func(string) error)).
+// unconverted strips the type assertion between the table's element and
+// the call (m[k].(func(string) error), with or without its comma-ok) and
+// the conversions SameValue strips.
 func unconverted(v ssa.Value) ssa.Value {
 	for {
-		switch x := v.(type) {
+		switch x := SameValue(v).(type) {
 		case *ssa.TypeAssert:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.MakeInterface:
 			v = x.X
 		case *ssa.Extract: // the value of a comma-ok lookup or assertion
 			if x.Index != 0 {
-				return v
+				return x
 			}
 			v = x.Tuple
 		default:
-			return v
+			return x
 		}
 	}
 }

@@ -412,6 +412,13 @@ func (c *checker) oneAtATime(callee *ssa.Function, common *ssa.CallCommon) bool 
 // from a package variable or from a parameter or free variable of the
 // frame that holds a value outliving the request.
 func (c *checker) outlivesRequest(v ssa.Value, fr *requestFrame) bool {
+	return c.outlives(v, fr, map[*ssa.Alloc]bool{})
+}
+
+// outlives is outlivesRequest with the captured variables being asked
+// (spilled), each asked once: variables assigned from each other in a
+// cycle would otherwise ask each other without end (mox's webmail).
+func (c *checker) outlives(v ssa.Value, fr *requestFrame, visiting map[*ssa.Alloc]bool) bool {
 	for range 16 {
 		switch x := v.(type) {
 		case *ssa.Global:
@@ -419,7 +426,12 @@ func (c *checker) outlivesRequest(v ssa.Value, fr *requestFrame) bool {
 		case *ssa.Parameter, *ssa.FreeVar:
 			return fr.shared[x]
 		case *ssa.Alloc:
-			return c.spilledShared(x, fr)
+			if visiting[x] {
+				return false
+			}
+			visiting[x] = true
+			defer delete(visiting, x)
+			return c.spilled(x, fr, visiting)
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.Field:
@@ -443,18 +455,51 @@ func (c *checker) outlivesRequest(v ssa.Value, fr *requestFrame) bool {
 // the request: a variable declared with no value, or assigned a value
 // made here, does not.
 func (c *checker) spilledShared(alloc *ssa.Alloc, fr *requestFrame) bool {
+	return c.spilled(alloc, fr, map[*ssa.Alloc]bool{alloc: true})
+}
+
+// spilled is spilledShared with the variables being asked. An assignment
+// from the variable itself (cur = cur.next) holds what the others do, and
+// is skipped; one that leads back through another variable being asked
+// proves nothing.
+func (c *checker) spilled(alloc *ssa.Alloc, fr *requestFrame, visiting map[*ssa.Alloc]bool) bool {
 	stores := 0
 	for _, ref := range ssautil.Referrers(alloc) {
 		st, ok := ref.(*ssa.Store)
 		if !ok || st.Addr != alloc {
 			continue
 		}
-		if _, isAlloc := st.Val.(*ssa.Alloc); isAlloc || !c.outlivesRequest(st.Val, fr) {
+		if rootedAt(st.Val, alloc) {
+			continue
+		}
+		if _, isAlloc := st.Val.(*ssa.Alloc); isAlloc || !c.outlives(st.Val, fr, visiting) {
 			return false
 		}
 		stores++
 	}
 	return stores > 0
+}
+
+// rootedAt reports whether v is reached from alloc through fields and
+// loads.
+func rootedAt(v ssa.Value, alloc *ssa.Alloc) bool {
+	for range 16 {
+		switch x := v.(type) {
+		case *ssa.Alloc:
+			return x == alloc
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // mutexOf is the mutex a Lock or Unlock call takes, as a key, and the

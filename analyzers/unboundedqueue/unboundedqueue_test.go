@@ -165,3 +165,11 @@ func TestFrameworkServerMain(t *testing.T) {
 func TestDispatchTable(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "dispatchdb")
 }
+
+// TestSelfAssignedCapture: variables a closure captures that are assigned
+// from themselves or from each other end the question of whether they
+// outlive the request (it recursed until the stack overflowed, which no
+// recover catches, on mox's webmail).
+func TestSelfAssignedCapture(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "selfwalk")
+}

@@ -60,3 +60,13 @@ func TestEveryChecker(t *testing.T) {
 		t.Errorf("the in-memory checker is named: %q", related)
 	}
 }
+
+// TestPgxV4Pool: pgx v4's pool is a pool as v5's is (the catalogue's module
+// alias): a health handler a factory returns, borrowing a connection from
+// the services' one pool behind a struct field (exposure-notifications-
+// server's HandleHealthz), is reported at its registration; a probe that
+// reads a cached status, one that reads the pool's statistics and one that
+// opens its own pool stay silent.
+func TestPgxV4Pool(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "pgx4svc")
+}

@@ -73,6 +73,9 @@ var PoolOpeners = map[string]PoolOpener{
 	"entgo.io/ent/dialect/sql.Open":                 {DSN: 1, Driver: 0, Config: -1, PgxConfig: -1, Unset: UnsetUnbounded},
 	"github.com/jackc/pgx/v5/pgxpool.New":           {DSN: 1, Driver: -1, Config: -1, PgxConfig: -1, Unset: UnsetPgxDefault},
 	"github.com/jackc/pgx/v5/pgxpool.NewWithConfig": {DSN: -1, Driver: -1, Config: -1, PgxConfig: 1, Unset: UnsetPgxDefault},
+	// pgx v4 opens its pool by Connect and ConnectConfig (v5's names are aliased to v4's path too).
+	"github.com/jackc/pgx/v4/pgxpool.Connect":       {DSN: 1, Driver: -1, Config: -1, PgxConfig: -1, Unset: UnsetPgxDefault},
+	"github.com/jackc/pgx/v4/pgxpool.ConnectConfig": {DSN: -1, Driver: -1, Config: -1, PgxConfig: 1, Unset: UnsetPgxDefault},
 	// The runtime's lane pools: lanepool.Config.MaxConns is required.
 	RuntimePath + "/lanedb.Open":           {DSN: 1, Driver: 0, Config: 2, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},
 	RuntimePath + "/lanedb.OpenDB":         {DSN: -1, Driver: -1, Config: 1, Field: "MaxConns", PgxConfig: -1, Unset: UnsetRequired},

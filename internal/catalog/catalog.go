@@ -280,6 +280,9 @@ var TxCallbacks = map[string]int{
 	"github.com/jackc/pgx/v5.BeginFunc":                   2,
 	"github.com/jackc/pgx/v5.BeginTxFunc":                 3,
 	"(*github.com/jackc/pgx/v5/pgxpool.Pool).AcquireFunc": 2,
+	// pgx v4's pool begins and commits around a function itself.
+	"(*github.com/jackc/pgx/v4/pgxpool.Pool).BeginFunc":   2,
+	"(*github.com/jackc/pgx/v4/pgxpool.Pool).BeginTxFunc": 3,
 	// MongoDB: the callback runs inside the session's transaction, which
 	// holds its writes' locks on the server until it commits (v1's Session
 	// is an interface, v2's a struct).

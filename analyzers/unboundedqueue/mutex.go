@@ -419,35 +419,43 @@ func (c *checker) outlivesRequest(v ssa.Value, fr *requestFrame) bool {
 // (spilled), each asked once: variables assigned from each other in a
 // cycle would otherwise ask each other without end (mox's webmail).
 func (c *checker) outlives(v ssa.Value, fr *requestFrame, visiting map[*ssa.Alloc]bool) bool {
+	switch x := throughLoads(v).(type) {
+	case *ssa.Global:
+		return true
+	case *ssa.Parameter, *ssa.FreeVar:
+		return fr.shared[x]
+	case *ssa.Alloc:
+		if visiting[x] {
+			return false
+		}
+		visiting[x] = true
+		defer delete(visiting, x)
+		return c.spilled(x, fr, visiting)
+	}
+	return false
+}
+
+// throughLoads is the value v is reached from through fields, loads and
+// conversions, or nil when a deeper chain or anything else makes it.
+func throughLoads(v ssa.Value) ssa.Value {
 	for range 16 {
 		switch x := v.(type) {
-		case *ssa.Global:
-			return true
-		case *ssa.Parameter, *ssa.FreeVar:
-			return fr.shared[x]
-		case *ssa.Alloc:
-			if visiting[x] {
-				return false
-			}
-			visiting[x] = true
-			defer delete(visiting, x)
-			return c.spilled(x, fr, visiting)
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.Field:
 			v = x.X
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
-				return false
+				return nil
 			}
 			v = x.X
 		case *ssa.ChangeType:
 			v = x.X
 		default:
-			return false
+			return v
 		}
 	}
-	return false
+	return nil
 }
 
 // spilledShared reports whether a variable a closure captures (SSA moves
@@ -482,25 +490,7 @@ func (c *checker) spilled(alloc *ssa.Alloc, fr *requestFrame, visiting map[*ssa.
 
 // rootedAt reports whether v is reached from alloc through fields and
 // loads.
-func rootedAt(v ssa.Value, alloc *ssa.Alloc) bool {
-	for range 16 {
-		switch x := v.(type) {
-		case *ssa.Alloc:
-			return x == alloc
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.Field:
-			v = x.X
-		case *ssa.UnOp:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		default:
-			return false
-		}
-	}
-	return false
-}
+func rootedAt(v ssa.Value, alloc *ssa.Alloc) bool { return throughLoads(v) == alloc }
 
 // mutexOf is the mutex a Lock or Unlock call takes, as a key, and the
 // object that names it (the field or package variable), when it is

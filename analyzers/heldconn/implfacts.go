@@ -2,6 +2,7 @@ package heldconn
 
 import (
 	"go/types"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -73,30 +74,9 @@ func (c *checker) exportImplements(funcs func() []*ssa.Function) {
 	if len(c.holders) > 0 || c.net.ReachesAny() {
 		c.ownImplements(funcs(), fact)
 	}
-	seen := map[[2]string]bool{}
-	for _, h := range fact.Holds {
-		seen[[2]string{h.Method, h.Impl}] = true
-	}
-	for _, w := range fact.Waits {
-		seen[[2]string{w.Method, w.Impl}] = true
-	}
 	built := c.inBuild()
-	for _, key := range sortedKeys(built.holds) {
-		for _, h := range built.holds[key] {
-			if !seen[[2]string{h.Method, h.Impl}] {
-				seen[[2]string{h.Method, h.Impl}] = true
-				fact.Holds = append(fact.Holds, h)
-			}
-		}
-	}
-	for _, key := range sortedKeys(built.waits) {
-		for _, w := range built.waits[key] {
-			if !seen[[2]string{w.Method, w.Impl}] {
-				seen[[2]string{w.Method, w.Impl}] = true
-				fact.Waits = append(fact.Waits, w)
-			}
-		}
-	}
+	fact.Holds = carried(fact.Holds, built.holds)
+	fact.Waits = carried(fact.Waits, built.waits)
 	if len(fact.Holds) > 0 || len(fact.Waits) > 0 {
 		c.pass.ExportPackageFact(fact)
 	}
@@ -133,14 +113,26 @@ func (c *checker) ownImplements(funcs []*ssa.Function, fact *implements) {
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// carried is own followed by the build's entries it lacks, by interface
+// method in key order.
+func carried[T interface{ id() [2]string }](own []T, built map[string][]T) []T {
+	seen := map[[2]string]bool{}
+	for _, e := range own {
+		seen[e.id()] = true
 	}
-	sort.Strings(keys)
-	return keys
+	for _, key := range slices.Sorted(maps.Keys(built)) {
+		for _, e := range built[key] {
+			if !seen[e.id()] {
+				seen[e.id()] = true
+				own = append(own, e)
+			}
+		}
+	}
+	return own
 }
+
+func (h implHold) id() [2]string { return [2]string{h.Method, h.Impl} }
+func (w implWait) id() [2]string { return [2]string{w.Method, w.Impl} }
 
 func (c *checker) declaredInModule() bool {
 	return pkgscope.DeclaredInModule(c.pass.Module, c.pass.Pkg)
@@ -234,12 +226,12 @@ func (c *checker) inBuild() *buildImplements {
 			continue
 		}
 		for _, h := range f.Holds {
-			if !slices.ContainsFunc(c.built.holds[h.Method], func(o implHold) bool { return o.Impl == h.Impl }) {
+			if !slices.ContainsFunc(c.built.holds[h.Method], func(o implHold) bool { return o.id() == h.id() }) {
 				c.built.holds[h.Method] = append(c.built.holds[h.Method], h)
 			}
 		}
 		for _, w := range f.Waits {
-			if !slices.ContainsFunc(c.built.waits[w.Method], func(o implWait) bool { return o.Impl == w.Impl }) {
+			if !slices.ContainsFunc(c.built.waits[w.Method], func(o implWait) bool { return o.id() == w.id() }) {
 				c.built.waits[w.Method] = append(c.built.waits[w.Method], w)
 			}
 		}

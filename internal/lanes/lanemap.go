@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -461,7 +462,7 @@ func (m *Map) WriteDOT(w io.Writer) error {
 			resources[r.Name] = r
 		}
 	}
-	for _, name := range sortedKeys(resources) {
+	for _, name := range slices.Sorted(maps.Keys(resources)) {
 		r := resources[name]
 		label := r.Name + "\\n" + r.Noun
 		if r.Owner != "" {
@@ -559,12 +560,3 @@ const dotDepsLegend = `  subgraph cluster_legend_deps {
 `
 
 func escapeDOT(s string) string { return strings.ReplaceAll(s, `"`, `\"`) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}

@@ -2,7 +2,6 @@ package ssautil
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"slices"
 
@@ -97,7 +96,7 @@ func (d *DispatchTables) Of(common *ssa.CallCommon) []*ssa.Function {
 	}
 	var out []*ssa.Function
 	for _, global := range d.globalsOf(lookup.X) {
-		for _, fn := range d.tables[global][keyString(key.Value)] {
+		for _, fn := range d.tables[global][key.Value.ExactString()] {
 			if f := d.prog.FuncValue(fn); f != nil && !slices.Contains(out, f) {
 				out = append(out, f)
 			}
@@ -105,8 +104,6 @@ func (d *DispatchTables) Of(common *ssa.CallCommon) []*ssa.Function {
 	}
 	return out
 }
-
-func keyString(v constant.Value) string { return v.ExactString() }
 
 // unconverted strips the type assertion between the table's element and
 // the call (m[k].(func(string) error), with or without its comma-ok) and

@@ -141,9 +141,15 @@ Escape policy (what is assumed where the analysis cannot see):
     captured by nothing but probe closures (besides its Close), and an
     unexported field or package variable of the same package that is only
     ever set to a pool opened there and only read by probe code (or to
-    close it, read its statistics). A dedicated pool handed to the probe
-    through a constructor of another package cannot be told from the
-    shared one and is reported: ignore it with the directive below;
+    close it, read its statistics). A pool opened by the code that uses
+    it and kept nowhere else is that code's own, wherever the code lives:
+    calls on it, a helper it is handed to that keeps nothing, and the
+    closure the function returns, captured by nothing more (a factory of
+    another package whose handler opens a pool per probe, or one per
+    handler it returns). A store anywhere, a return, a channel send
+    lets others reach it. A dedicated pool handed to the probe through a
+    constructor of another package cannot be told from the shared one
+    and is reported: ignore it with the directive below;
   - a pool the probe takes out of what it was handed is the shared one,
     not opened for it: a call handed only contexts that returns a pool
     and no error (soft-serve's db.FromContext(ctx), the pool a middleware

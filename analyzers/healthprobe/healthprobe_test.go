@@ -70,3 +70,12 @@ func TestEveryChecker(t *testing.T) {
 func TestPgxV4Pool(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "pgx4svc")
 }
+
+// TestOwnPoolElsewhere: a probe whose handler comes from another package's
+// factory, and opens a pool of its own there (per probe, per handler, or
+// handed to a helper that keeps nothing), is clean; one that borrows its
+// caller's pool, or keeps the pool it opens where request code reads it,
+// is reported.
+func TestOwnPoolElsewhere(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "ownchecks", "ownsvc")
+}

@@ -3,6 +3,7 @@ package healthprobe
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -85,12 +86,102 @@ func (c *checker) decideOwnVar(v *types.Var) bool {
 }
 
 // createdForProbe: a pool or client a call opened in a probe's own code,
-// or opened elsewhere and handed to nothing but the probes' closures.
+// or opened elsewhere and handed to nothing but the probes' closures, or
+// opened and kept by the code that opened it alone (a factory of another
+// package, whose probes this package cannot see: a pool per probe, or one
+// per handler the factory returns).
 func (c *checker) createdForProbe(fn *ssa.Function, call *ssa.Call) bool {
 	if !c.opened(call) {
 		return false
 	}
-	return c.probeSet[fn] || c.onlyFor(call, nil)
+	return c.probeSet[fn] || c.onlyFor(call, nil) || confined(call, 0)
+}
+
+// confined: every use of the opened value v calls a method on it, hands
+// it to a function that does no more with it, compares it with nil, or
+// binds it to a closure that does no more with it and that the function
+// returns. Nothing else can reach the pool: it is its opener's own. A
+// store anywhere (a variable, a field, a channel) or a return lets others
+// reach it.
+func confined(v ssa.Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, ref := range ssautil.Referrers(v) {
+		if !confinedUse(ref, v, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+func confinedUse(ref ssa.Instruction, v ssa.Value, depth int) bool {
+	switch r := ref.(type) {
+	case *ssa.Extract:
+		return r.Index != 0 || confined(r, depth)
+	case *ssa.BinOp, *ssa.DebugRef:
+		return true
+	case ssa.CallInstruction:
+		common := r.Common()
+		if ssautil.Receiver(common) == v {
+			return true
+		}
+		callee := common.StaticCallee()
+		if callee == nil || len(callee.Blocks) == 0 {
+			return false
+		}
+		i := slices.Index(common.Args, v)
+		return i >= 0 && i < len(callee.Params) && confined(callee.Params[i], depth+1)
+	case *ssa.Store:
+		// A variable a closure captures: its cell holds nothing else.
+		alloc, ok := r.Addr.(*ssa.Alloc)
+		return ok && r.Val == v && confinedCell(alloc, depth)
+	case *ssa.UnOp:
+		return r.Op == token.MUL && confined(r, depth) // a captured cell's load
+	case *ssa.MakeClosure:
+		fn, _ := r.Fn.(*ssa.Function)
+		i := slices.Index(r.Bindings, v)
+		return fn != nil && i >= 0 && returned(r) && confined(fn.FreeVars[i], depth+1)
+	}
+	return false
+}
+
+// confinedCell: a local variable's cell that only the one store fills,
+// whose loads are confined, and that only returned closures capture.
+func confinedCell(alloc *ssa.Alloc, depth int) bool {
+	stores := 0
+	for _, ref := range ssautil.Referrers(alloc) {
+		switch r := ref.(type) {
+		case *ssa.Store:
+			if stores++; r.Addr != alloc || stores > 1 {
+				return false
+			}
+		case *ssa.UnOp, *ssa.MakeClosure, *ssa.DebugRef:
+			if !confinedUse(ref, alloc, depth) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// returned: the closure is its maker's result, as a func value or
+// converted to a handler type.
+func returned(v ssa.Value) bool {
+	for _, ref := range ssautil.Referrers(v) {
+		switch r := ref.(type) {
+		case *ssa.Return:
+		case *ssa.MakeInterface, *ssa.ChangeType:
+			if !returned(r.(ssa.Value)) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // opened: v is a new pool or client, returned by a call that takes no

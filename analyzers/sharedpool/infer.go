@@ -93,7 +93,7 @@ func (c *checker) inferEntries(funcs []*ssa.Function) {
 		}
 		fn := origin(e.Func)
 		short := c.funcName(fn)
-		c.addEntry(string(e.Class), displayName(fn), short, pos, uses)
+		c.addEntry(string(e.Class), netio.DisplayName(fn), short, pos, uses)
 		last := &c.entries[len(c.entries)-1]
 		p := c.pass.Fset.Position(pos)
 		last.inferred = true

@@ -557,7 +557,7 @@ func (c *checker) hopOf(fn *ssa.Function) lanes.Hop {
 func (c *checker) computeHop(fn *ssa.Function) lanes.Hop {
 	obj, ok := fn.Object().(*types.Func)
 	if !ok {
-		return lanes.Hop{Name: displayName(fn)}
+		return lanes.Hop{Name: netio.DisplayName(fn)}
 	}
 	hop := lanes.Hop{Name: netio.Name(obj)}
 	if p := c.pass.Fset.Position(obj.Pos()); p.IsValid() {
@@ -755,7 +755,7 @@ func (c *checker) findEntries(fn *ssa.Function) {
 				continue
 			}
 			pos := c.callStart(call.Pos())
-			name, short := displayName(target), c.funcName(target)
+			name, short := netio.DisplayName(target), c.funcName(target)
 			if target.Parent() != nil {
 				name = "the func literal passed to " + callName(call.Common()) + " in " + c.funcName(fn)
 				short = name
@@ -1242,16 +1242,6 @@ func callName(common *ssa.CallCommon) string {
 	return "a call"
 }
 
-func displayName(fn *ssa.Function) string {
-	if obj, ok := fn.Object().(*types.Func); ok {
-		return netio.Name(obj)
-	}
-	if parent := fn.Parent(); parent != nil {
-		return "func literal in " + displayName(parent)
-	}
-	return fn.Name()
-}
-
 // shortName names a function as its own package's code does: QuoteHandler,
 // (*Handler).ServeHTTP.
 func shortName(obj types.Object, pkg *types.Package) string {
@@ -1272,7 +1262,7 @@ func (c *checker) funcName(fn *ssa.Function) string {
 	if obj, ok := fn.Object().(*types.Func); ok {
 		return shortName(obj, c.pass.Pkg)
 	}
-	return displayName(fn)
+	return netio.DisplayName(fn)
 }
 
 // article is "a" or "an" for a noun.

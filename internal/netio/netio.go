@@ -363,8 +363,13 @@ func recvName(t types.Type) string {
 	return star + types.TypeString(t, func(p *types.Package) string { return p.Name() })
 }
 
-// DisplayName names an SSA function, including function literals.
+// DisplayName names an SSA function, including function literals ("func
+// literal in (*api.Server).Routes"), and an instantiation by its generic
+// origin.
 func DisplayName(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
 	if obj, ok := fn.Object().(*types.Func); ok {
 		return Name(obj)
 	}

@@ -104,7 +104,7 @@ func (c *checker) originOf(fn *ssa.Function, v ssa.Value, depth int) origin {
 				return c.originOf(fn, st.Val, depth-1)
 			}
 		}
-		name := "made in " + funcName(fn)
+		name := "made in " + netio.DisplayName(fn)
 		return origin{key: "local:" + fn.String() + ":" + v.Name(), name: name, param: -1}
 	}
 	return noOrigin
@@ -310,8 +310,8 @@ func (c *checker) subprocess(fn *ssa.Function, cmd ssa.Value) Dep {
 	}
 	d.Key, d.Name = "exec:"+name, "subprocess "+name
 	if strings.HasPrefix(name, "(") || name == "a command" {
-		d.Key += ":" + funcName(fn)
-		d.Name += " in " + funcName(fn)
+		d.Key += ":" + netio.DisplayName(fn)
+		d.Name += " in " + netio.DisplayName(fn)
 	}
 	return d
 }
@@ -388,20 +388,7 @@ func callName(common *ssa.CallCommon) string {
 		return netio.Name(common.Method)
 	}
 	if callee := common.StaticCallee(); callee != nil {
-		return funcName(callee)
+		return netio.DisplayName(callee)
 	}
 	return "a call"
-}
-
-func funcName(fn *ssa.Function) string {
-	if o := fn.Origin(); o != nil {
-		fn = o
-	}
-	if obj, ok := fn.Object().(*types.Func); ok {
-		return netio.Name(obj)
-	}
-	if parent := fn.Parent(); parent != nil {
-		return "func literal in " + funcName(parent)
-	}
-	return fn.Name()
 }

@@ -220,7 +220,7 @@ func (c *checker) acquisitionOf(fn *ssa.Function, call *ssa.Call) *acquisition {
 	if acq.held == nil {
 		return nil
 	}
-	acq.hold = c.poolHold(fn, args, kind.Noun, callName(call.Common())+" in "+funcName(fn))
+	acq.hold = c.poolHold(fn, args, kind.Noun, callName(call.Common())+" in "+netio.DisplayName(fn))
 	return acq
 }
 
@@ -350,7 +350,7 @@ func (c *checker) callbackHold(fn *ssa.Function, common *ssa.CallCommon) (int, H
 			return -1, Hold{}, false
 		}
 		args := append([]ssa.Value{common.Value}, common.Args...)
-		return i - 1, c.poolHold(fn, args, "transaction", netio.Name(common.Method)+" in "+funcName(fn)), true
+		return i - 1, c.poolHold(fn, args, "transaction", netio.Name(common.Method)+" in "+netio.DisplayName(fn)), true
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
@@ -366,10 +366,10 @@ func (c *checker) callbackHold(fn *ssa.Function, common *ssa.CallCommon) (int, H
 			if obj.Name() == "AcquireFunc" {
 				noun = "connection"
 			}
-			return i, c.poolHold(fn, args, noun, netio.Name(obj)+" in "+funcName(fn)), true
+			return i, c.poolHold(fn, args, noun, netio.Name(obj)+" in "+netio.DisplayName(fn)), true
 		}
 		if i, ok := catalog.LaneRunners[key]; ok && i < len(args) {
-			return i, c.executorHold(fn, args, netio.Name(obj)+" in "+funcName(fn)), true
+			return i, c.executorHold(fn, args, netio.Name(obj)+" in "+netio.DisplayName(fn)), true
 		}
 	}
 	fact := c.holders[callee]
@@ -382,7 +382,7 @@ func (c *checker) callbackHold(fn *ssa.Function, common *ssa.CallCommon) (int, H
 	if fact == nil || fact.Param >= len(args) {
 		return -1, Hold{}, false
 	}
-	return fact.Param, c.resolveHold(fn, fact.Hold, args, funcName(callee)), true
+	return fact.Param, c.resolveHold(fn, fact.Hold, args, netio.DisplayName(callee)), true
 }
 
 // executorHold names the executor a runner call runs its work in.

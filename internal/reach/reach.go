@@ -16,6 +16,7 @@ import (
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
 	"github.com/bhlint/bhlint/internal/lazyssa"
+	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -274,7 +275,7 @@ func (c *checker) callSite(fn *ssa.Function, instr ssa.CallInstruction, frame []
 	}
 	if callee := common.StaticCallee(); callee != nil {
 		r := c.reachOf(callee)
-		hop := funcName(callee)
+		hop := netio.DisplayName(callee)
 		for _, cc := range r.Calls {
 			b.call(c.through(fn, cc, common.Args, frame, hop))
 		}
@@ -299,7 +300,7 @@ func (c *checker) callSite(fn *ssa.Function, instr ssa.CallInstruction, frame []
 		}
 		r := c.reachOf(f)
 		for _, cc := range r.Calls {
-			b.call(c.through(fn, cc, nil, extra, funcName(f)))
+			b.call(c.through(fn, cc, nil, extra, netio.DisplayName(f)))
 		}
 		for _, n := range r.Needs {
 			b.need(n)
@@ -364,17 +365,17 @@ func (c *checker) freeVars(fn *ssa.Function, mc *ssa.MakeClosure, cc Call, frame
 	out.Held = clone(frame)
 	for _, h := range cc.Held {
 		if h.Param >= freeVarBase && h.Param-freeVarBase < len(mc.Bindings) {
-			h = c.resolveHold(fn, Hold{Key: h.Key, Name: h.Name, Noun: h.Noun, By: h.By, Param: 0}, []ssa.Value{mc.Bindings[h.Param-freeVarBase]}, funcName(fn))
+			h = c.resolveHold(fn, Hold{Key: h.Key, Name: h.Name, Noun: h.Noun, By: h.By, Param: 0}, []ssa.Value{mc.Bindings[h.Param-freeVarBase]}, netio.DisplayName(fn))
 		} else if h.Param >= 0 {
 			h.Param, h.Key, h.Name = -1, "unknown:"+h.By, "a pool passed to a function literal"
 		}
 		out.Held = append(out.Held, h)
 	}
 	if cc.Param >= freeVarBase && cc.Param-freeVarBase < len(mc.Bindings) {
-		return c.nameClient(fn, out, mc.Bindings[cc.Param-freeVarBase], funcName(fn))
+		return c.nameClient(fn, out, mc.Bindings[cc.Param-freeVarBase], netio.DisplayName(fn))
 	}
 	if cc.Param >= 0 {
-		out = unknownClient(out, "a function literal in "+funcName(fn))
+		out = unknownClient(out, "a function literal in "+netio.DisplayName(fn))
 	}
 	return out
 }
@@ -417,7 +418,7 @@ func (c *checker) nameClient(fn *ssa.Function, call Call, client ssa.Value, call
 	default:
 		where := callee
 		if where == "" {
-			where = funcName(fn)
+			where = netio.DisplayName(fn)
 		}
 		call = unknownClient(call, where)
 	}
@@ -456,7 +457,7 @@ func (c *checker) exportEntries() {
 			continue
 		}
 		r := c.reachOf(fn)
-		entries = append(entries, c.entry(Entry{Name: funcName(fn), Lane: lane, How: "declared", Pos: c.posString(fn.Pos())}, r.Calls, r.Needs))
+		entries = append(entries, c.entry(Entry{Name: netio.DisplayName(fn), Lane: lane, How: "declared", Pos: c.posString(fn.Pos())}, r.Calls, r.Needs))
 	}
 	for _, fn := range c.funcs {
 		entries = append(entries, c.runnerEntries(fn)...)
@@ -473,7 +474,7 @@ func (c *checker) exportEntries() {
 			continue // a goroutine a request starts is part of the request
 		}
 		r := c.reachOf(e.Func)
-		entries = append(entries, c.entry(Entry{Name: funcName(e.Func), Class: string(e.Class), How: e.How, Pos: c.posString(e.Pos)}, r.Calls, r.Needs))
+		entries = append(entries, c.entry(Entry{Name: netio.DisplayName(e.Func), Class: string(e.Class), How: e.How, Pos: c.posString(e.Pos)}, r.Calls, r.Needs))
 	}
 	deps := c.packageDeps()
 	if len(entries) == 0 && len(deps) == 0 {
@@ -509,10 +510,10 @@ func (c *checker) roots(entries []Entry) []Entry {
 	var out []Entry
 	for _, fn := range c.funcs {
 		r := c.out[fn]
-		if fn.Parent() != nil || used[fn] || r == nil || len(r.Calls) == 0 || isEntry[funcName(fn)] || fn.Synthetic != "" {
+		if fn.Parent() != nil || used[fn] || r == nil || len(r.Calls) == 0 || isEntry[netio.DisplayName(fn)] || fn.Synthetic != "" {
 			continue
 		}
-		out = append(out, c.entry(Entry{Name: funcName(fn), Pos: c.posString(fn.Pos())}, r.Calls, nil))
+		out = append(out, c.entry(Entry{Name: netio.DisplayName(fn), Pos: c.posString(fn.Pos())}, r.Calls, nil))
 	}
 	return out
 }
@@ -598,9 +599,9 @@ func (c *checker) runnerEntries(fn *ssa.Function) []Entry {
 			if lane == "" || target == nil {
 				continue
 			}
-			name := funcName(target)
+			name := netio.DisplayName(target)
 			if target.Parent() != nil {
-				name = "the func literal passed to " + callName(common) + " in " + funcName(fn)
+				name = "the func literal passed to " + callName(common) + " in " + netio.DisplayName(fn)
 			}
 			r := c.reachOf(target)
 			var calls []Call

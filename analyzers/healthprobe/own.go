@@ -94,7 +94,7 @@ func (c *checker) createdForProbe(fn *ssa.Function, call *ssa.Call) bool {
 	if !c.opened(call) {
 		return false
 	}
-	return c.probeSet[fn] || c.onlyFor(call, nil) || confined(call, 0)
+	return c.probeSet[fn] || c.onlyFor(call, nil) || confined(call)
 }
 
 // confined: every use of the opened value v calls a method on it, hands
@@ -103,22 +103,32 @@ func (c *checker) createdForProbe(fn *ssa.Function, call *ssa.Call) bool {
 // returns. Nothing else can reach the pool: it is its opener's own. A
 // store anywhere (a variable, a field, a channel) or a return lets others
 // reach it.
-func confined(v ssa.Value, depth int) bool {
+func confined(v ssa.Value) bool {
+	return confinedValue(v, 0, map[ssa.Value]bool{})
+}
+
+// seen holds the values asked about already: a cell's loads stored into
+// other cells can lead back to it (primary, replica = replica, primary).
+func confinedValue(v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
 	if depth > 3 {
 		return false
 	}
+	if seen[v] {
+		return true // asked already: its answer is being decided
+	}
+	seen[v] = true
 	for _, ref := range ssautil.Referrers(v) {
-		if !confinedUse(ref, v, depth) {
+		if !confinedUse(ref, v, depth, seen) {
 			return false
 		}
 	}
 	return true
 }
 
-func confinedUse(ref ssa.Instruction, v ssa.Value, depth int) bool {
+func confinedUse(ref ssa.Instruction, v ssa.Value, depth int, seen map[ssa.Value]bool) bool {
 	switch r := ref.(type) {
 	case *ssa.Extract:
-		return r.Index != 0 || confined(r, depth)
+		return r.Index != 0 || confinedValue(r, depth, seen)
 	case *ssa.BinOp, *ssa.DebugRef:
 		return true
 	case ssa.CallInstruction:
@@ -131,36 +141,40 @@ func confinedUse(ref ssa.Instruction, v ssa.Value, depth int) bool {
 			return false
 		}
 		i := slices.Index(common.Args, v)
-		return i >= 0 && i < len(callee.Params) && confined(callee.Params[i], depth+1)
+		return i >= 0 && i < len(callee.Params) && confinedValue(callee.Params[i], depth+1, seen)
 	case *ssa.Store:
 		// A variable a closure captures: its cell holds nothing else.
 		alloc, ok := r.Addr.(*ssa.Alloc)
-		return ok && r.Val == v && confinedCell(alloc, depth)
+		return ok && r.Val == v && confinedCell(alloc, depth, seen)
 	case *ssa.UnOp:
-		return r.Op == token.MUL && confined(r, depth) // a captured cell's load
+		return r.Op == token.MUL && confinedValue(r, depth, seen) // a captured cell's load
 	case *ssa.MakeClosure:
 		fn, _ := r.Fn.(*ssa.Function)
 		i := slices.Index(r.Bindings, v)
-		return fn != nil && i >= 0 && returned(r) && confined(fn.FreeVars[i], depth+1)
+		return fn != nil && i >= 0 && returned(r) && confinedValue(fn.FreeVars[i], depth+1, seen)
 	}
 	return false
 }
 
 // confinedCell: a local variable's cell that only the one store fills,
-// whose loads are confined, and that only returned closures capture.
-func confinedCell(alloc *ssa.Alloc, depth int) bool {
+// whose loads are confined, and that only returned closures capture. The
+// stores are counted first: a cell stored twice is no one value's.
+func confinedCell(alloc *ssa.Alloc, depth int, seen map[ssa.Value]bool) bool {
+	refs := ssautil.Referrers(alloc)
 	stores := 0
-	for _, ref := range ssautil.Referrers(alloc) {
+	for _, ref := range refs {
 		switch r := ref.(type) {
 		case *ssa.Store:
 			if stores++; r.Addr != alloc || stores > 1 {
 				return false
 			}
 		case *ssa.UnOp, *ssa.MakeClosure, *ssa.DebugRef:
-			if !confinedUse(ref, alloc, depth) {
-				return false
-			}
 		default:
+			return false
+		}
+	}
+	for _, ref := range refs {
+		if _, isStore := ref.(*ssa.Store); !isStore && !confinedUse(ref, alloc, depth, seen) {
 			return false
 		}
 	}

@@ -78,3 +78,20 @@ func Kept(dsn string) http.HandlerFunc { // want Kept:`returnsHandler\(.*\)`
 
 // Shared is the pool Kept opened.
 func Shared() *sql.DB { return shared }
+
+// Swapped keeps its pool in two variables a failover swaps: each cell is
+// stored more than once, so the pool is no one value's and is taken as
+// shared. (A walk that followed the swap went round it until the stack
+// overflowed.)
+func Swapped(dsn string, failover bool) http.HandlerFunc { // want Swapped:`returnsHandler\(the func literal in ownchecks.Swapped: .*\)`
+	db, _ := sql.Open("pgx", dsn)
+	primary := db
+	replica := primary
+	if failover {
+		primary, replica = replica, primary
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		_ = replica
+		_ = primary.PingContext(r.Context())
+	}
+}

@@ -9,6 +9,12 @@
 // subscription; not the workers of one call, which
 // receive from a channel the call makes and closes: callScoped). The frameworks are tables (frameworks.go): a new router
 // is a row, not code.
+//
+// A registered handler is followed to what runs: a function, a closure, a
+// method value, the methods of a boxed value, the handler a middleware
+// wraps, what a factory returns, and what the package stores in one of its
+// func fields when the registration loads one (a router struct whose
+// fields its constructor fills from factories: r.HandlerFunc(c.Create)).
 package entrypoints
 
 import (
@@ -51,6 +57,12 @@ type Entry struct {
 // Finder finds entry points. The zero value looks only at the package's
 // own code; LoopOf lets it see through functions of other packages.
 type Finder struct {
+	// The package Find looks at, and its func fields' contents, indexed
+	// when a handler is first loaded from one.
+	pkg    *types.Package
+	funcs  []*ssa.Function
+	fields *ssautil.FieldCallees
+
 	// LoopOf says how a function of another package (which has no SSA body
 	// here) loops for the life of the process, "" if it does not or is
 	// unknown: typically read from a fact its own package exported.
@@ -64,6 +76,7 @@ func Find(pkg *types.Package, funcs []*ssa.Function) []Entry {
 
 // Find returns the entry points that funcs register or start.
 func (f *Finder) Find(pkg *types.Package, funcs []*ssa.Function) []Entry {
+	f.pkg, f.funcs, f.fields = pkg, funcs, nil
 	var out []Entry
 	seen := map[entryKey]bool{}
 	add := func(e Entry) {
@@ -87,7 +100,7 @@ func (f *Finder) Find(pkg *types.Package, funcs []*ssa.Function) []Entry {
 				case *ssa.Defer:
 					// deferred registrations are not a thing
 				case *ssa.Store:
-					serverHandler(fn, instr, add)
+					f.serverHandler(fn, instr, add)
 				}
 			}
 		}
@@ -106,7 +119,7 @@ func (f *Finder) goStatement(parent *ssa.Function, g *ssa.Go, add func(Entry)) {
 	if common.IsInvoke() {
 		return
 	}
-	for _, target := range resolve(common.Value, 2) {
+	for _, target := range f.resolve(common.Value, 2) {
 		if how := f.Loop(target); how != "" && !f.callScoped(parent, target, common.Value, common.Args) {
 			add(Entry{Func: target, Class: Background, How: how + " started by go " + funcName(target), Pos: g.Pos(), Parent: parent})
 		}
@@ -122,7 +135,7 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 	handlers := func(from int) []*ssa.Function {
 		var fns []*ssa.Function
 		for i := from; i < len(params); i++ {
-			fns = append(fns, resolve(params[i], 3)...)
+			fns = append(fns, f.resolve(params[i], 3)...)
 		}
 		return fns
 	}
@@ -136,7 +149,7 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 		}
 	}
 	if i, ok := goKitServers[key]; ok && i < len(params) {
-		for _, h := range resolve(params[i], 3) {
+		for _, h := range f.resolve(params[i], 3) {
 			add(Entry{Func: h, Class: Interactive, How: "go-kit endpoint served by " + name, Pos: common.Pos(), Parent: parent})
 		}
 		return
@@ -174,7 +187,7 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 		return
 	}
 	if i, ok := consumers[key]; ok && i < len(params) {
-		for _, h := range resolve(params[i], 3) {
+		for _, h := range f.resolve(params[i], 3) {
 			add(Entry{Func: h, Class: Background, How: "message handler subscribed with " + name, Pos: common.Pos(), Parent: parent})
 		}
 	}
@@ -260,7 +273,7 @@ func rendered(v ssa.Value) string {
 }
 
 // serverHandler finds http.Server{Handler: h} and srv.Handler = h.
-func serverHandler(parent *ssa.Function, st *ssa.Store, add func(Entry)) {
+func (f *Finder) serverHandler(parent *ssa.Function, st *ssa.Store, add func(Entry)) {
 	fa, ok := st.Addr.(*ssa.FieldAddr)
 	if !ok {
 		return
@@ -279,7 +292,7 @@ func serverHandler(parent *ssa.Function, st *ssa.Store, add func(Entry)) {
 	if !ok || !isStruct || fa.Field >= st2.NumFields() || st2.Field(fa.Field).Name() != field {
 		return
 	}
-	for _, h := range resolve(st.Val, 3) {
+	for _, h := range f.resolve(st.Val, 3) {
 		add(Entry{Func: h, Class: Interactive, How: "net/http handler of " + named.Obj().Pkg().Name() + "." + named.Obj().Name() + "{" + field + "}", Pos: st.Pos(), Parent: parent})
 	}
 }
@@ -375,7 +388,7 @@ func callParams(common *ssa.CallCommon) []ssa.Value {
 // an interface (ServeHTTP of an http.Handler, the methods of a gRPC
 // service), through conversions, variadic slices, phis and, to a small
 // depth, middleware calls that wrap a handler (mw(h)).
-func resolve(v ssa.Value, depth int) []*ssa.Function {
+func (f *Finder) resolve(v ssa.Value, depth int) []*ssa.Function {
 	if v == nil || depth < 0 {
 		return nil
 	}
@@ -388,35 +401,41 @@ func resolve(v ssa.Value, depth int) []*ssa.Function {
 		}
 	case *ssa.MakeInterface:
 		if _, isFunc := v.X.Type().Underlying().(*types.Signature); isFunc {
-			return resolve(v.X, depth)
+			return f.resolve(v.X, depth)
 		}
 		return interfaceMethods(v.X.Type(), v.Type(), v.Parent().Prog)
 	case *ssa.ChangeType:
-		return resolve(v.X, depth)
+		return f.resolve(v.X, depth)
 	case *ssa.Convert:
-		return resolve(v.X, depth)
+		return f.resolve(v.X, depth)
 	case *ssa.ChangeInterface:
-		return resolve(v.X, depth)
+		return f.resolve(v.X, depth)
 	case *ssa.Slice:
-		return resolve(v.X, depth)
+		return f.resolve(v.X, depth)
 	case *ssa.Alloc:
 		var out []*ssa.Function
 		for _, elem := range ssautil.StoredElements(v) {
-			out = append(out, resolve(elem, depth)...)
+			out = append(out, f.resolve(elem, depth)...)
 		}
 		return out
 	case *ssa.Phi:
 		var out []*ssa.Function
 		for _, e := range v.Edges {
-			out = append(out, resolve(e, depth-1)...)
+			out = append(out, f.resolve(e, depth-1)...)
 		}
 		return out
+	case *ssa.UnOp, *ssa.Field:
+		// A handler kept in one of the package's func fields (paygate's
+		// HandlerFunc(c.CreateUserTransfer), filled by a factory in its
+		// constructor): what the package stores there.
+		fns, _ := f.fieldFuncs().OfValue(v)
+		return fns
 	case *ssa.Call:
 		// A middleware wrapping a handler: what runs is the handler.
 		var out []*ssa.Function
 		for _, arg := range callParams(v.Common()) {
 			if isHandlerValue(arg.Type()) {
-				out = append(out, resolve(arg, depth-1)...)
+				out = append(out, f.resolve(arg, depth-1)...)
 			}
 		}
 		// A factory returning the handler (EndpointStatuses(cfg) returning
@@ -425,7 +444,7 @@ func resolve(v ssa.Value, depth int) []*ssa.Function {
 			if _, isFunc := v.Type().Underlying().(*types.Signature); isFunc {
 				for _, b := range callee.Blocks {
 					if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
-						out = append(out, resolve(ret.Results[0], depth-1)...)
+						out = append(out, f.resolve(ret.Results[0], depth-1)...)
 					}
 				}
 			}
@@ -533,4 +552,13 @@ func inFramework(fn *ssa.Function) bool {
 		path = fn.Object().Pkg().Path()
 	}
 	return catalog.InPackages(path, frameworkPackages)
+}
+
+// fieldFuncs indexes what the package stores in its func fields, once per
+// Find.
+func (f *Finder) fieldFuncs() *ssautil.FieldCallees {
+	if f.fields == nil {
+		f.fields = ssautil.NewFieldCallees(f.pkg, f.funcs)
+	}
+	return f.fields
 }

@@ -120,14 +120,22 @@ func (f *FieldCallees) ownFuncField(v *types.Var) *types.Var {
 }
 
 // funcsOf is the functions v may be: a function, a closure or a bound
-// method value (a.Login, the method itself), or a parameter, followed to
-// the arguments every static call of its function hands it.
+// method value (a.Login, the method itself), what a factory the package
+// calls returns (Create: CreateTransfer(repo), returning the handler
+// literal), or a parameter, followed to the arguments every static call of
+// its function hands it.
 func (f *FieldCallees) funcsOf(v ssa.Value, depth int) []*ssa.Function {
 	if fn := FuncOf(v); fn != nil {
 		return []*ssa.Function{unbound(fn)}
 	}
+	if depth == 0 {
+		return nil
+	}
+	if call, ok := v.(*ssa.Call); ok {
+		return returnedFuncs(call)
+	}
 	p, ok := v.(*ssa.Parameter)
-	if !ok || depth == 0 {
+	if !ok {
 		return nil
 	}
 	fn := Origin(p.Parent())
@@ -161,4 +169,24 @@ func unbound(fn *ssa.Function) *ssa.Function {
 		}
 	}
 	return fn
+}
+
+// returnedFuncs is the functions a static call of a function with a body
+// returns as its one func-typed result.
+func returnedFuncs(call *ssa.Call) []*ssa.Function {
+	callee := call.Common().StaticCallee()
+	if _, isFunc := call.Type().Underlying().(*types.Signature); !isFunc || callee == nil {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, b := range callee.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		if fn := FuncOf(ret.Results[0]); fn != nil && !slices.Contains(out, unbound(fn)) {
+			out = append(out, unbound(fn))
+		}
+	}
+	return out
 }

@@ -443,33 +443,8 @@ func (c *checker) checkRequestNoContextWaits() {
 			if reported[key] || slices.Contains(c.reportedWaits, key) {
 				continue // a package before this one reported it
 			}
-			pos := c.waitPos(w)
-			var d analysis.Diagnostic
-			switch {
-			case w.Root != "":
-				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
-					"wait with no deadline: %s waits for a slot with a context from %s() that has no deadline, in %s, and a request reaches it (%s): "+
-						"callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
-						"(the lane's queue timeout) or hand the request's context down to %s",
-					w.Call, w.Root, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
-			case w.Handed != "":
-				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
-					"wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s), and a request reaches it (%s): "+
-						"when every connection is taken, the request waits for as long as the pool stays full and cannot be cancelled; %s",
-					w.Call, w.In, w.Handed, fr.entry.RelString(c.pass.Pkg), w.Fix)
-			case w.IntoDependency:
-				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
-					"wait with no deadline: %s waits for a pool slot with no context, in a dependency that takes none, and a request reaches it (%s): "+
-						"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
-						"call a variant that takes the request's context, or give the library's handle one",
-					w.Call, fr.entry.RelString(c.pass.Pkg))
-			default:
-				d = c.diagnostic(pos, starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
-					"wait with no deadline: %s waits for a pool slot with no context in %s, which is handed none, and a request reaches it (%s): "+
-						"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
-						"hand the request's context down to %s and use the Context variant",
-					w.Call, w.In, fr.entry.RelString(c.pass.Pkg), w.In)
-			}
+			d := c.diagnostic(c.waitPos(w), starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
+				"%s", noContextWaitMessage(w, fr.entry.RelString(c.pass.Pkg)))
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: fr.entry.Pos(), Message: "the request's entry point"})
 			if w.Pending || (w.Handed != "" || w.NeedsMax) && !c.poolsLimitedHere() {
 				c.pend(d)
@@ -478,6 +453,32 @@ func (c *checker) checkRequestNoContextWaits() {
 			c.reportedWaits = append(c.reportedWaits, key)
 			c.emit(d)
 		}
+	}
+}
+
+// noContextWaitMessage says what a wait with no deadline that a request
+// reaches (entry) makes the request do, and how to bound it.
+func noContextWaitMessage(w waitAt, entry string) string {
+	switch {
+	case w.Root != "":
+		return fmt.Sprintf("wait with no deadline: %s waits for a slot with a context from %s() that has no deadline, in %s, and a request reaches it (%s): "+
+			"callers queue for as long as every slot stays taken; derive it with context.WithTimeout "+
+			"(the lane's queue timeout) or hand the request's context down to %s",
+			w.Call, w.Root, w.In, entry, w.In)
+	case w.Handed != "":
+		return fmt.Sprintf("wait with no deadline: %s waits for a pool slot with no context, though %s was handed one (%s), and a request reaches it (%s): "+
+			"when every connection is taken, the request waits for as long as the pool stays full and cannot be cancelled; %s",
+			w.Call, w.In, w.Handed, entry, w.Fix)
+	case w.IntoDependency:
+		return fmt.Sprintf("wait with no deadline: %s waits for a pool slot with no context, in a dependency that takes none, and a request reaches it (%s): "+
+			"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
+			"call a variant that takes the request's context, or give the library's handle one",
+			w.Call, entry)
+	default:
+		return fmt.Sprintf("wait with no deadline: %s waits for a pool slot with no context in %s, which is handed none, and a request reaches it (%s): "+
+			"when every connection is taken, the request waits for as long as the pool stays full, and no deadline of the request's can end the wait; "+
+			"hand the request's context down to %s and use the Context variant",
+			w.Call, w.In, entry, w.In)
 	}
 }
 

@@ -349,7 +349,15 @@ capped by it.
     reports the wait where it is, in the store's package when the call
     crosses into it, with the call and the entry point as related
     information, once (the first package on the imports' way that
-    reaches it); the same wait reached only by background work is not
+    reaches it); so does a request's path that calls a method of an
+    interface another package of the module declares when neither package
+    sees its implementations (dex's server calling storage.Storage,
+    implemented by storage/sql, which only main imports): the calls are
+    kept (servedElsewhere, a package fact) and the first package that also
+    sees an implementation that waits this way (main, which wires it in)
+    reports its waits, with the call and the entry point as related
+    information (an implementation with no wait, an in-memory store, is
+    silent); the same wait reached only by background work is not
     reported, nor a wait in a package that gives no pool a maximum
     (SetMaxOpenConns with a value that may be positive): a wait for a
     slot needs one, and a pool without one opens a connection per caller

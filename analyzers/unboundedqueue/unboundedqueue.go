@@ -35,7 +35,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits), new(servedPerRequest), new(returnsSharedHandle)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits), new(servedPerRequest), new(returnsSharedHandle), new(servedElsewhere)},
 	Run:       run,
 }, Code)
 
@@ -159,6 +159,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if c.serving {
 		guard.At(token.NoPos, func() { c.checkRequestNoContextWaits() })
 	}
+	guard.At(token.NoPos, func() { c.recordServedElsewhere() })
+	guard.At(token.NoPos, func() { c.reportServedElsewhere() })
 	guard.At(token.NoPos, func() { c.reportPendingWaits() })
 	guard.At(token.NoPos, func() { c.exportNoContextWaitsReported() })
 	defer guard.At(token.NoPos, func() { c.exportPending() })
@@ -529,6 +531,7 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 
 type checker struct {
 	served          map[string][]*types.Func         // other packages' interface methods called per request, by name (servedMethods)
+	servedCalls     []servedCall                     // request paths' calls through other packages' interfaces, this package's and its imports' (servedElsewhere)
 	dependency      bool                             // the package is a dependency's (pkgscope.IsDependency)
 	slotTakers      map[*types.Func]bool             // this package's functions that take a slot
 	slotTriers      map[*types.Func]bool             // those of them that only try for it (takesSlot.Tries)

@@ -173,3 +173,16 @@ func TestDispatchTable(t *testing.T) {
 func TestSelfAssignedCapture(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "selfwalk")
 }
+
+// TestServedElsewhere: a request's path calls a method of an interface
+// another package declares, and neither sees its implementations (dex's
+// server calling storage.Storage); the main package that imports the SQL
+// implementation reports its waits with no context, at the waits, with the
+// call and the entry point as related information. The in-memory
+// implementation, and the wait only the background loop reaches, stay
+// silent.
+func TestServedElsewhere(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/servedwaits/server", "example.com/servedwaits/sqlstore", "example.com/servedwaits/memstore", "example.com/servedwaits/cmd")
+	elsewhere.Done()
+}

@@ -1,4 +1,4 @@
-package detached
+package detached // want package:`servedElsewhere\(1\)`
 
 import (
 	"net/http"

@@ -1,4 +1,4 @@
-package parked
+package parked // want package:`servedElsewhere\(1\)`
 
 import (
 	"net/http"

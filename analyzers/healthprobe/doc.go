@@ -51,7 +51,8 @@ What is a probe:
   - a check func registered with a health library that runs it on every
     poll (catalogue rows: heptiolabs/healthcheck AddLivenessCheck and
     AddReadinessCheck, alexliesenfeld/health WithCheck, hellofresh/health-go
-    Register and WithChecks, ory's healthx.ReadyCheckers), and the
+    Register and WithChecks, moov-io/base's admin server AddLivenessCheck
+    and AddReadinessCheck, ory's healthx.ReadyCheckers), and the
     libraries' own checks built around a pool or a URL fetched over
     net/http's default transport (healthcheck.DatabasePingCheck(db, …),
     healthcheck.HTTPGetCheck(url, …)).

@@ -12,7 +12,7 @@ import (
 )
 
 func TestHealthProbe(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "app", "grpcsvc", "libchecks", "router", "healthiface", "gormstore", "service", "wiring", "wiredmain", "wiredtest", "enginecheck", "srvmain", "fieldprobe", "fieldapp", "fieldroutes", "ownrouter", "fiberprobe", "hprobe", "ctxpool", "github.com/stretchr/testify/assert")
+	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "app", "grpcsvc", "libchecks", "router", "healthiface", "gormstore", "service", "wiring", "wiredmain", "wiredtest", "enginecheck", "srvmain", "fieldprobe", "fieldapp", "fieldroutes", "ownrouter", "fiberprobe", "hprobe", "ctxpool", "moovchecks", "github.com/stretchr/testify/assert")
 }
 
 // TestElsewhereRelated: a probe whose handler's body is in another package

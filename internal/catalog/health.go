@@ -78,6 +78,9 @@ var ProbeChecks = map[string]ProbeCheck{
 	"github.com/hellofresh/health-go/v5.WithChecks":                 {Arg: 0, Field: "Check", Kind: Health},
 	"(*github.com/hellofresh/health-go/v4.Health).Register":         {Arg: 0, Field: "Check", Kind: Health},
 	"github.com/hellofresh/health-go/v4.WithChecks":                 {Arg: 0, Field: "Check", Kind: Health},
+	// moov-io/base's admin server (every moov service's /live and /ready).
+	"(*github.com/moov-io/base/admin.Server).AddLivenessCheck":  {Arg: 1, Kind: Liveness},
+	"(*github.com/moov-io/base/admin.Server).AddReadinessCheck": {Arg: 1, Kind: Readiness},
 }
 
 // ProbeCheckMaps are map types whose values are check funcs a probe runs

@@ -157,6 +157,19 @@ func (c *checker) preparedWithLimit(e ast.Expr) bool {
 	if field == nil || !field.IsField() || field.Pkg() != c.pass.Pkg {
 		return false
 	}
+	if done, ok := c.preparedLimited[field]; ok {
+		// Asked already, or being asked: a value made from the field itself
+		// (WithTx's tx.Stmt(s.stuck)) keeps what the field holds.
+		return done
+	}
+	c.preparedLimited[field] = true
+	limited := c.fieldPreparedWithLimit(field)
+	c.preparedLimited[field] = limited
+	return limited
+}
+
+// fieldPreparedWithLimit answers preparedWithLimit for one field.
+func (c *checker) fieldPreparedWithLimit(field *types.Var) bool {
 	values, limited := 0, true
 	var fd *ast.FuncDecl
 	check := func(rhs ast.Expr) {

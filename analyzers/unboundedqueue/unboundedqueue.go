@@ -103,7 +103,7 @@ func (*acquiresSlot) AFact()         {}
 func (*acquiresSlot) String() string { return "acquiresSlot" }
 
 func run(pass *analysis.Pass) (any, error) {
-	c := &checker{pass: pass, reported: map[token.Pos]bool{}, preparedLimited: map[*types.Var]bool{}, netio: pass.ResultOf[netio.Analyzer].(*netio.Result), peerReads: netio.NewPeerReads(pass.Pkg)}
+	c := &checker{pass: pass, reported: map[token.Pos]bool{}, preparedLimited: map[*types.Var]bool{}, ctxRoots: map[varQuestion]*ast.CallExpr{}, handleContexts: map[*types.Var]bool{}, netio: pass.ResultOf[netio.Analyzer].(*netio.Result), peerReads: netio.NewPeerReads(pass.Pkg)}
 	c.serving = c.isLongRunning()
 	c.dependency = pkgscope.IsDependency(pass)
 	c.learnSlotTakers()
@@ -531,6 +531,8 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 
 type checker struct {
 	served          map[string][]*types.Func         // other packages' interface methods called per request, by name (servedMethods)
+	ctxRoots        map[varQuestion]*ast.CallExpr    // rootContext's answers by local variable
+	handleContexts  map[*types.Var]bool              // handleHasContext's answers by local variable
 	preparedLimited map[*types.Var]bool              // preparedWithLimit's answers by field; true while one is being decided
 	servedCalls     []servedCall                     // request paths' calls through other packages' interfaces, this package's and its imports' (servedElsewhere)
 	dependency      bool                             // the package is a dependency's (pkgscope.IsDependency)

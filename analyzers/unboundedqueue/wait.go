@@ -358,21 +358,45 @@ func (c *checker) rootContext(fd *ast.FuncDecl, ctx ast.Expr, depth int, wrapper
 		if v == nil || v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End() {
 			return nil // a parameter or a package variable
 		}
-		var root *ast.CallExpr
-		all := true
-		for _, rhs := range c.assignmentsTo(fd, v) {
-			r := c.rootContext(fd, rhs, depth+1, wrappers)
-			if r == nil {
-				all = false
-			} else if root == nil {
+		key := varQuestion{v, wrappers}
+		if root, ok := c.ctxRoots[key]; ok {
+			return root // asked already, or being asked (selfDerived)
+		}
+		c.ctxRoots[key] = selfDerived
+		root := c.varRootContext(fd, v, depth, wrappers)
+		c.ctxRoots[key] = root
+		return root
+	}
+	return nil
+}
+
+// selfDerived stands, while a variable's root is being decided, for a
+// value derived from the variable itself (ctx = context.WithValue(ctx, …)):
+// it adds no root of its own. Each variable is asked once: asking again for
+// every value derived from it took time exponential in their number.
+var selfDerived = &ast.CallExpr{}
+
+// varQuestion is a local variable asked about, and how.
+type varQuestion struct {
+	v        *types.Var
+	wrappers bool
+}
+
+// varRootContext is the root every value assigned to v comes from, or nil.
+func (c *checker) varRootContext(fd *ast.FuncDecl, v *types.Var, depth int, wrappers bool) *ast.CallExpr {
+	var root *ast.CallExpr
+	for _, rhs := range c.assignmentsTo(fd, v) {
+		switch r := c.rootContext(fd, rhs, depth+1, wrappers); r {
+		case nil:
+			return nil
+		case selfDerived:
+		default:
+			if root == nil {
 				root = r
 			}
 		}
-		if all {
-			return root
-		}
 	}
-	return nil
+	return root
 }
 
 // assignmentsTo are the expressions assigned to v in fd; a multi-value call
@@ -484,6 +508,17 @@ func (c *checker) isORMHandle(e ast.Expr) bool {
 	return t != nil && slices.Contains(catalog.ORMContextHandles, types.TypeString(t, nil))
 }
 
+// everyValueHasContext: every value assigned to the local handle v may
+// carry a context.
+func (c *checker) everyValueHasContext(fd *ast.FuncDecl, v *types.Var, depth int) bool {
+	for _, rhs := range c.assignmentsTo(fd, v) {
+		if rhs == nil || !c.handleHasContext(fd, rhs, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
 // handleHasContext reports whether the ORM handle e may carry a context: a
 // builder chain with a context setter in it, a parameter (its caller's), or
 // a local variable every value of which does.
@@ -517,16 +552,13 @@ func (c *checker) handleHasContext(fd *ast.FuncDecl, e ast.Expr, depth int) bool
 		if v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End() {
 			return true // a parameter, or a literal's: the caller's handle
 		}
-		made := c.assignmentsTo(fd, v)
-		if len(made) == 0 {
-			return true
+		if has, ok := c.handleContexts[v]; ok {
+			return has // asked already, or being asked: a value made from the handle itself keeps what it has
 		}
-		for _, rhs := range made {
-			if rhs == nil || !c.handleHasContext(fd, rhs, depth+1) {
-				return false
-			}
-		}
-		return true
+		c.handleContexts[v] = true
+		has := c.everyValueHasContext(fd, v, depth)
+		c.handleContexts[v] = has
+		return has
 	case *ast.SelectorExpr:
 		_, isField := c.pass.TypesInfo.ObjectOf(x.Sel).(*types.Var)
 		return !isField // a field: the handle the struct was built with, with none

@@ -104,9 +104,26 @@ func (c *checker) carriesDeadline(ctx ssa.Value, depth int) bool {
 	case *ssa.Call:
 		return c.derivesDeadline(v.Common(), depth)
 	case *ssa.Parameter:
-		return depth < maxDeadlineDepth && c.callersPassDeadline(v, depth+1)
+		if depth >= maxDeadlineDepth {
+			return false
+		}
+		key := paramAtDepth{v, depth}
+		if has, ok := c.paramDeadlines[key]; ok {
+			return has // asked already, or being asked (a function passing its own context on to itself)
+		}
+		c.paramDeadlines[key] = false
+		has := c.callersPassDeadline(v, depth+1)
+		c.paramDeadlines[key] = has
+		return has
 	}
 	return false
+}
+
+// paramAtDepth is a parameter asked about, and how deep: the answer is
+// cut short at maxDeadlineDepth, so it holds for that depth.
+type paramAtDepth struct {
+	param *ssa.Parameter
+	depth int
 }
 
 // derivesDeadline reports whether a call returns a context with a deadline:

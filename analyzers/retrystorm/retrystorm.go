@@ -73,11 +73,12 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	c := &checker{
-		pass:     pass,
-		net:      pass.ResultOf[netio.Analyzer].(*netio.Result),
-		peers:    netio.NewPeerReads(pass.Pkg),
-		sleeps:   map[*ssa.Function]*Sleeps{},
-		visiting: map[*ssa.Function]bool{},
+		paramDeadlines: map[paramAtDepth]bool{},
+		pass:           pass,
+		net:            pass.ResultOf[netio.Analyzer].(*netio.Result),
+		peers:          netio.NewPeerReads(pass.Pkg),
+		sleeps:         map[*ssa.Function]*Sleeps{},
+		visiting:       map[*ssa.Function]bool{},
 	}
 	funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs()
 	c.fields = fieldFuncs(funcs)
@@ -287,12 +288,15 @@ func isPauseFunc(pass *analysis.Pass, fn *types.Func) bool {
 }
 
 type checker struct {
-	pass     *analysis.Pass
-	net      *netio.Result
-	peers    *netio.PeerReads          // the calls that read a peer's next message
-	sleeps   map[*ssa.Function]*Sleeps // this package's, nil when it does not wait
-	visiting map[*ssa.Function]bool
-	fields   map[fieldKey][]*ssa.Function
+	pass *analysis.Pass
+	// paramDeadlines is carriesDeadline's answers for parameters: each
+	// asks every call of its function, which scans the whole package.
+	paramDeadlines map[paramAtDepth]bool
+	net            *netio.Result
+	peers          *netio.PeerReads          // the calls that read a peer's next message
+	sleeps         map[*ssa.Function]*Sleeps // this package's, nil when it does not wait
+	visiting       map[*ssa.Function]bool
+	fields         map[fieldKey][]*ssa.Function
 	// dbReaches: for this package's functions, the path by which each
 	// reaches a database (nil when it does not).
 	dbReaches map[*ssa.Function][]string

@@ -371,7 +371,7 @@ func (c *checker) resolve(fn *ssa.Function, v ssa.Value, outer binder, depth int
 	case *ssa.Alloc:
 		var out []target
 		for _, elem := range ssautil.StoredElements(x) {
-			out = append(out, c.resolve(fn, elem, outer, depth)...)
+			out = append(out, c.resolve(fn, elem, outer, depth-1)...)
 		}
 		return out
 	case *ssa.Call:

@@ -320,8 +320,8 @@ func funcsOf(v ssa.Value) []*ssa.Function {
 		}
 		var out []*ssa.Function
 		for _, elem := range ssautil.StoredElements(alloc) {
-			if fn := funcsOf(elem); len(fn) == 1 {
-				out = append(out, fn[0])
+			if fn := ssautil.FuncOf(elem); fn != nil {
+				out = append(out, fn)
 			}
 		}
 		return out

@@ -415,7 +415,7 @@ func (f *Finder) resolve(v ssa.Value, depth int) []*ssa.Function {
 	case *ssa.Alloc:
 		var out []*ssa.Function
 		for _, elem := range ssautil.StoredElements(v) {
-			out = append(out, f.resolve(elem, depth)...)
+			out = append(out, f.resolve(elem, depth-1)...)
 		}
 		return out
 	case *ssa.Phi:

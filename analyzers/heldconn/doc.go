@@ -92,7 +92,20 @@ controllers call the tools module's tx.Tx, implemented over a MongoDB
 session by its mongoutil, and invalidate their caches through an
 interface implemented over Redis by cache/redis; the controllers import
 neither implementation, and the Redis deletes inside the transaction are
-found). The message names the implementation followed.
+found). The message names the implementation followed. When the
+implementation is not even in the caller's build (dex's server hands
+storage.Storage's UpdateRefreshToken an updater; only main imports
+storage/sql, whose implementation runs it inside a transaction), the
+caller keeps the call and its callback's waits on the network or a
+subprocess (pendingCallbacks, a package fact), and the first package
+whose build has an implementation holding while it runs that parameter
+(main, which wires it in) reports each wait at its line in the callback,
+naming the implementation, once. A second connection inside such a
+callback is not reported that way: which pool the implementation holds
+is not known where the callback is. A callback parameter that a closure
+also captures (ExecTx(fn) calling fn on one path and handing a closure
+that calls it to the flavor's runner on the other) is the parameter
+wherever it is called.
 
 What the held connection must not wait on:
 

@@ -32,7 +32,7 @@ var Analyzer = lazyssa.Budgeted(guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "heldconn"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/heldconn",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam), new(queriesPool), new(queriesParam), new(endsHanded), new(implements)},
+	FactTypes: []analysis.Fact{new(holdsDuringCallback), new(releasesParam), new(waitsOnSubprocess), new(execsStmtParam), new(queriesPool), new(queriesParam), new(endsHanded), new(implements), new(pendingCallbacks), new(callbacksReported)},
 	Run:       run,
 }, Code))
 
@@ -136,7 +136,9 @@ func run(pass *analysis.Pass) (any, error) {
 			c.learnSubprocesses(pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs())
 		}
 		if implWaits {
-			c.exportImplements(pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs)
+			funcs := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder).SrcFuncs
+			c.exportImplements(funcs)
+			guard.At(token.NoPos, func() { c.recordPendingCallbacks(funcs()) })
 		}
 		return nil, nil
 	}
@@ -161,6 +163,8 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range funcs {
 		guard.At(fn.Pos(), func() { c.checkCallbacks(fn) })
 	}
+	guard.At(token.NoPos, func() { c.recordPendingCallbacks(funcs) })
+	guard.At(token.NoPos, func() { c.reportPendingCallbacks() })
 	return nil, nil
 }
 
@@ -188,6 +192,7 @@ type checker struct {
 	// extraPools are pool acquires the project's .bhlint.yml adds.
 	extraPools *catalog.Table
 	built      *buildImplements // what the packages of this package's build implement (inBuild)
+	exported   *implements      // this package's own implements fact (exportImplements)
 }
 
 // acquisition is a call that returns a held connection.
@@ -803,9 +808,41 @@ func (c *checker) follow(acq *acquisition, start *ssa.BasicBlock, index int) hel
 	return span
 }
 
+// calledParam is the parameter a dynamic call runs: the parameter itself,
+// or one a closure captures, which lives in a cell its function fills from
+// the parameter once (dex's ExecTx(fn) calling fn on one path and capturing
+// it for a closure on the other).
+func calledParam(common *ssa.CallCommon) *ssa.Parameter {
+	if common.IsInvoke() {
+		return nil
+	}
+	if param, ok := common.Value.(*ssa.Parameter); ok {
+		return param
+	}
+	load, ok := common.Value.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var param *ssa.Parameter
+	for _, r := range ssautil.Referrers(cell) {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+			p, isParam := st.Val.(*ssa.Parameter)
+			if !isParam || param != nil {
+				return nil // stored twice, or something else
+			}
+			param = p
+		}
+	}
+	return param
+}
+
 func (c *checker) classify(acq *acquisition, call *ssa.Call, span *heldSpan) {
 	common := call.Common()
-	if param, ok := common.Value.(*ssa.Parameter); ok && !common.IsInvoke() {
+	if param := calledParam(common); param != nil {
 		if i := slices.Index(acq.fn.Params, param); i >= 0 {
 			span.callbackArgs = append(span.callbackArgs, i)
 		}

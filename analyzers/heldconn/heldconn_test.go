@@ -53,3 +53,15 @@ func wantRelated(t *testing.T, pkg, want string) {
 func TestImplementationInBuild(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer, "example.com/buildimpl/...")
 }
+
+// TestPendingCallbacks: a callback handed through an interface whose
+// implementations the calling package neither imports nor builds waits on
+// the network; the main package, whose build has an implementation that
+// runs it inside a transaction, reports the wait at the callback's line,
+// naming the implementation. A callback that waits on nothing, and one
+// handed to a method whose implementation holds nothing, stay silent.
+func TestPendingCallbacks(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), heldconn.Analyzer, "example.com/pendingcb/server", "example.com/pendingcb/sqlstore", "example.com/pendingcb/cmd")
+	elsewhere.Done()
+}

@@ -77,6 +77,7 @@ func (c *checker) exportImplements(funcs func() []*ssa.Function) {
 	built := c.inBuild()
 	fact.Holds = carried(fact.Holds, built.holds)
 	fact.Waits = carried(fact.Waits, built.waits)
+	c.exported = fact
 	if len(fact.Holds) > 0 || len(fact.Waits) > 0 {
 		c.pass.ExportPackageFact(fact)
 	}

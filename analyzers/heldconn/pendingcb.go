@@ -141,14 +141,15 @@ func (c *checker) callbackWaits(cb *ssa.Function) []pendingWait {
 	return out
 }
 
-// networkOrSubprocess is waitIn's answer for the waits a callback can make
-// whatever holds it: the network (also through the module's interfaces)
-// and subprocesses. A second connection depends on which pool is held,
-// which the package that reports does not know.
+// networkOrSubprocess is the waits a call makes whatever is held: the
+// network (also through the module's interfaces) and subprocesses. waitIn
+// asks it first; a pending callback asks only it, since a second
+// connection depends on which pool is held, which the package that
+// reports does not know.
 func (c *checker) networkOrSubprocess(common *ssa.CallCommon) (waitOn, bool) {
 	if common.IsInvoke() && pkgscope.DeclaredInModule(c.pass.Module, common.Method.Pkg()) {
 		if w, ok := c.interfaceWait(common.Method); ok {
-			return w, true
+			return w, true // named by the implementation that waits
 		}
 	}
 	if path := c.net.CallReaches(common); path != nil {

@@ -45,16 +45,8 @@ type waitOn struct {
 // waitIn classifies a call made while holding acq (nil inside a callback,
 // where the held value is not in hand).
 func (c *checker) waitIn(common *ssa.CallCommon, acq *acquisition) (waitOn, bool) {
-	if common.IsInvoke() && pkgscope.DeclaredInModule(c.pass.Module, common.Method.Pkg()) {
-		if w, ok := c.interfaceWait(common.Method); ok {
-			return w, true // named by the implementation that waits
-		}
-	}
-	if path := c.net.CallReaches(common); path != nil {
-		return waitOn{kind: network, path: path, at: c.reachedAt(common)}, true
-	}
-	if path := c.subprocessCall(common); path != nil {
-		return waitOn{kind: subprocess, path: path}, true
+	if w, ok := c.networkOrSubprocess(common); ok {
+		return w, true
 	}
 	if common.IsInvoke() {
 		return c.interfaceWait(common.Method)

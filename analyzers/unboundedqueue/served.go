@@ -97,15 +97,20 @@ func (c *checker) implementsServed(fn *types.Func) bool {
 		if !ok {
 			continue
 		}
-		t := recv.Type()
-		if types.Implements(t, iface) {
-			return true
-		}
-		if _, isPtr := t.(*types.Pointer); !isPtr && types.Implements(types.NewPointer(t), iface) {
+		if implementedBy(recv.Type(), iface) {
 			return true
 		}
 	}
 	return false
+}
+
+// implementedBy reports whether t, or a pointer to it, implements iface.
+func implementedBy(t types.Type, iface *types.Interface) bool {
+	if types.Implements(t, iface) {
+		return true
+	}
+	_, isPtr := t.(*types.Pointer)
+	return !isPtr && types.Implements(types.NewPointer(t), iface)
 }
 
 // servedMethods are the other packages' interface methods that carry

@@ -47,11 +47,16 @@ func (c *checker) recordServedElsewhere() {
 	calls := c.importedServedCalls()
 	var own []servedCall
 	if c.serving && !c.dependency {
+		served := map[*ssa.Call]*types.Func{}
 		found, frames := onRequestPath(c, func(call *ssa.Call, _ *requestFrame) bool {
-			return c.servedThroughInterface(call.Common()) != nil
+			if m := c.servedThroughInterface(call.Common()); m != nil {
+				served[call] = m
+				return true
+			}
+			return false
 		})
 		for _, call := range found {
-			m := c.servedThroughInterface(call.Common())
+			m := served[call]
 			named := types.Unalias(m.Signature().Recv().Type()).(*types.Named)
 			sc := servedCall{Pkg: m.Pkg().Path(), Iface: named.Obj().Name(), Method: m.Name(),
 				At:        c.placeOf(call.Pos(), "a request's path calls it here, through "+netio.Name(m)),
@@ -210,12 +215,5 @@ func (c *checker) methodsThatWaitNoContext() []*types.Func {
 // implements iface (an interface's own method does not).
 func implementsIface(m *types.Func, iface *types.Interface) bool {
 	t := m.Signature().Recv().Type()
-	if types.IsInterface(t) {
-		return false
-	}
-	if types.Implements(t, iface) {
-		return true
-	}
-	_, isPtr := t.(*types.Pointer)
-	return !isPtr && types.Implements(types.NewPointer(t), iface)
+	return !types.IsInterface(t) && implementedBy(t, iface)
 }

@@ -1,4 +1,4 @@
-// Command cmd wires the storage the configuration names into the server. // want package:"limitsPools" package:"noContextWaitsReported\\(2\\)" 
+// Command cmd wires the storage the configuration names into the server. // want package:"limitsPools" package:"noContextWaitsReported\\(2\\)"
 package main
 
 import (

@@ -8,4 +8,4 @@ func New(addr string) *Server { return &Server{} }
 
 func (s *Server) AddLivenessCheck(name string, f func() error)  {}
 func (s *Server) AddReadinessCheck(name string, f func() error) {}
-func (s *Server) Listen() error                                  { return nil }
+func (s *Server) Listen() error                                 { return nil }

@@ -84,9 +84,10 @@ implementation runs the callback with nothing held, or the holding ones
 hold different parameters, the call is not followed. When none is visible,
 an implementation in the caller's build is: each package exports, as the
 implements fact, the interface methods of its own and its imports'
-interfaces that its types implement with a method that holds (or, for the
-module's interfaces, that waits on the network), and carries on those of
-its imports, so that a package whose build includes the implementation
+interfaces that its types implement with a method that holds, and carries
+on those of its imports (the module's interfaces implemented by a method
+that waits on the network travel the same way, in the network pass's
+ImplementedInBuild fact), so that a package whose build includes the implementation
 learns of it however the implementation is wired in (openim's storage
 controllers call the tools module's tx.Tx, implemented over a MongoDB
 session by its mongoutil, and invalidate their caches through an
@@ -124,7 +125,7 @@ What the held connection must not wait on:
     (s.git.Push(dir) where a visible implementation runs git, a Mirror
     whose HTTP implementation posts): the call is reported naming the
     implementation that waits, even when another one (a fake, an in-memory
-    one) does not; one in the caller's build (the implements fact) when
+    one) does not; one in the caller's build (ImplementedInBuild) when
     none is visible. Interfaces of the standard library and of other modules
     (io.Writer, a logger's) are not searched;
   - another connection: a query, exec, prepare or begin on a pool handle.

@@ -109,8 +109,9 @@ func (f *execsStmtParam) String() string { return fmt.Sprintf("execsStmtParam(%v
 
 func run(pass *analysis.Pass) (any, error) {
 	db := pkgscope.Reaches(pass.Pkg, catalog.DBPackages) || pkgscope.Reaches(pass.Pkg, catalog.TxDocumentPackages)
-	// A package of the module that reaches the network may implement an
-	// interface that a holder elsewhere calls (the implements fact).
+	// A package of the module that reaches the network may hand a
+	// callback to a holder elsewhere (pendingCallbacks), and carries on the
+	// holders its imports implement (the implements fact).
 	implWaits := pkgscope.DeclaredInModule(pass.Module, pass.Pkg) && pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages)
 	if !db && !implWaits && !pkgscope.Reaches(pass.Pkg, catalog.SubprocessPackages) {
 		return nil, nil

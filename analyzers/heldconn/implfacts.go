@@ -11,14 +11,13 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/netio"
-	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // implements is a package fact: the interface methods, declared in this
 // package or one it imports, that a type of this package implements with a
-// method that holds while it runs a callback, or that waits on the
-// network. A caller that sees no implementation of an interface it calls
+// method that holds while it runs a callback (those that wait on the
+// network are netio's ImplementedInBuild). A caller that sees no implementation of an interface it calls
 // through resolves the call with these facts of the packages in its build:
 // facts reach only importers, and an implementation the caller's build
 // includes is one the program may run (openim's storage controllers call
@@ -28,7 +27,6 @@ import (
 // implementations are looked for).
 type implements struct {
 	Holds []implHold
-	Waits []implWait
 }
 
 // implHold is an implementation that holds while running its callbacks.
@@ -40,52 +38,37 @@ type implHold struct {
 	Via    []string
 }
 
-// implWait is an implementation that waits on the network.
-type implWait struct {
-	Method string
-	Impl   string
-	Path   []string
-	File   string // where the implementation makes the call that reaches the network
-	Line   int
-}
-
 func (*implements) AFact() {}
 func (f *implements) String() string {
 	var parts []string
 	for _, h := range f.Holds {
 		parts = append(parts, "holds "+h.Method+" by "+h.Impl)
 	}
-	for _, w := range f.Waits {
-		parts = append(parts, "waits "+w.Method+" by "+w.Impl)
-	}
 	return "implements(" + strings.Join(parts, ", ") + ")"
 }
 
 // exportImplements exports this package's implements fact: its types'
-// methods that hold (learned by learnHolders) or that reach the network
-// (netio), for the interfaces of this package and of its imports that
-// they implement; and, beside them, those its imports' facts carry. The
+// methods that hold (learned by learnHolders), for the interfaces of this
+// package and of its imports that they implement; and, beside them, those its imports' facts carry. The
 // go command's vet driver keeps a dependency's facts only where that
 // dependency's types are reachable from the direct imports' API, and an
 // implementation wired in behind an interface seldom is: carried by each
 // importer, they reach every package whose build includes them.
 func (c *checker) exportImplements(funcs func() []*ssa.Function) {
 	fact := &implements{}
-	if len(c.holders) > 0 || c.net.ReachesAny() {
+	if len(c.holders) > 0 {
 		c.ownImplements(funcs(), fact)
 	}
-	built := c.inBuild()
-	fact.Holds = carried(fact.Holds, built.holds)
-	fact.Waits = carried(fact.Waits, built.waits)
+	fact.Holds = carried(fact.Holds, c.inBuild().holds)
 	c.exported = fact
-	if len(fact.Holds) > 0 || len(fact.Waits) > 0 {
+	if len(fact.Holds) > 0 {
 		c.pass.ExportPackageFact(fact)
 	}
 }
 
 // ownImplements adds this package's own implementations to fact.
 func (c *checker) ownImplements(funcs []*ssa.Function, fact *implements) {
-	holding, waiting := map[*types.Func]*holdsDuringCallback{}, map[*types.Func]*ssa.Function{}
+	holding := map[*types.Func]*holdsDuringCallback{}
 	for _, fn := range funcs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || fn.Parent() != nil || obj.Signature().Recv() == nil {
@@ -94,29 +77,19 @@ func (c *checker) ownImplements(funcs []*ssa.Function, fact *implements) {
 		if h, ok := c.holders[fn]; ok {
 			holding[obj] = h
 		}
-		if c.declaredInModule() && c.net.FuncReaches(fn) != nil {
-			waiting[obj] = fn
-		}
 	}
-	if len(holding) == 0 && len(waiting) == 0 {
+	if len(holding) == 0 {
 		return
 	}
-	for _, im := range c.implementedInterfaces(holding, waiting) {
-		key := catalog.Key(im.Method)
-		if h, ok := holding[im.Impl]; ok {
-			fact.Holds = append(fact.Holds, implHold{Method: key, Impl: netio.Name(im.Impl), Params: h.Params, Noun: h.Noun, Via: h.Via})
-		}
-		if fn, ok := waiting[im.Impl]; ok && pkgscope.DeclaredInModule(c.pass.Module, im.Method.Pkg()) {
-			posn := c.pass.Fset.Position(c.net.FuncReachesAt(fn))
-			fact.Waits = append(fact.Waits, implWait{Method: key, Impl: netio.Name(im.Impl),
-				Path: c.net.FuncReaches(fn), File: posn.Filename, Line: posn.Line})
-		}
+	for _, im := range c.implementedInterfaces(holding) {
+		h := holding[im.Impl]
+		fact.Holds = append(fact.Holds, implHold{Method: catalog.Key(im.Method), Impl: netio.Name(im.Impl), Params: h.Params, Noun: h.Noun, Via: h.Via})
 	}
 }
 
 // carried is own followed by the build's entries it lacks, by interface
 // method in key order.
-func carried[T interface{ id() [2]string }](own []T, built map[string][]T) []T {
+func carried(own []implHold, built map[string][]implHold) []implHold {
 	seen := map[[2]string]bool{}
 	for _, e := range own {
 		seen[e.id()] = true
@@ -133,19 +106,14 @@ func carried[T interface{ id() [2]string }](own []T, built map[string][]T) []T {
 }
 
 func (h implHold) id() [2]string { return [2]string{h.Method, h.Impl} }
-func (w implWait) id() [2]string { return [2]string{w.Method, w.Impl} }
-
-func (c *checker) declaredInModule() bool {
-	return pkgscope.DeclaredInModule(c.pass.Module, c.pass.Pkg)
-}
 
 // implementedInterfaces are the interface methods, of this package's and
 // its imports' interfaces, that one of the given methods implements. Only
 // interfaces with a method of one of their names are tried.
-func (c *checker) implementedInterfaces(holding map[*types.Func]*holdsDuringCallback, waiting map[*types.Func]*ssa.Function) []ssautil.MethodImplementation {
+func (c *checker) implementedInterfaces(holding map[*types.Func]*holdsDuringCallback) []ssautil.MethodImplementation {
 	names := map[string]bool{}
 	recvs := map[*types.Named]bool{}
-	for _, m := range slices.Concat(keysOf(holding), keysOf(waiting)) {
+	for _, m := range keysOf(holding) {
 		names[m.Name()] = true
 		if named := receiverNamed(m); named != nil {
 			recvs[named] = true
@@ -211,14 +179,13 @@ func hasMethodNamed(iface *types.Interface, names map[string]bool) bool {
 // order.
 type buildImplements struct {
 	holds map[string][]implHold
-	waits map[string][]implWait
 }
 
 func (c *checker) inBuild() *buildImplements {
 	if c.built != nil {
 		return c.built
 	}
-	c.built = &buildImplements{holds: map[string][]implHold{}, waits: map[string][]implWait{}}
+	c.built = &buildImplements{holds: map[string][]implHold{}}
 	facts := c.pass.AllPackageFacts()
 	sort.Slice(facts, func(i, j int) bool { return facts[i].Package.Path() < facts[j].Package.Path() })
 	for _, pf := range facts {
@@ -229,11 +196,6 @@ func (c *checker) inBuild() *buildImplements {
 		for _, h := range f.Holds {
 			if !slices.ContainsFunc(c.built.holds[h.Method], func(o implHold) bool { return o.id() == h.id() }) {
 				c.built.holds[h.Method] = append(c.built.holds[h.Method], h)
-			}
-		}
-		for _, w := range f.Waits {
-			if !slices.ContainsFunc(c.built.waits[w.Method], func(o implWait) bool { return o.id() == w.id() }) {
-				c.built.waits[w.Method] = append(c.built.waits[w.Method], w)
 			}
 		}
 	}
@@ -261,16 +223,11 @@ func (c *checker) heldInBuild(m *types.Func) *holder {
 }
 
 // waitInBuild is the wait an implementation in the build gives the
-// module's interface method m, or false.
+// module's interface method m (netio's ImplementedInBuild), or false.
 func (c *checker) waitInBuild(m *types.Func) (waitOn, bool) {
-	waits := c.inBuild().waits[catalog.Key(m)]
-	if len(waits) == 0 {
+	path, at := c.net.WaitingInBuild(m)
+	if path == nil {
 		return waitOn{}, false
 	}
-	w := waits[0]
-	path := slices.Clone(w.Path) // the implementation's name first, as interfaceWait names it
-	if len(path) == 0 {
-		path = []string{w.Impl}
-	}
-	return waitOn{kind: network, path: path, at: ssautil.LinePos(c.pass.Fset, w.File, w.Line)}, true
+	return waitOn{kind: network, path: path, at: at}, true
 }

@@ -26,9 +26,20 @@
 // logger's interface with a syslog writer beside a stream writer (xorm's
 // log.Logger, called by every session method) reaches the network only
 // where the deployment picks syslog, and its call is a log line, not a wait
-// on a dependency. An interface whose implementations live elsewhere
-// (io.Writer) stays unfollowed: which one runs is not known where the
-// interface is declared.
+// on a dependency. An interface whose implementations live elsewhere is
+// resolved, for the module's own interfaces, where the caller's build
+// includes them (ImplementedInBuild, a package fact each of the program's
+// packages carries on): dex's connector.RefreshConnector, declared in
+// connector and implemented over HTTP by connector/oidc and its siblings,
+// all imported by the server that calls it. The same rule holds there:
+// every implementation in the build that is not a stand-in must reach the
+// network; a test double (declared in a test file or a package named for
+// mocks, fakes or stubs) is a stand-in too, and a decorator that calls the
+// same method on the value it wraps is no implementation of its own. Other
+// modules' interfaces (io.Writer) stay unfollowed: which implementation
+// runs is the caller's choice, not the build's. An implementation in a
+// package that does not import the interface's package (a structural one)
+// is not seen.
 package netio
 
 import (
@@ -55,7 +66,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(MayNetwork)},
+	FactTypes:  []analysis.Fact{new(MayNetwork), new(ImplementedInBuild)},
 }
 
 // maxPath bounds the call path a fact carries, to keep facts small.
@@ -79,12 +90,13 @@ func (f *MayNetwork) String() string { return "mayNetwork(" + strings.Join(f.Pat
 // Result answers, for calls in the current package, whether they reach the
 // network.
 type Result struct {
-	pass   *analysis.Pass
-	local  map[*ssa.Function][]string
-	at     map[*ssa.Function]token.Pos // the call of local's path in the function
-	ifaces map[*types.Func][]string    // this package's interface methods that reach, by an implementation of this package
-	extra  *catalog.Table              // network calls the project's .bhlint.yml adds
-	tables *ssautil.DispatchTables     // the package's maps of functions, for calls looked up in them
+	pass    *analysis.Pass
+	local   map[*ssa.Function][]string
+	at      map[*ssa.Function]token.Pos // the call of local's path in the function
+	ifaces  map[*types.Func][]string    // this package's interface methods that reach, by an implementation of this package
+	extra   *catalog.Table              // network calls the project's .bhlint.yml adds
+	tables  *ssautil.DispatchTables     // the package's maps of functions, for calls looked up in them
+	inBuild *buildImpls                 // the module interfaces' implementations in the build
 
 	rounds ssautil.Rounds // run's, for who reads whose path
 }
@@ -159,7 +171,10 @@ func (r *Result) methodReaches(m *types.Func) []string {
 		return nil
 	}
 	if m.Pkg() != r.pass.Pkg {
-		return r.imported(m)
+		if path := r.imported(m); path != nil {
+			return path
+		}
+		return r.buildReaches(m)
 	}
 	r.rounds.Read(m)
 	if path, ok := r.ifaces[m]; ok {
@@ -174,13 +189,13 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	res := &Result{pass: pass, local: map[*ssa.Function][]string{}, at: map[*ssa.Function]token.Pos{}, ifaces: map[*types.Func][]string{}, extra: catalog.NewTable(cfg.Catalog.NetworkCalls...)}
-	if len(cfg.Catalog.NetworkCalls) == 0 && !pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages) {
-		return res, nil
-	}
-	if !res.usesNetwork() {
+	res.inBuild = res.newBuildImpls()
+	if len(cfg.Catalog.NetworkCalls) == 0 && !pkgscope.Reaches(pass.Pkg, catalog.NetworkPackages) || !res.usesNetwork() {
+		res.exportBuildImpls()
 		return res, nil
 	}
 	builder := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	res.inBuild.attach(builder.Package().Prog)
 	impls := implementationsByMethod(pass.Pkg, builder.Package().Prog)
 	res.tables = ssautil.NewDispatchTables(builder.Package().Prog, pass.Pkg, pass.TypesInfo, pass.Files)
 	// Propagate to a fixed point: a round may add callers of functions
@@ -215,6 +230,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for m, path := range res.ifaces {
 		pass.ExportObjectFact(m, &MayNetwork{Path: path})
 	}
+	res.exportBuildImpls()
 	return res, nil
 }
 
@@ -294,7 +310,7 @@ func (r *Result) usesNetwork() bool {
 	return pkgscope.UsesFunc(r.pass.TypesInfo, func(fn *types.Func) bool {
 		origin := fn.Origin()
 		return r.isNetworkCall(fn) || catalog.IsHTTPDoer(fn) ||
-			origin.Pkg() != nil && origin.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(origin, new(MayNetwork))
+			origin.Pkg() != nil && origin.Pkg() != r.pass.Pkg && (r.pass.ImportObjectFact(origin, new(MayNetwork)) || r.inBuild.waits(origin))
 	})
 }
 

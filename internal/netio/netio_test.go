@@ -9,5 +9,5 @@ import (
 )
 
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), netio.Analyzer, "httpx", "vendors", "misc", "sdk", "sdkuser", "dispatch")
+	analysistest.Run(t, analysistest.TestData(), netio.Analyzer, "httpx", "vendors", "misc", "sdk", "sdkuser", "dispatch", "example.com/idp/...")
 }

@@ -1,4 +1,4 @@
-// Package gitsvc declares a git interface with a subprocess implementation, a // want package:`implements\(waits \(example\.com/gitsvc\.Mirror\)\.Notify by \(gitsvc\.HTTPMirror\)\.Notify\)`
+// Package gitsvc declares a git interface with a subprocess implementation, a
 // fake, an HTTP mirror client and a local-only notifier, for callers holding
 // a transaction in another package.
 package gitsvc

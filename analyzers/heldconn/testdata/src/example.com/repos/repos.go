@@ -1,4 +1,4 @@
-// Package repos holds transactions while calling through interfaces whose // want package:`implements\(waits \(example\.com/gitsvc\.Mirror\)\.Notify by \(gitsvc\.HTTPMirror\)\.Notify\)`
+// Package repos holds transactions while calling through interfaces whose
 // implementations (in example.com/gitsvc) wait on a subprocess or the
 // network.
 package repos

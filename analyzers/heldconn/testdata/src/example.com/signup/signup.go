@@ -1,4 +1,4 @@
-// Package signup creates a user and their first project in one transaction. // want package:`implements\(waits \(example\.com/authz\.Client\)\.Write by \(\*authz\.FGA\)\.Write, waits \(example\.com/projects\.Creator\)\.Provision by \(\*projects\.creator\)\.Provision\)`
+// Package signup creates a user and their first project in one transaction.
 package signup
 
 import (

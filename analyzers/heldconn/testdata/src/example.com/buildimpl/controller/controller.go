@@ -1,4 +1,4 @@
-// Package controller runs its writes through txlib.Tx and invalidates // want package:`implements\(holds \(example.com/buildimpl/txlib.Tx\).Transaction by \(\*mongoutil.mongoTx\).Transaction, waits \(example.com/buildimpl/cache.BatchDeleter\).ChainExecDel by \(\*rediscache.UserCacheRedis\).ChainExecDel\)`
+// Package controller runs its writes through txlib.Tx and invalidates // want package:`implements\(holds \(example.com/buildimpl/txlib.Tx\).Transaction by \(\*mongoutil.mongoTx\).Transaction\)`
 // through cache.UserCache; it imports neither implementation, but both are
 // in its build (through storage): a call through either resolves to them.
 package controller

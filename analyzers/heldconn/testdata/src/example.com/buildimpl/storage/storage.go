@@ -1,4 +1,4 @@
-// Package storage opens the stores: the only package that names the // want package:`implements\(holds \(example.com/buildimpl/txlib.Tx\).Transaction by \(\*mongoutil.mongoTx\).Transaction, waits \(example.com/buildimpl/cache.BatchDeleter\).ChainExecDel by \(\*rediscache.UserCacheRedis\).ChainExecDel\)`
+// Package storage opens the stores: the only package that names the // want package:`implements\(holds \(example.com/buildimpl/txlib.Tx\).Transaction by \(\*mongoutil.mongoTx\).Transaction\)`
 // implementations.
 package storage
 

@@ -1,4 +1,4 @@
-// Package rediscache implements the cache over Redis. // want package:`implements\(waits \(example.com/buildimpl/cache.BatchDeleter\).ChainExecDel by \(\*rediscache.UserCacheRedis\).ChainExecDel\)`
+// Package rediscache implements the cache over Redis.
 package rediscache
 
 import (

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // returnsSharedHandle marks a function that returns, on every path, an ORM
@@ -31,11 +32,17 @@ func (c *checker) learnSharedHandleGetters() {
 }
 
 // returnsStoredHandle reports whether fd, of one ORM handle result, returns
-// on every path a field of one of its parameters or a package variable.
+// on every path a field of one of its parameters or a package variable; or
+// whether it is handed neither a context nor a handle and attaches none
+// (dtm's dtmutil.DbGet(conf), which returns the pool it caches per DSN in
+// a package sync.Map): what it returns can carry no caller's context.
 func (c *checker) returnsStoredHandle(fd *ast.FuncDecl, obj *types.Func) bool {
 	res := obj.Signature().Results()
-	if res.Len() != 1 || !slices.Contains(catalog.ORMContextHandles, types.TypeString(res.At(0).Type(), nil)) {
+	if res.Len() != 1 || !isORMHandleType(res.At(0).Type()) {
 		return false
+	}
+	if c.handedNoContext(fd, obj.Signature()) {
+		return true
 	}
 	stored, returns := true, 0
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -49,6 +56,58 @@ func (c *checker) returnsStoredHandle(fd *ast.FuncDecl, obj *types.Func) bool {
 		return stored
 	})
 	return stored && returns > 0
+}
+
+// handedNoContext reports whether a function is handed no context and no
+// ORM handle (as a parameter or its receiver), and attaches no context to
+// a handle (ORMContextSetters).
+func (c *checker) handedNoContext(fd *ast.FuncDecl, sig *types.Signature) bool {
+	vars := slices.Collect(sig.Params().Variables())
+	if sig.Recv() != nil {
+		vars = append(vars, sig.Recv())
+	}
+	for _, v := range vars {
+		if ssautil.IsContext(v.Type()) || isORMHandleType(v.Type()) {
+			return false
+		}
+	}
+	attaches := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && catalog.ORMContextSetters.Has(c.callee(call)) {
+			attaches = true
+		}
+		return !attaches
+	})
+	return !attaches
+}
+
+// isORMHandleType reports whether t is an ORM handle (ORMContextHandles)
+// or a struct, or a pointer to one, that embeds one (dtm's dtmutil.DB
+// wrapping *gorm.DB): its round trips are the embedded handle's.
+func isORMHandleType(t types.Type) bool { return embedsORMHandle(t, 0) }
+
+// embedsORMHandle is isORMHandleType through at most three embeddings (a
+// struct may embed a pointer to itself).
+func embedsORMHandle(t types.Type, depth int) bool {
+	if slices.Contains(catalog.ORMContextHandles, types.TypeString(t, nil)) {
+		return true
+	}
+	if depth == 3 {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if f.Embedded() && embedsORMHandle(f.Type(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // isStoredHandle reports whether e reads a field of a parameter or the

@@ -505,7 +505,7 @@ func (c *checker) contextlessWait(fd *ast.FuncDecl, call *ast.CallExpr) string {
 
 func (c *checker) isORMHandle(e ast.Expr) bool {
 	t := c.pass.TypesInfo.TypeOf(e)
-	return t != nil && slices.Contains(catalog.ORMContextHandles, types.TypeString(t, nil))
+	return t != nil && isORMHandleType(t)
 }
 
 // everyValueHasContext: every value assigned to the local handle v may

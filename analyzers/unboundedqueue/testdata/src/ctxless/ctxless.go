@@ -1,4 +1,4 @@
-// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(7\\)"
+// Package ctxless has waits for a pool slot through methods that take no // want package:"limitsPools" package:"noContextWaitsReported\\(8\\)"
 // context, in functions that were handed one (a repository called from a
 // handler, apache/answer's data.DB.Transaction), and look-alikes that
 // give the wait the context or were never handed one, or that no request
@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -104,7 +105,63 @@ func (r *Repo) Routes(mux *http.ServeMux) { // want Routes:"waitsOnNetwork"
 		r.FindScoped(req.Context(), app, 1)
 		r.Unbind(app, []int{1})
 	})
+	mux.HandleFunc("/save", func(w http.ResponseWriter, req *http.Request) {
+		SaveTrans(req.Context(), "dsn")
+		SaveTransScoped(req.Context(), "dsn")
+		SaveChain()
+	})
 }
+
+// ---- handles cached by a getter that is handed no context ----
+
+// Wrapped wraps the ORM's handle, as dtm's dtmutil.DB does: its round trips
+// are the embedded handle's.
+type Wrapped struct{ *gorm.DB }
+
+var pools sync.Map
+
+// CachedDB opens one pool per DSN and keeps it: what it returns is the
+// shared pool, and it is handed no context to attach.
+func CachedDB(dsn string) *Wrapped { // want CachedDB:"returnsSharedHandle"
+	db, ok := pools.Load(dsn)
+	if !ok {
+		orm, _ := gorm.Open(nil)
+		sqlDB, _ := orm.DB()
+		sqlDB.SetMaxOpenConns(10)
+		db = &Wrapped{DB: orm}
+		pools.Store(dsn, db)
+	}
+	return db.(*Wrapped)
+}
+
+func SaveTrans(ctx context.Context, dsn string) error { // want SaveTrans:"waitsOnNetwork" SaveTrans:"ignoresContext" SaveTrans:`waitsNoContext\(\(\*gorm.DB\).Transaction in SaveTrans\)`
+	return CachedDB(dsn).Transaction(func(tx *gorm.DB) error { // want `wait with no deadline: \(\*gorm.DB\).Transaction waits for a pool slot with no context`
+		return tx.Where("id = ?", 1).Delete(&User{}).Error
+	})
+}
+
+// ScopedDB is handed the caller's context and attaches it.
+func ScopedDB(ctx context.Context, dsn string) *Wrapped {
+	return &Wrapped{CachedDB(dsn).WithContext(ctx)}
+}
+
+// Trap: the handle carries the request's context.
+func SaveTransScoped(ctx context.Context, dsn string) error { // want SaveTransScoped:"waitsOnNetwork"
+	return ScopedDB(ctx, dsn).Transaction(func(tx *gorm.DB) error {
+		return tx.Where("id = ?", 1).Delete(&User{}).Error
+	})
+}
+
+// Node embeds a pointer to itself: no handle, however deep one looks.
+type Node struct {
+	*Node
+	Name string
+}
+
+func (n *Node) Next() *Node { return n.Node }
+
+// Trap: a chain of nodes is not a handle; Next's receiver is not one.
+func SaveChain() string { return (&Node{}).Next().Name }
 
 // ---- handles through getters ----
 
@@ -134,7 +191,7 @@ func (r *Repo) FindScoped(ctx context.Context, c *AppCtx, id int) User { // want
 // Refresh tallies in a goroutine it starts on every call: a request that
 // reaches it starts one more goroutine that waits with no deadline (the go
 // statement is a goroutine per request too, shape 7).
-func (r *Repo) Refresh(ctx context.Context) { // want Refresh:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)` Refresh:`detachesPerCall\(ctxless.go:138\)` Refresh:"startsGoroutine"
+func (r *Repo) Refresh(ctx context.Context) { // want Refresh:`waitsNoContext\(\(\*sql.DB\).Exec in \(Repo\).Tally\)` Refresh:`detachesPerCall\(ctxless.go:195\)` Refresh:"startsGoroutine"
 	go func() { // want `goroutine per request: this go statement starts a goroutine on every request that reaches it`
 		r.Tally(ctx)
 	}()

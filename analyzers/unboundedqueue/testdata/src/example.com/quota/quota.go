@@ -25,8 +25,9 @@ func PostConsumeCtx(ctx context.Context, id int) error { // want PostConsumeCtx:
 	return DB.WithContext(ctx).Where("id = ?", id).First(&t).Error
 }
 
-// Scope only builds a statement: no round trip.
-func Scope(id int) *gorm.DB { return DB.Where("id = ?", id) }
+// Scope only builds a statement: no round trip. It is handed no context
+// and attaches none: what it returns is the shared handle.
+func Scope(id int) *gorm.DB { return DB.Where("id = ?", id) } // want Scope:"returnsSharedHandle"
 
 // ReturnQuota gives a failed request's quota back in a goroutine of its
 // own, with no context on the query: every call leaves one more goroutine

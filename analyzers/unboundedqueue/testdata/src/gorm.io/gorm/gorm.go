@@ -36,6 +36,8 @@ func (db *DB) Debug() *DB { return db }
 // Begin starts a transaction; the *DB it returns holds its connection.
 func (db *DB) Begin() *DB { return db }
 
+func (db *DB) Transaction(fc func(tx *DB) error) error { return fc(db) }
+
 func (db *DB) Delete(value any, conds ...any) *DB { return db }
 
 func (db *DB) Commit() *DB { return db }

@@ -415,6 +415,18 @@ func (c *checker) createdElsewhere(key string, wiredHere int) (token.Pos, poolCr
 		if p, ok := oneOpening(all); ok {
 			return c.posOf(p.File, p.Line), p
 		}
+		// None wired by a static call, each opened by one of the
+		// configuration's choices (dex's StorageConfig.Open, from a map of
+		// flavours): one process runs one, and that one is shared.
+		if wiredHere == 0 && len(outer) > 1 && !slices.ContainsFunc(outer, func(p poolCreation) bool { return p.Hops > 0 }) {
+			first := slices.MinFunc(outer, func(a, b poolCreation) int { return compareAt(a.openedAt(), b.openedAt()) })
+			for _, p := range outer {
+				if p.openedAt() != first.openedAt() {
+					first.Also = append(first.Also, p.openedAt())
+				}
+			}
+			return c.posOf(first.File, first.Line), first
+		}
 		return token.NoPos, poolCreation{}
 	}
 	at := outer[0].wiredAt()

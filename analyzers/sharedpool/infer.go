@@ -1179,6 +1179,16 @@ func (c *checker) inferredView(deps []*lanes.Summary, own *lanes.Summary) []*lan
 			one(u, false)
 		}
 		for _, u := range e.Dispatch {
+			if c.dead.Has(u.Resource.Key) {
+				// A call its own package did not know dead (the in-memory
+				// backend is not in its build): the first package that
+				// knows resolves it, whoever's entry it is, as resolveDead
+				// does for this package's own.
+				for _, r := range c.resolveDispatch(u, dispatchDepth) {
+					one(r, false)
+				}
+				continue
+			}
 			one(u, true)
 		}
 	}

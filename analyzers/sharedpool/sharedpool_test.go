@@ -149,6 +149,17 @@ func TestInferModuleInterfaces(t *testing.T) {
 	elsewhere.Done()
 }
 
+// TestInferConfiguredBackends: a storage opened through an interface from
+// a map of configurations (dex's StorageConfig), with an in-memory backend
+// beside the database's flavours: main, which sees them all, resolves the
+// server's calls through the interface to the pool, and reports it at the
+// first flavour's opening.
+func TestInferConfiguredBackends(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, filepath.Join(analysistest.TestData(), "moddex"), sharedpool.Analyzer, "./...")
+	elsewhere.Done()
+}
+
 // TestDependencyState: a pool field of a dependency's type that the
 // program opens nowhere (a metrics library's collector around a pool,
 // never built) is no pool of the program's, whatever reaches it.

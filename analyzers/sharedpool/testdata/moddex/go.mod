@@ -1,0 +1,3 @@
+module example.com/moddex
+
+go 1.22

@@ -316,7 +316,10 @@ capped by it.
     its caller's context and is trusted; a field or a package variable is
     the shared handle and carries none, and so does what a function returns
     that only reads one out (nightingale's models.DB(ctx) returning ctx.DB:
-    returnsSharedHandle, a fact). A transaction an ORM's Begin returns
+    returnsSharedHandle, a fact), or that is handed neither a context nor a
+    handle and attaches none (dtm's dtmutil.DbGet(conf), returning the pool
+    it caches per DSN). A struct that embeds a handle is one (dtm's
+    dtmutil.DB wrapping *gorm.DB: dbGet().Transaction(…)). A transaction an ORM's Begin returns
     (gorm's tx := db.Begin()) runs its queries on the connection it holds:
     they wait for no slot; the Begin does. Not in main or init, nor in a
     function handed no context (start-up, a migration step), unless a

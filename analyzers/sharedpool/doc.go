@@ -220,7 +220,11 @@ NewStore(b) for the jobs) creates neither. A variable is one pool
 whoever calls its creator; a field is filled anew by each call, so a
 package that calls a field's creator twice (one pool for the handlers, one
 for the jobs) has no single call to report, and the finding stays where it
-would be without one. A pool passed as a
+would be without one. Openings that no static call wires, each a
+configuration's choice (dex's storage flavours, opened through its
+StorageConfig interface from a map of constructors), are one pool per
+process: the finding sits at the first, the others are related
+information. A pool passed as a
 parameter is attributed at the load that produced it, in the caller; one
 a function stores into laned variables or fields (NewDeps(db) filling Card
 and Tax with db) is wrapped into those lanes. A call through a func-typed field of
@@ -245,7 +249,10 @@ none (an in-memory store, the backend of a test or a small deployment)
 does not make the others safe: which one runs is the deployment's choice,
 and where the database's runs, its pool is shared. Such a call is no
 longer carried from the package that sees an implementation reaching no
-pool: it is resolved there, with what is visible there. A stand-in is not
+pool: it is resolved there, with what is visible there, whichever
+package's call it is (dex's main imports storage/memory beside
+storage/sql, and resolves there the server's calls through
+storage.Storage). A stand-in is not
 such an implementation: a no-op kept in the interface's own package
 (permify's NoopDataWriter beside DataWriter) or a double in test support
 (a package under test/, tests/, testutil/…) reaches no pool by design, so

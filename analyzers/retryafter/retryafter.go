@@ -285,7 +285,7 @@ func recvArgs(fn *types.Func) int {
 func frameworkOf(fn *ssa.Function) *catalog.HTTPFramework {
 	takesInterface := false
 	for _, p := range fn.Params {
-		if f := frameworkOfType(p.Type(), 0); f != nil {
+		if f := frameworkOfType(p.Type()); f != nil {
 			return f
 		}
 		takesInterface = takesInterface || types.IsInterface(p.Type())
@@ -300,25 +300,12 @@ func frameworkOf(fn *ssa.Function) *catalog.HTTPFramework {
 // a project's own context (type Context struct{ echo.Context; service
 // any }) is the framework's, and its promoted c.NoContent(429) writes the
 // response as echo's does.
-func frameworkOfType(t types.Type, depth int) *catalog.HTTPFramework {
-	if f := catalog.FrameworkOfContext(catalog.TypeKey(t)); f != nil || depth == 2 {
-		return f
-	}
-	if ptr, ok := t.Underlying().(*types.Pointer); ok {
-		t = ptr.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return nil
-	}
-	for i := range st.NumFields() {
-		if field := st.Field(i); field.Embedded() {
-			if f := frameworkOfType(field.Type(), depth+1); f != nil {
-				return f
-			}
-		}
-	}
-	return nil
+func frameworkOfType(t types.Type) *catalog.HTTPFramework {
+	f, _ := ssautil.EmbeddedFind(t, 2, func(t types.Type) (*catalog.HTTPFramework, bool) {
+		f := catalog.FrameworkOfContext(catalog.TypeKey(t))
+		return f, f != nil
+	})
+	return f
 }
 
 // recoveredFramework returns the framework whose request context fn asserts

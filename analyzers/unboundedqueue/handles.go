@@ -84,30 +84,11 @@ func (c *checker) handedNoContext(fd *ast.FuncDecl, sig *types.Signature) bool {
 // isORMHandleType reports whether t is an ORM handle (ORMContextHandles)
 // or a struct, or a pointer to one, that embeds one (dtm's dtmutil.DB
 // wrapping *gorm.DB): its round trips are the embedded handle's.
-func isORMHandleType(t types.Type) bool { return embedsORMHandle(t, 0) }
-
-// embedsORMHandle is isORMHandleType through at most three embeddings (a
-// struct may embed a pointer to itself).
-func embedsORMHandle(t types.Type, depth int) bool {
-	if slices.Contains(catalog.ORMContextHandles, types.TypeString(t, nil)) {
-		return true
-	}
-	if depth == 3 {
-		return false
-	}
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for f := range st.Fields() {
-		if f.Embedded() && embedsORMHandle(f.Type(), depth+1) {
-			return true
-		}
-	}
-	return false
+func isORMHandleType(t types.Type) bool {
+	_, ok := ssautil.EmbeddedFind(t, 3, func(t types.Type) (struct{}, bool) {
+		return struct{}{}, slices.Contains(catalog.ORMContextHandles, types.TypeString(t, nil))
+	})
+	return ok
 }
 
 // isStoredHandle reports whether e reads a field of a parameter or the

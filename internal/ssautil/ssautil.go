@@ -450,3 +450,29 @@ func NamedOf(t types.Type) *types.Named {
 	named, _ := types.Unalias(t).(*types.Named)
 	return named
 }
+
+// EmbeddedFind returns what match finds for t or, failing that, for the
+// first type a struct t (or one t points to) embeds, through at most
+// maxDepth embeddings (a struct may embed a pointer to itself): a project's
+// type that wraps a framework's context or an ORM's handle is that
+// context or handle.
+func EmbeddedFind[T any](t types.Type, maxDepth int, match func(types.Type) (T, bool)) (T, bool) {
+	if v, ok := match(t); ok || maxDepth == 0 {
+		return v, ok
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if st, ok := t.Underlying().(*types.Struct); ok {
+		for f := range st.Fields() {
+			if !f.Embedded() {
+				continue
+			}
+			if v, ok := EmbeddedFind(f.Type(), maxDepth-1, match); ok {
+				return v, ok
+			}
+		}
+	}
+	var zero T
+	return zero, false
+}

@@ -500,8 +500,16 @@ func (c *checker) emitOrPend(d analysis.Diagnostic) {
 // whose functions take a *testing.T), and anchors its line for the ignores
 // written there.
 func (c *checker) pend(d analysis.Diagnostic) {
+	if r, ok := c.keep(d); ok {
+		c.pending = append(c.pending, r)
+	}
+}
+
+// keep is d as a report another package can make, unless it sits in test
+// support code; it anchors d's line for the ignores written there.
+func (c *checker) keep(d analysis.Diagnostic) (pendingReport, bool) {
 	if guard.InTestSupport(c.pass, d.Pos) {
-		return
+		return pendingReport{}, false
 	}
 	guard.Anchor(c.pass, d.Pos)
 	r := pendingReport{At: c.placeOf(d.Pos, d.Message)}
@@ -509,7 +517,7 @@ func (c *checker) pend(d analysis.Diagnostic) {
 	for _, rel := range d.Related {
 		r.Related = append(r.Related, c.placeOf(rel.Pos, rel.Message))
 	}
-	c.pending = append(c.pending, r)
+	return r, true
 }
 
 // exportPending exports the findings this package keeps pending.

@@ -141,8 +141,23 @@ capped by it.
     instantiation writes or reads it: newManager[T] filling consumers from
     []ExporterConfig, Start ranging over m.consumers); when the
     code caps len(collection) before the loop (compares it with something
-    other than 0 or 1), or, for a parameter of an unexported function,
-    every caller in the package caps the argument before the call; when the
+    other than 0 or 1); or the collection is a parameter of the function,
+    never assigned in it, and the function is not a request's own (one
+    handed a request): then its callers decide, by the same rules, at the
+    argument they hand (a literal or nil, a local only ever assigned
+    literals, configuration, also through an accessor taking nothing
+    named for it: s.getOpts().Addrs, srv.GetConfig(); the cluster's
+    members; a length the caller checked; a batch with a constant LIMIT;
+    a list made in start-up code or kept in a field only start-up code
+    sets), and the first call that hands a list none of these fixes
+    reports the go statement, naming the call (nsq's clusterinfo querying
+    each lookupd address nsqadmin hands it from its options is not
+    reported; a helper handed the rows a handler read is). A caller that
+    hands on a parameter of its own defers to its own callers; an
+    exported function's callers in other packages decide through a fact
+    (fansOutOverParam), and one nobody in sight calls is not reported; an
+    unexported one that no call names (a func value) is reported where it
+    is; when the
     loop waits for what it started (a receive, a Wait) after the start; or
     when each goroutine ranges over a part the code made (a chunk of a
     list, one producer's channel) and the function waits for them all
@@ -781,13 +796,16 @@ Agent.Run does before its goroutine per configured processor), the
 functions only they call, and a command's function literal, one stored in a framework's field
 (cobra's RunE, an urfave Action), which runs once when the command line
 names it (coder's server command shutting down the daemons it built from
-its configuration) — (callers are seen in the package only: a variadic parameter
+its configuration) — (a list handed in as a parameter is judged at the
+static calls of the function, in its package and, for an exported one, in
+the packages that import it: a call through an interface or a func value
+is not seen, and a fan-out only such calls reach is not reported; a variadic parameter
 of an exported function is trusted to be written out by callers in other
 packages too; and a main that reads a list from a file or a database at
 start-up and fans out over it does so once, which is not reported; a
 field filled by decoding into its struct, json.Unmarshal(body, &s), is no
 write the analyzer sees); it is
-trusted as capped when this function or every caller in the package compares its length with a
+trusted as capped when this function, or each caller that hands it the list, compares its length with a
 bound before the fan-out (a comparison anywhere before it, not on every
 path). What the names cannot tell is decided towards silence: a work queue
 of closures (a slice of funcs) and a request field named Options are not

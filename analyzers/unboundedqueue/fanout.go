@@ -25,6 +25,9 @@ type perItemLoop struct {
 	what string         // "element of orders", "row of rows", "value received from jobs"
 	elem types.Type     // the type of one item
 	fn   *ast.BlockStmt // the body of the function the loop is in
+	// overParam: the loop ranges over a parameter of its function, which
+	// the callers decide (paramfanout.go).
+	overParam *deferredFanOut
 }
 
 // checkFanOut finds goroutines started once per item (shape 1) and errgroup
@@ -359,7 +362,7 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		switch t := tv.Type.Underlying().(type) {
 		case *types.Slice, *types.Map:
 			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.fixedLocalList(fd.Body, s.X) || c.configured(fd.Body, s.X) ||
-				c.clusterMembers(fd.Body, s.X) || c.lenChecked(fd.Body, s.X, s.Pos()) || c.cappedByCallers(fd, s.X) ||
+				c.clusterMembers(fd.Body, s.X) || c.lenChecked(fd.Body, s.X, s.Pos()) ||
 				c.fixedAtStartup(fd, s) || c.cappedByLimit(fd, s.X) {
 				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code or its query capped
 			}
@@ -372,7 +375,7 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 			if isListenerList(t) {
 				return nil // the sockets the process listens on: one server each
 			}
-			return &perItemLoop{node: s, body: s.Body, what: "element of " + name, elem: elemOf(t)}
+			return &perItemLoop{node: s, body: s.Body, what: "element of " + name, elem: elemOf(t), overParam: c.fanOutParam(fd, s.X)}
 		case *types.Chan:
 			if c.closedBefore(fd.Body, s) {
 				return nil // drains what is buffered: at most the channel's capacity
@@ -599,58 +602,6 @@ func mirror(op token.Token) token.Token {
 	return op
 }
 
-// cappedByCallers reports whether x is a parameter of fd, an unexported
-// function, and every call of fd in the package passes an argument whose
-// length the caller capped before the call (if len(modules) > max { return }).
-func (c *checker) cappedByCallers(fd *ast.FuncDecl, x ast.Expr) bool {
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-	if !ok || fn == nil || fn.Exported() {
-		return false
-	}
-	index := -1
-	params := fn.Signature().Params()
-	for i := range params.Len() {
-		if params.At(i) == c.pass.TypesInfo.ObjectOf(id) {
-			index = i
-		}
-	}
-	if index < 0 {
-		return false
-	}
-	calls, capped := 0, 0
-	for _, f := range c.pass.Files {
-		if c.isTest(f) {
-			continue
-		}
-		ast.PreorderStack(f, nil, func(n ast.Node, stack []ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || c.callee(call) != fn || index >= len(call.Args) {
-				return true
-			}
-			calls++
-			if body := callerBody(stack); body != nil && c.lenChecked(body, call.Args[index], call.Pos()) {
-				capped++
-			}
-			return true
-		})
-	}
-	return calls > 0 && capped == calls
-}
-
-// callerBody is the body of the innermost function in stack.
-func callerBody(stack []ast.Node) *ast.BlockStmt {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch f := stack[i].(type) {
-		case *ast.FuncLit:
-			return f.Body
-		case *ast.FuncDecl:
-			return f.Body
-		}
-	}
-	return nil
-}
-
 // configured reports whether x is read from configuration (cfg.Peers,
 // h.Config().Keys(ctx), a value of a type a configuration package declares:
 // rs []config.InhibitRule), directly or through the one assignment of a
@@ -672,7 +623,7 @@ func (c *checker) fromConfig(body *ast.BlockStmt, x ast.Expr, depth int) bool {
 		if !ok || found {
 			return !found
 		}
-		found = isConfigName(id.Name) || c.isConfiguration(c.pass.TypesInfo.TypeOf(id)) ||
+		found = isConfigName(id.Name) || c.isConfigAccessor(id) || c.isConfiguration(c.pass.TypesInfo.TypeOf(id)) ||
 			depth < 3 && c.localVar(id) != nil && c.fromConfig(body, id, depth+1)
 		return !found
 	})
@@ -884,6 +835,19 @@ func (c *checker) clusterMembers(body *ast.BlockStmt, x ast.Expr) bool {
 	}
 	fn := c.callee(call)
 	return fn != nil && fn.Pkg() != nil && catalog.IsMembershipPackage(fn.Pkg().Path())
+}
+
+// isConfigAccessor reports whether id names a function or method taking
+// nothing whose name, its get prefix aside, names configuration
+// (s.getOpts(), srv.GetConfig()): the settings the process was started
+// with, behind an accessor.
+func (c *checker) isConfigAccessor(id *ast.Ident) bool {
+	fn, ok := c.pass.TypesInfo.Uses[id].(*types.Func)
+	if !ok || fn.Signature().Params().Len() != 0 {
+		return false
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(fn.Name(), "get"), "Get")
+	return name != fn.Name() && isConfigName(name)
 }
 
 func isConfigName(name string) bool {
@@ -1202,7 +1166,7 @@ func (c *checker) checkGoroutine(loop *perItemLoop, starter ast.Node, work ast.E
 	if goroutineAt.IsValid() {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: goroutineAt, Message: "the goroutine each call starts"})
 	}
-	c.emit(d)
+	c.emitPerItem(loop, d)
 }
 
 // checkGroupGo reports g.Go in a per-item loop when g is a group created in
@@ -1221,10 +1185,10 @@ func (c *checker) checkGroupGo(fd *ast.FuncDecl, loop *perItemLoop, call *ast.Ca
 		c.joinedPartitions(loop, work) {
 		return
 	}
-	c.report(call.Pos(), g.Pos(), "group "+g.Name()+" created here with no limit",
+	c.emitPerItem(loop, c.diagnostic(call.Pos(), g.Pos(), "group "+g.Name()+" created here with no limit",
 		"errgroup without a limit: %s.Go runs once for every %s and %s has no SetLimit before the loop, "+
 			"so every item runs at once; call %s.SetLimit(n) with n > 0 right after creating the group",
-		g.Name(), loop.what, g.Name(), g.Name())
+		g.Name(), loop.what, g.Name(), g.Name()))
 }
 
 // createsGroup reports whether g is declared in fd as a new errgroup: a

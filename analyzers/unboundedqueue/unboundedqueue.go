@@ -35,7 +35,7 @@ var Analyzer = guard.Wrap(&analysis.Analyzer{
 	Doc:       docs.Extract(doc, "unboundedqueue"),
 	URL:       "https://github.com/bhlint/bhlint/tree/main/analyzers/unboundedqueue",
 	Requires:  []*analysis.Analyzer{lazyssa.Analyzer, netio.Analyzer},
-	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits), new(servedPerRequest), new(returnsSharedHandle), new(servedElsewhere)},
+	FactTypes: []analysis.Fact{new(opensUnboundedDB), new(boundsDBParam), new(takesSlot), new(parksOnSend), new(startsGoroutine), new(waitsOnNetwork), new(returnsNetworkFunc), new(detachesPerCall), new(ignoresContext), new(forwardsSlotWait), new(servesConns), new(claimsUnderLock), new(acquiresSlot), new(waitsNoContext), new(noContextWaitsReported), new(limitsPools), new(pendingWaits), new(servedPerRequest), new(returnsSharedHandle), new(servedElsewhere), new(fansOutOverParam)},
 	Run:       run,
 }, Code)
 
@@ -144,6 +144,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	guard.At(token.NoPos, func() { c.decideParamFanOuts() })
 	guard.At(token.NoPos, func() { c.exportServedMethods() })
 	guard.At(token.NoPos, func() { c.checkSliceQueues() })
 	guard.At(token.NoPos, func() { c.checkMutexesPerRequest() })
@@ -546,6 +547,7 @@ type checker struct {
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
 	ifaceImpls      []ssautil.MethodImplementation   // this package's interface methods and their implementations (localInterfaceImpls)
 	reportedWaits   []string                         // the waits with no context, and the go statements reached at depth, this package reported (noContextWaitsReported)
+	deferredFans    []deferredFanOut                 // this package's goroutines per item of a parameter, which its callers decide (paramfanout.go)
 	pending         []pendingReport                  // this package's request waits inside a dependency, where no maximum is known (pendingWaits)
 	reportedBefore  map[string]bool                  // those the packages before it reported
 	limitedHere     *bool                            // this package or one it imports gives a pool a maximum (limitsPools), once learned

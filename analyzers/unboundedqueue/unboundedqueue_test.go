@@ -186,3 +186,37 @@ func TestServedElsewhere(t *testing.T) {
 	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/servedwaits/server", "example.com/servedwaits/sqlstore", "example.com/servedwaits/memstore", "example.com/servedwaits/cmd")
 	elsewhere.Done()
 }
+
+// TestFanOutOverParam: a goroutine per item of a parameter is decided at
+// the calls, in the package that calls it: clusteradmin reports the ones
+// it hands a request's list, at clusterinfo's go statements.
+func TestFanOutOverParam(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	results := analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/clusterinfo", "example.com/clusteradmin")
+	elsewhere.Done()
+	// The finding names the call that decided it, and the hops that handed
+	// the list on.
+	want := map[string]string{
+		"Topics": fmt.Sprintf(`clusteradmin.go:%d called here with r.URL.Query()["addr"], a list nothing here bounds`, testpkgs.LineOf(t, "example.com/clusteradmin/clusteradmin.go", `s.ci.Topics(r.Context(), r.URL.Query()["addr"])`)),
+		"Lookup": fmt.Sprintf(`clusteradmin.go:%d called here with addrs, Refresh's parameter, decided by its callers`, testpkgs.LineOf(t, "example.com/clusteradmin/clusteradmin.go", `s.ci.Lookup(ctx, addrs)`)),
+	}
+	found := map[string]bool{}
+	for _, r := range results {
+		if r.Pass.Pkg.Path() != "example.com/clusteradmin" {
+			continue
+		}
+		for _, d := range r.Diagnostics {
+			related := testpkgs.Related(r, d)
+			for name, rel := range want {
+				if slices.Contains(related, rel) {
+					found[name] = true
+				}
+			}
+		}
+	}
+	for name, rel := range want {
+		if !found[name] {
+			t.Errorf("no finding of clusteradmin's has the related position %q (%s)", rel, name)
+		}
+	}
+}

@@ -1,0 +1,255 @@
+package unboundedqueue
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/bhlint/bhlint/internal/entrypoints"
+)
+
+// A fan-out over a function's parameter (for _, addr := range addrs { go
+// query(addr) }, addrs handed in) is as bounded as what its callers hand
+// it: nsq's clusterinfo queries every lookupd address that nsqadmin passes
+// from its configuration, one goroutine each, and a helper that fans out
+// over the rows a handler read is per request. What bounds it is decided
+// where it is called, by the rules a list ranged over in place gets
+// (argumentFixed): the finding waits at the go statement (a paramFanOut)
+// until a caller hands a list nothing fixes, and is reported then, naming
+// that call. A caller that hands on a parameter of its own defers it again,
+// to its callers; an exported function's deferred fan-outs travel to the
+// packages that call it in a fansOutOverParam fact. A fan-out nobody in
+// sight calls with data stays silent, as an exported variadic's spread does;
+// an unexported one nobody calls directly (a func value) is reported where
+// it is, as before.
+
+// fansOutOverParam marks a function whose goroutines per item range over
+// one of its parameters, with the findings its callers decide.
+type fansOutOverParam struct{ Fans []paramFanOut }
+
+// paramFanOut is one such finding: the parameter's index (among the
+// signature's parameters, the receiver not counted), and the report kept
+// for the caller that hands it a list nothing fixes.
+type paramFanOut struct {
+	Index  int
+	Report pendingReport
+}
+
+func (*fansOutOverParam) AFact() {}
+
+func (f *fansOutOverParam) String() string { return fmt.Sprintf("fansOutOverParam(%d)", len(f.Fans)) }
+
+// deferredFanOut is a fan-out over fn's parameter index that this package
+// decides at fn's calls.
+type deferredFanOut struct {
+	fn    *types.Func
+	index int
+	fan   paramFanOut
+}
+
+// fanOutParam is the function and parameter index whose callers decide a
+// loop in fd over x, or nil: x is a parameter of fd itself, never assigned
+// in it, and fd is not a request's own function (a list a request handler
+// is handed beside the request comes with it).
+func (c *checker) fanOutParam(fd *ast.FuncDecl, x ast.Expr) *deferredFanOut {
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	v := c.localVar(x)
+	if fn == nil || v == nil || c.runsPerRequest(fd) || c.takesRequest(fd.Type) {
+		return nil
+	}
+	index, ok := paramIndex(c.pass.TypesInfo, fd)[v]
+	if !ok || c.assignedIn(fd.Body, v) {
+		return nil
+	}
+	return &deferredFanOut{fn: fn, index: index}
+}
+
+// assignedIn reports whether body assigns v or takes its address.
+func (c *checker) assignedIn(body *ast.BlockStmt, v *types.Var) bool {
+	assigned := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				assigned = assigned || c.localVar(lhs) == v
+			}
+		case *ast.UnaryExpr:
+			assigned = assigned || n.Op == token.AND && c.localVar(n.X) == v
+		}
+		return !assigned
+	})
+	return assigned
+}
+
+// emitPerItem reports a goroutine per item, or keeps it for the callers
+// when the loop ranges over a parameter they decide.
+func (c *checker) emitPerItem(loop *perItemLoop, d analysis.Diagnostic) {
+	if loop.overParam == nil {
+		c.emit(d)
+		return
+	}
+	r, ok := c.keep(d)
+	if !ok {
+		return
+	}
+	c.deferredFans = append(c.deferredFans, deferredFanOut{fn: loop.overParam.fn, index: loop.overParam.index,
+		fan: paramFanOut{Index: loop.overParam.index, Report: r}})
+}
+
+// callSite is a static call in the package's non-test files and the
+// function declaration it is in.
+type callSite struct {
+	call *ast.CallExpr
+	fd   *ast.FuncDecl
+}
+
+// decideParamFanOuts decides this package's deferred fan-outs and those of
+// the functions it calls that carry fansOutOverParam, at this package's
+// calls; it exports what is left undecided for an exported function.
+func (c *checker) decideParamFanOuts() {
+	work := c.deferredFans
+	for _, of := range c.pass.AllObjectFacts() {
+		fact, ok := of.Fact.(*fansOutOverParam)
+		fn, isFunc := of.Object.(*types.Func)
+		if !ok || !isFunc || fn.Pkg() == c.pass.Pkg {
+			continue
+		}
+		for _, fan := range fact.Fans {
+			work = append(work, deferredFanOut{fn: fn, index: fan.Index, fan: fan})
+		}
+	}
+	if len(work) == 0 {
+		return
+	}
+	calls := c.staticCalls()
+	exported := map[*types.Func][]paramFanOut{}
+	seen := map[string]bool{}
+	for len(work) > 0 {
+		item := work[0]
+		work = work[1:]
+		key := fmt.Sprintf("%p/%d/%s", item.fn, item.index, item.fan.Report.Key)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		more, decided := c.decideAtCalls(item, calls[item.fn])
+		work = append(work, more...)
+		local := item.fn.Pkg() == c.pass.Pkg
+		switch {
+		case decided || !local:
+		case item.fn.Exported():
+			exported[item.fn] = append(exported[item.fn], item.fan)
+		case len(calls[item.fn]) == 0:
+			c.emitKept(item.fan.Report) // called only as a value: no caller to ask
+		}
+	}
+	for fn, fans := range exported {
+		c.pass.ExportObjectFact(fn, &fansOutOverParam{Fans: fans})
+	}
+}
+
+// decideAtCalls judges the argument each of calls hands item's parameter:
+// the first one nothing fixes reports the fan-out (decided); an argument
+// that is the caller's own parameter defers it to the caller's callers
+// (more).
+func (c *checker) decideAtCalls(item deferredFanOut, calls []callSite) (more []deferredFanOut, decided bool) {
+	for _, site := range calls {
+		arg, written := argumentFor(item.fn, site.call, item.index)
+		if written {
+			continue // a variadic parameter's arguments written out: a fixed list
+		}
+		if c.argumentFixed(site, arg) {
+			continue
+		}
+		if fwd := c.fanOutParam(site.fd, arg); fwd != nil && site.fd.Body != nil {
+			fan := item.fan
+			fan.Report.Related = append(fan.Report.Related[:len(fan.Report.Related):len(fan.Report.Related)],
+				c.placeOf(site.call.Pos(), "called here with "+types.ExprString(arg)+", "+fwd.fn.Name()+"'s parameter, decided by its callers"))
+			fan.Index = fwd.index
+			more = append(more, deferredFanOut{fn: fwd.fn, index: fwd.index, fan: fan})
+			continue
+		}
+		r := item.fan.Report
+		r.Related = append(r.Related[:len(r.Related):len(r.Related)],
+			c.placeOf(site.call.Pos(), "called here with "+types.ExprString(arg)+", a list nothing here bounds"))
+		c.emitKept(r)
+		return more, true
+	}
+	return more, false
+}
+
+// argumentFor is the argument call hands fn's parameter index; written
+// reports a variadic parameter's arguments written out one by one.
+func argumentFor(fn *types.Func, call *ast.CallExpr, index int) (arg ast.Expr, written bool) {
+	sig := fn.Signature()
+	if sig.Variadic() && index == sig.Params().Len()-1 {
+		if !call.Ellipsis.IsValid() {
+			return nil, true
+		}
+		return call.Args[len(call.Args)-1], false
+	}
+	if index >= len(call.Args) {
+		return nil, true
+	}
+	return call.Args[index], false
+}
+
+// argumentFixed reports whether arg, handed at site, is a list fixed where
+// it is made: a literal or nil, a local list only ever assigned literals,
+// a value read from configuration, the cluster's members, a length the
+// caller checked, a batch with a constant LIMIT, or a list made in
+// start-up code or kept in a field only start-up code sets.
+func (c *checker) argumentFixed(site callSite, arg ast.Expr) bool {
+	body := site.fd.Body
+	switch a := ast.Unparen(arg).(type) {
+	case *ast.CompositeLit:
+		return true
+	case *ast.Ident:
+		if a.Name == "nil" && c.pass.TypesInfo.Uses[a] == types.Universe.Lookup("nil") {
+			return true
+		}
+	case *ast.SelectorExpr:
+		if s := c.pass.TypesInfo.Selections[a]; s != nil && s.Kind() == types.FieldVal {
+			if field, _ := s.Obj().(*types.Var); field != nil && c.fieldSetAtStartup(field.Origin()) {
+				return true
+			}
+		}
+	}
+	if c.fixedLocalList(body, arg) || c.configured(body, arg) || c.clusterMembers(body, arg) ||
+		c.lenChecked(body, arg, site.call.Pos()) || c.cappedByLimit(site.fd, arg) {
+		return true
+	}
+	caller, _ := c.pass.TypesInfo.Defs[site.fd.Name].(*types.Func)
+	stack := c.stackOf(site.fd, site.call)
+	command, _ := entrypoints.CommandAt(c.pass, stack)
+	return (caller != nil && c.startupFuncs()[caller] || command != nil) && !c.inRequestLiteral(stack)
+}
+
+// staticCalls indexes the package's static calls in non-test files by
+// callee.
+func (c *checker) staticCalls() map[*types.Func][]callSite {
+	out := map[*types.Func][]callSite{}
+	for _, d := range c.funcDecls(false) {
+		ast.Inspect(d.fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn := c.callee(call); fn != nil {
+					out[fn.Origin()] = append(out[fn.Origin()], callSite{call: call, fd: d.fd})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// emitKept reports a kept finding here, once.
+func (c *checker) emitKept(r pendingReport) {
+	d := analysis.Diagnostic{Pos: c.placePos(r.At), Message: r.At.Message}
+	for _, rel := range r.Related {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.placePos(rel), Message: rel.Message})
+	}
+	c.emit(d)
+}

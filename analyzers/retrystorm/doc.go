@@ -220,7 +220,13 @@ b.NextBackOff()), a field the loop updates. A call through a func-typed
 struct field is resolved to the functions this package stores in that
 field; when it cannot be resolved (the field is set in another package, or
 the function is a parameter), a function value that takes a time.Duration
-is taken to be an injected sleep.
+is taken to be an injected sleep. So is a clock, an interface injected so
+that tests can fake time: a call of an interface method that takes one
+time.Duration and returns nothing (jmhodges/clock's, benbjohnson/clock's,
+k8s.io/utils/clock's Sleep(d): boulder's cpc.clk.Sleep(core.RetryBackoff(i,
+…))) sleeps, and a receive from what one that takes a time.Duration and
+returns a channel of time.Time returns (Clock.After(d)) waits, as from
+time.After; the duration passed decides whether the wait grows.
 
 A retry library's call runs the loop itself, and its options say how
 (catalog.RetryRunners: avast/retry-go's Do and DoWithData). It is judged

@@ -192,6 +192,9 @@ func timerWait(ch ssa.Value, dur durationOf) (pause, []int) {
 		if timer, d := timerCall(call.Common()); timer {
 			return classified(dur(d))
 		}
+		if timer, d := isClockTimer(call.Common()); timer {
+			return classified(dur(d))
+		}
 		return noPause, nil
 	}
 	load, ok := ch.(*ssa.UnOp)
@@ -228,13 +231,16 @@ func (c *checker) callPause(common *ssa.CallCommon, dur durationOf) (pause, []in
 		if catalog.Backoffs.Has(common.Method) {
 			return growingPause, nil
 		}
+		if isClockSleep(common.Method.Signature()) {
+			return injectedPause(common, dur)
+		}
 		return noPause, nil
 	case common.StaticCallee() != nil:
 		callees = []*ssa.Function{common.StaticCallee()}
 	default:
 		callees = c.funcsOf(common.Value)
 		if callees == nil {
-			return c.injectedPause(common, dur)
+			return injectedPause(common, dur)
 		}
 	}
 	best, params := noPause, []int(nil)
@@ -264,8 +270,8 @@ func (c *checker) callPause(common *ssa.CallCommon, dur durationOf) (pause, []in
 
 // injectedPause treats a call through a function value that cannot be
 // resolved, and takes a time.Duration, as a wait: sleep functions are
-// injected that way so tests can fake them.
-func (c *checker) injectedPause(common *ssa.CallCommon, dur durationOf) (pause, []int) {
+// injected that way so tests can fake them. So are clocks (isClockSleep).
+func injectedPause(common *ssa.CallCommon, dur durationOf) (pause, []int) {
 	sig := common.Signature()
 	for i := range sig.Params().Len() {
 		if isDuration(sig.Params().At(i).Type()) && i < len(common.Args) {
@@ -277,6 +283,30 @@ func (c *checker) injectedPause(common *ssa.CallCommon, dur durationOf) (pause, 
 		}
 	}
 	return noPause, nil
+}
+
+// isClockSleep reports whether sig, an interface method's, has a clock's
+// Sleep shape: one time.Duration in, nothing out (jmhodges/clock's
+// Clock.Sleep, benbjohnson/clock's, k8s.io/utils/clock's). A clock is an
+// interface so that tests can fake time; its real implementation waits,
+// as a sleep function injected through a func value does.
+func isClockSleep(sig *types.Signature) bool {
+	return sig.Params().Len() == 1 && isDuration(sig.Params().At(0).Type()) && sig.Results().Len() == 0
+}
+
+// isClockTimer reports whether common calls an interface method with a
+// clock's After shape: one time.Duration in, a channel of time.Time out
+// (Clock.After(d)): receiving from it waits, as from time.After.
+func isClockTimer(common *ssa.CallCommon) (bool, ssa.Value) {
+	if !common.IsInvoke() || len(common.Args) != 1 {
+		return false, nil
+	}
+	sig := common.Method.Signature()
+	if sig.Params().Len() != 1 || !isDuration(sig.Params().At(0).Type()) || sig.Results().Len() != 1 {
+		return false, nil
+	}
+	ch, ok := sig.Results().At(0).Type().Underlying().(*types.Chan)
+	return ok && ch.Dir() != types.SendOnly && catalog.TypeKey(ch.Elem()) == "time.Time", common.Args[0]
 }
 
 // ---- func-typed fields ----

@@ -46,6 +46,7 @@ type detachedSite struct {
 	Where, Via, File string
 	Line             int
 	Start            string // as in detached
+	InDependency     bool   // the go statement is a dependency's code
 }
 
 func (*detachesPerCall) AFact()           {}
@@ -56,10 +57,11 @@ func (f *detachesPerCall) String() string { return "detachesPerCall(" + f.Where 
 // there when it is not a go statement: the call of a function that starts
 // the goroutine it is handed ("be.Go call").
 type detached struct {
-	where, via string
-	file       string
-	line       int
-	start      string
+	where, via   string
+	file         string
+	line         int
+	start        string
+	inDependency bool // the go statement is a dependency's code (atModuleCall)
 }
 
 // startName is what starts the goroutine at d's line, as a finding names it.
@@ -109,7 +111,7 @@ func (c *checker) learnDetachers() {
 			if pos := c.posOf(d.file, d.line); ssautil.FileAt(c.pass.Files, pos) != nil {
 				guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
 			}
-			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line, Start: d.start})
+			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line, Start: d.start, InDependency: d.inDependency})
 		}
 		c.pass.ExportObjectFact(obj, fact)
 	}
@@ -157,7 +159,7 @@ func (c *checker) detachesAt(fn *types.Func) ([]detached, bool) {
 	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
 		var out []detached
 		for _, s := range fact.Sites {
-			out = append(out, detached{where: s.Where, via: s.Via, file: s.File, line: s.Line, start: s.Start})
+			out = append(out, detached{where: s.Where, via: s.Via, file: s.File, line: s.Line, start: s.Start, inDependency: s.InDependency})
 		}
 		if len(out) == 0 {
 			out = []detached{{where: fact.Where, via: fact.Via, file: fact.File, line: fact.Line}}
@@ -317,7 +319,7 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 			}
 			if ds, ok := c.detachesAt(fn); ok && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
 				for _, d := range ds {
-					found(n, d, c.calleeName(n), false)
+					found(n, c.atModuleCall(n, d), c.calleeName(n), false)
 				}
 			}
 		}
@@ -364,10 +366,26 @@ func (c *checker) mayDetach(fd *ast.FuncDecl) bool {
 	return found
 }
 
+// atModuleCall is d, a goroutine that call's callee starts per call, as
+// the module's code meets it at call: when d is a dependency's, the line to change is
+// the module's call into the dependency (its go statement is not the
+// user's to edit: openlist's drivers/mega calling go-mega's
+// MultiFactorLogin), which the finding names with where the goroutine
+// starts.
+func (c *checker) atModuleCall(call *ast.CallExpr, d detached) detached {
+	if c.dependency || !d.inDependency {
+		return d
+	}
+	at := c.detachedAt(call.Pos(), d.via)
+	at.where = d.where
+	at.start = c.calleeName(call) + " call (it starts a goroutine at " + d.where + ")"
+	return at
+}
+
 // detachedAt is a goroutine started at pos whose work waits by via.
 func (c *checker) detachedAt(pos token.Pos, via string) detached {
 	p := c.pass.Fset.Position(pos)
-	return detached{where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), via: via, file: p.Filename, line: p.Line}
+	return detached{where: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line), via: via, file: p.Filename, line: p.Line, inDependency: c.dependency}
 }
 
 // posOf is ssautil.LinePos in this pass's file set.

@@ -142,8 +142,12 @@ capped by it.
     []ExporterConfig, Start ranging over m.consumers); when the
     code caps len(collection) before the loop (compares it with something
     other than 0 or 1); or the collection is a parameter of the function,
-    never assigned in it, and the function is not a request's own (one
-    handed a request): then its callers decide, by the same rules, at the
+    never assigned in it, the function is not a request's own (one
+    handed a request), and only the module can call it (unexported, of a
+    main package, or exported by an internal package: an exported
+    function of a public package is an API, which anyone may hand any
+    list, and is judged where it is): then its callers decide, by the
+    same rules, at the
     argument they hand (a literal or nil, a local only ever assigned
     literals, configuration, also through an accessor taking nothing
     named for it: s.getOpts().Addrs, srv.GetConfig(); the cluster's
@@ -154,8 +158,9 @@ capped by it.
     each lookupd address nsqadmin hands it from its options is not
     reported; a helper handed the rows a handler read is). A caller that
     hands on a parameter of its own defers to its own callers; an
-    exported function's callers in other packages decide through a fact
-    (fansOutOverParam), and one nobody in sight calls is not reported; an
+    internal package's exported function's callers in other packages
+    decide through a fact (fansOutOverParam), and one nobody in sight
+    calls is not reported; an
     unexported one that no call names (a func value) is reported where it
     is; when the
     loop waits for what it started (a receive, a Wait) after the start; or
@@ -565,7 +570,10 @@ capped by it.
     it is, each once (the
     first package on the imports' way whose request reaches it; every
     handler that reaches it is one more request that starts it), with the
-    request's call as related information.
+    request's call as related information. A dependency's go statement is
+    not the user's to edit: one that a dependency's function starts per
+    call is reported at the module's call into it, naming where it starts
+    (openlist's drivers/mega calling go-mega's MultiFactorLogin).
  8. transport per request: in a function that runs once per request (as in
     shape 7), an http.Transport made there — a composite literal
     (&http.Transport{…}) or a Clone
@@ -797,8 +805,8 @@ functions only they call, and a command's function literal, one stored in a fram
 (cobra's RunE, an urfave Action), which runs once when the command line
 names it (coder's server command shutting down the daemons it built from
 its configuration) — (a list handed in as a parameter is judged at the
-static calls of the function, in its package and, for an exported one, in
-the packages that import it: a call through an interface or a func value
+static calls of the function, in its package and, for one an internal
+package exports, in the packages that import it: a call through an interface or a func value
 is not seen, and a fan-out only such calls reach is not reported; a variadic parameter
 of an exported function is trusted to be written out by callers in other
 packages too; and a main that reads a list from a file or a database at

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -20,11 +21,13 @@ import (
 // (argumentFixed): the finding waits at the go statement (a paramFanOut)
 // until a caller hands a list nothing fixes, and is reported then, naming
 // that call. A caller that hands on a parameter of its own defers it again,
-// to its callers; an exported function's deferred fan-outs travel to the
-// packages that call it in a fansOutOverParam fact. A fan-out nobody in
-// sight calls with data stays silent, as an exported variadic's spread does;
-// an unexported one nobody calls directly (a func value) is reported where
-// it is, as before.
+// to its callers. Only a function whose callers are all the module's is
+// decided this way (callersInModule): an internal package's exported
+// function's deferred fan-outs travel to the packages that call it in a
+// fansOutOverParam fact, and one nobody in sight calls with data stays
+// silent; an unexported one nobody calls directly (a func value) is
+// reported where it is; an exported function of a public package is an
+// API, whose callers may hand it anything, and is judged where it is.
 
 // fansOutOverParam marks a function whose goroutines per item range over
 // one of its parameters, with the findings its callers decide.
@@ -52,12 +55,13 @@ type deferredFanOut struct {
 
 // fanOutParam is the function and parameter index whose callers decide a
 // loop in fd over x, or nil: x is a parameter of fd itself, never assigned
-// in it, and fd is not a request's own function (a list a request handler
-// is handed beside the request comes with it).
+// in it, fd is not a request's own function (a list a request handler is
+// handed beside the request comes with it), and all of fd's callers are
+// the module's (callersInModule).
 func (c *checker) fanOutParam(fd *ast.FuncDecl, x ast.Expr) *deferredFanOut {
 	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	v := c.localVar(x)
-	if fn == nil || v == nil || c.runsPerRequest(fd) || c.takesRequest(fd.Type) {
+	if fn == nil || v == nil || !c.callersInModule(fn) || c.runsPerRequest(fd) || c.takesRequest(fd.Type) {
 		return nil
 	}
 	index, ok := paramIndex(c.pass.TypesInfo, fd)[v]
@@ -65,6 +69,23 @@ func (c *checker) fanOutParam(fd *ast.FuncDecl, x ast.Expr) *deferredFanOut {
 		return nil
 	}
 	return &deferredFanOut{fn: fn, index: index}
+}
+
+// callersInModule reports whether only the module's code can call fn: an
+// unexported function, any function of a main package, or one exported by
+// an internal package (nsq's internal/clusterinfo). An exported function of
+// any other package is an API: whoever calls it may hand it any list, so
+// its fan-out is judged where it is.
+func (c *checker) callersInModule(fn *types.Func) bool {
+	if !fn.Exported() || c.pass.Pkg.Name() == "main" {
+		return true
+	}
+	for elem := range strings.SplitSeq(c.pass.Pkg.Path(), "/") {
+		if elem == "internal" {
+			return true
+		}
+	}
+	return false
 }
 
 // assignedIn reports whether body assigns v or takes its address.

@@ -19,7 +19,7 @@ func TestUnboundedQueue(t *testing.T) {
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached", "startercall",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
-		"example.com/jwks", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "testsupport/gocheckhelper", "testsupport/containers", "diprovided", "retried", "schemasetup", "backends/sqlite3", "backends/sqlite", "requestsend", "abandoned", "forwarded", "forwardnomax", "pooledsql", "listeners", "example.com/scans", "example.com/servedapi", "example.com/servedimpl", "example.com/streamjobs", "eventsend", "routedonly", "example.com/schemes/native", "fieldroutes")
+		"example.com/jwks", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "testsupport/gocheckhelper", "testsupport/containers", "diprovided", "retried", "schemasetup", "backends/sqlite3", "backends/sqlite", "requestsend", "abandoned", "forwarded", "forwardnomax", "pooledsql", "listeners", "example.com/scans", "example.com/servedapi", "example.com/servedimpl", "example.com/streamjobs", "eventsend", "routedonly", "example.com/schemes/native", "fieldroutes", "example.com/megadriver")
 }
 
 // TestStarterRelated: a loop that calls a function starting a goroutine on
@@ -192,13 +192,13 @@ func TestServedElsewhere(t *testing.T) {
 // it hands a request's list, at clusterinfo's go statements.
 func TestFanOutOverParam(t *testing.T) {
 	elsewhere := &testpkgs.Elsewhere{T: t}
-	results := analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/clusterinfo", "example.com/clusteradmin")
+	results := analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/internal/clusterinfo", "example.com/clusteradmin", "example.com/clusterapi")
 	elsewhere.Done()
 	// The finding names the call that decided it, and the hops that handed
 	// the list on.
 	want := map[string]string{
 		"Topics": fmt.Sprintf(`clusteradmin.go:%d called here with r.URL.Query()["addr"], a list nothing here bounds`, testpkgs.LineOf(t, "example.com/clusteradmin/clusteradmin.go", `s.ci.Topics(r.Context(), r.URL.Query()["addr"])`)),
-		"Lookup": fmt.Sprintf(`clusteradmin.go:%d called here with addrs, Refresh's parameter, decided by its callers`, testpkgs.LineOf(t, "example.com/clusteradmin/clusteradmin.go", `s.ci.Lookup(ctx, addrs)`)),
+		"Lookup": fmt.Sprintf(`clusteradmin.go:%d called here with addrs, refresh's parameter, decided by its callers`, testpkgs.LineOf(t, "example.com/clusteradmin/clusteradmin.go", `s.ci.Lookup(ctx, addrs)`)),
 	}
 	found := map[string]bool{}
 	for _, r := range results {

@@ -78,9 +78,3 @@ func ProcessAll(inf Informer, items []string) {
 		go inf.Process(it) // want `goroutine per item: this go statement starts one goroutine for every element of items`
 	}
 }
-
-// processRequested hands ProcessAll the items a request names: the fan-out
-// there is per request.
-func processRequested(inf Informer, r *http.Request) {
-	ProcessAll(inf, r.URL.Query()["item"])
-}

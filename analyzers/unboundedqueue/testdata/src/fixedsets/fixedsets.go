@@ -293,11 +293,6 @@ func (b *Blocklists) Reconfigure(ctx context.Context, cfg *config.Map, extra []s
 	}
 }
 
-// reconfigureFromForm hands Reconfigure the zones a request's form names.
-func reconfigureFromForm(b *Blocklists, r *http.Request) {
-	b.Reconfigure(r.Context(), nil, r.Form["zone"])
-}
-
 // ---- a map set from configuration, then added to by index ----
 
 type RouterConfig struct{ Routes map[string]string }

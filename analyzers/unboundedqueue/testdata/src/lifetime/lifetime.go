@@ -86,14 +86,6 @@ func WatchAndBroadcast(ctx context.Context, urls []string) {
 	}
 }
 
-// notifyFromRequest hands both broadcasts the URLs a request names, and
-// HandleAll the connections it was handed.
-func notifyFromRequest(r *http.Request, conns []net.Conn) {
-	Broadcast(r.Context(), r.Form["url"])
-	WatchAndBroadcast(r.Context(), r.Form["url"])
-	HandleAll(r.Context(), conns, r.URL.String())
-}
-
 // ---- one server per listening socket ----
 
 // ServeAll serves every address the configuration names, one goroutine

@@ -5,7 +5,6 @@
 package listeners
 
 import (
-	"encoding/json"
 	"net"
 	"net/http"
 
@@ -59,14 +58,6 @@ func (s *Service) Probe(targets []Binding) {
 			}
 		}(b)
 	}
-}
-
-// probeRequested hands Probe and TakeOne the bindings a request decoded.
-func probeRequested(s *Service, r *http.Request, lns []net.Listener) {
-	var targets []Binding
-	_ = json.NewDecoder(r.Body).Decode(&targets)
-	s.Probe(targets)
-	s.TakeOne(lns, targets)
 }
 
 // TakeOne waits for one connection on each listener it is handed: a

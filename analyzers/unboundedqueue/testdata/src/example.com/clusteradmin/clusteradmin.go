@@ -8,7 +8,8 @@ import (
 	"net/http"
 	"sync/atomic"
 
-	"example.com/clusterinfo"
+	"example.com/clusterapi"
+	"example.com/internal/clusterinfo"
 )
 
 // Options is the process's configuration, swapped whole at run time.
@@ -26,8 +27,10 @@ type Server struct {
 func (s *Server) getOpts() *Options { return s.opts.Load().(*Options) }
 
 // nodes hands Nodes the configured addresses, through an accessor: silent.
+// It hands clusterapi's Ping the same, which is reported there all the same.
 func (s *Server) nodes(w http.ResponseWriter, r *http.Request) {
 	s.ci.Nodes(r.Context(), s.getOpts().LookupdAddrs)
+	clusterapi.Ping(s.getOpts().LookupdAddrs, func(string) {})
 }
 
 // topics hands Topics the configured addresses, then the request's own:
@@ -47,13 +50,13 @@ func (s *Server) refreshAll(ctx context.Context, addrs []string) {
 	s.ci.Producers(ctx, addrs)
 }
 
-// Refresh hands its parameter on; lookup, below, hands it a request's list.
-func (s *Server) Refresh(ctx context.Context, addrs []string) {
+// refresh hands its parameter on; lookup, below, hands it a request's list.
+func (s *Server) refresh(ctx context.Context, addrs []string) {
 	s.ci.Lookup(ctx, addrs)
 }
 
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) {
-	s.Refresh(r.Context(), r.Form["addr"])
+	s.refresh(r.Context(), r.Form["addr"])
 }
 
 // fromTable hands Rows every address a table holds, read per request.

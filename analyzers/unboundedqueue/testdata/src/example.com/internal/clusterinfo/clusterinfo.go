@@ -1,4 +1,4 @@
-// Package clusterinfo queries every node of a cluster it is handed, one
+// Package clusterinfo (internal: only the module calls it) queries every node of a cluster it is handed, one
 // goroutine per address, joined before it returns (nsq's clusterinfo): as
 // many goroutines as the list its callers hand it, which they decide
 // (clusteradmin).
@@ -56,7 +56,7 @@ func (c *ClusterInfo) Producers(ctx context.Context, addrs []string) { // want P
 	}
 }
 
-// Lookup is handed, through clusteradmin's exported Refresh, the addresses
+// Lookup is handed, through clusteradmin's refresh, the addresses
 // a request names: reported.
 func (c *ClusterInfo) Lookup(ctx context.Context, addrs []string) { // want Lookup:"fansOutOverParam\\(1\\)"
 	for _, a := range addrs {

@@ -361,9 +361,7 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		name := types.ExprString(s.X)
 		switch t := tv.Type.Underlying().(type) {
 		case *types.Slice, *types.Map:
-			if _, lit := ast.Unparen(s.X).(*ast.CompositeLit); lit || c.fixedLocalList(fd.Body, s.X) || c.configured(fd.Body, s.X) ||
-				c.clusterMembers(fd.Body, s.X) || c.lenChecked(fd.Body, s.X, s.Pos()) ||
-				c.fixedAtStartup(fd, s) || c.cappedByLimit(fd, s.X) {
+			if c.fixedWhereMade(fd, s.X, s.Pos()) || c.fixedAtStartup(fd, s) {
 				return nil // a fixed list, the cluster's members, a list fixed at start-up, or a length the code or its query capped
 			}
 			if isFuncList(t) && !c.unsubscribed(tv.Type) || isBehaviourList(tv.Type) {
@@ -397,6 +395,16 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 		return &perItemLoop{node: s, body: s.Body, what: "row of " + types.ExprString(sel.X)}
 	}
 	return nil
+}
+
+// fixedWhereMade reports whether the list x, used in fd at pos, is fixed
+// by what fd shows of it: a literal, a local only ever assigned literals,
+// configuration, the cluster's members, a length checked before pos, or a
+// batch with a constant LIMIT.
+func (c *checker) fixedWhereMade(fd *ast.FuncDecl, x ast.Expr, pos token.Pos) bool {
+	_, lit := ast.Unparen(x).(*ast.CompositeLit)
+	return lit || c.fixedLocalList(fd.Body, x) || c.configured(fd.Body, x) || c.clusterMembers(fd.Body, x) ||
+		c.lenChecked(fd.Body, x, pos) || c.cappedByLimit(fd, x)
 }
 
 // unsubscribed reports whether t is a map type that the package deletes

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/bhlint/bhlint/internal/entrypoints"
 )
 
 // A fan-out over a function's parameter (for _, addr := range addrs { go
@@ -48,9 +46,8 @@ func (f *fansOutOverParam) String() string { return fmt.Sprintf("fansOutOverPara
 // deferredFanOut is a fan-out over fn's parameter index that this package
 // decides at fn's calls.
 type deferredFanOut struct {
-	fn    *types.Func
-	index int
-	fan   paramFanOut
+	fn  *types.Func
+	fan paramFanOut // its Index is the parameter's
 }
 
 // fanOutParam is the function and parameter index whose callers decide a
@@ -68,7 +65,7 @@ func (c *checker) fanOutParam(fd *ast.FuncDecl, x ast.Expr) *deferredFanOut {
 	if !ok || c.assignedIn(fd.Body, v) {
 		return nil
 	}
-	return &deferredFanOut{fn: fn, index: index}
+	return &deferredFanOut{fn: fn, fan: paramFanOut{Index: index}}
 }
 
 // callersInModule reports whether only the module's code can call fn: an
@@ -116,8 +113,7 @@ func (c *checker) emitPerItem(loop *perItemLoop, d analysis.Diagnostic) {
 	if !ok {
 		return
 	}
-	c.deferredFans = append(c.deferredFans, deferredFanOut{fn: loop.overParam.fn, index: loop.overParam.index,
-		fan: paramFanOut{Index: loop.overParam.index, Report: r}})
+	c.deferredFans = append(c.deferredFans, deferredFanOut{fn: loop.overParam.fn, fan: paramFanOut{Index: loop.overParam.fan.Index, Report: r}})
 }
 
 // callSite is a static call in the package's non-test files and the
@@ -139,7 +135,7 @@ func (c *checker) decideParamFanOuts() {
 			continue
 		}
 		for _, fan := range fact.Fans {
-			work = append(work, deferredFanOut{fn: fn, index: fan.Index, fan: fan})
+			work = append(work, deferredFanOut{fn: fn, fan: fan})
 		}
 	}
 	if len(work) == 0 {
@@ -151,7 +147,7 @@ func (c *checker) decideParamFanOuts() {
 	for len(work) > 0 {
 		item := work[0]
 		work = work[1:]
-		key := fmt.Sprintf("%p/%d/%s", item.fn, item.index, item.fan.Report.Key)
+		key := fmt.Sprintf("%p/%d/%s", item.fn, item.fan.Index, item.fan.Report.Key)
 		if seen[key] {
 			continue
 		}
@@ -178,7 +174,7 @@ func (c *checker) decideParamFanOuts() {
 // (more).
 func (c *checker) decideAtCalls(item deferredFanOut, calls []callSite) (more []deferredFanOut, decided bool) {
 	for _, site := range calls {
-		arg, written := argumentFor(item.fn, site.call, item.index)
+		arg, written := argumentFor(item.fn, site.call, item.fan.Index)
 		if written {
 			continue // a variadic parameter's arguments written out: a fixed list
 		}
@@ -189,8 +185,8 @@ func (c *checker) decideAtCalls(item deferredFanOut, calls []callSite) (more []d
 			fan := item.fan
 			fan.Report.Related = append(fan.Report.Related[:len(fan.Report.Related):len(fan.Report.Related)],
 				c.placeOf(site.call.Pos(), "called here with "+types.ExprString(arg)+", "+fwd.fn.Name()+"'s parameter, decided by its callers"))
-			fan.Index = fwd.index
-			more = append(more, deferredFanOut{fn: fwd.fn, index: fwd.index, fan: fan})
+			fan.Index = fwd.fan.Index
+			more = append(more, deferredFanOut{fn: fwd.fn, fan: fan})
 			continue
 		}
 		r := item.fan.Report
@@ -219,34 +215,16 @@ func argumentFor(fn *types.Func, call *ast.CallExpr, index int) (arg ast.Expr, w
 }
 
 // argumentFixed reports whether arg, handed at site, is a list fixed where
-// it is made: a literal or nil, a local list only ever assigned literals,
-// a value read from configuration, the cluster's members, a length the
-// caller checked, a batch with a constant LIMIT, or a list made in
-// start-up code or kept in a field only start-up code sets.
+// it is made: nil, or what fixes a list ranged over in place
+// (fixedWhereMade), or a list made in start-up code or kept in a field only
+// start-up code sets.
 func (c *checker) argumentFixed(site callSite, arg ast.Expr) bool {
-	body := site.fd.Body
-	switch a := ast.Unparen(arg).(type) {
-	case *ast.CompositeLit:
-		return true
-	case *ast.Ident:
-		if a.Name == "nil" && c.pass.TypesInfo.Uses[a] == types.Universe.Lookup("nil") {
-			return true
-		}
-	case *ast.SelectorExpr:
-		if s := c.pass.TypesInfo.Selections[a]; s != nil && s.Kind() == types.FieldVal {
-			if field, _ := s.Obj().(*types.Var); field != nil && c.fieldSetAtStartup(field.Origin()) {
-				return true
-			}
-		}
-	}
-	if c.fixedLocalList(body, arg) || c.configured(body, arg) || c.clusterMembers(body, arg) ||
-		c.lenChecked(body, arg, site.call.Pos()) || c.cappedByLimit(site.fd, arg) {
+	if id, ok := ast.Unparen(arg).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == types.Universe.Lookup("nil") {
 		return true
 	}
 	caller, _ := c.pass.TypesInfo.Defs[site.fd.Name].(*types.Func)
-	stack := c.stackOf(site.fd, site.call)
-	command, _ := entrypoints.CommandAt(c.pass, stack)
-	return (caller != nil && c.startupFuncs()[caller] || command != nil) && !c.inRequestLiteral(stack)
+	return c.fixedWhereMade(site.fd, arg, site.call.Pos()) || c.startupField(arg) ||
+		c.inStartupCode(caller, c.stackOf(site.fd, site.call))
 }
 
 // staticCalls indexes the package's static calls in non-test files by

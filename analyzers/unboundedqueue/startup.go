@@ -197,15 +197,27 @@ func (c *checker) fixedAtStartup(fd *ast.FuncDecl, loop *ast.RangeStmt) bool {
 	if fn == nil {
 		return false
 	}
-	stack := c.stackOf(fd, loop)
-	if command, _ := entrypoints.CommandAt(c.pass, stack); (c.startupFuncs()[fn] || command != nil) && !c.inRequestLiteral(stack) {
+	if c.inStartupCode(fn, c.stackOf(fd, loop)) {
 		return true
 	}
-	x := ast.Unparen(loop.X)
-	if id, ok := x.(*ast.Ident); ok {
+	if id, ok := ast.Unparen(loop.X).(*ast.Ident); ok {
 		return c.writtenOutArgument(fn, id)
 	}
-	sel, ok := x.(*ast.SelectorExpr)
+	return c.startupField(loop.X)
+}
+
+// inStartupCode reports whether the node stack leads to, in fn, runs only
+// at start-up: fn is start-up code, or the node is in a command's function
+// literal, and not in a literal that takes a request.
+func (c *checker) inStartupCode(fn *types.Func, stack []ast.Node) bool {
+	command, _ := entrypoints.CommandAt(c.pass, stack)
+	return (c.startupFuncs()[fn] || command != nil) && !c.inRequestLiteral(stack)
+}
+
+// startupField reports whether x reads a field that only start-up code, or
+// a value from configuration, sets (fieldSetAtStartup).
+func (c *checker) startupField(x ast.Expr) bool {
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
 	if !ok {
 		return false
 	}

@@ -161,8 +161,8 @@ capped by it.
     internal package's exported function's callers in other packages
     decide through a fact (fansOutOverParam), and one nobody in sight
     calls is not reported; an
-    unexported one that no call names (a func value) is reported where it
-    is; when the
+    unexported one that no call names (a func value), or a main package's
+    (nothing imports it), is reported where it is; when the
     loop waits for what it started (a receive, a Wait) after the start; or
     when each goroutine ranges over a part the code made (a chunk of a
     list, one producer's channel) and the function waits for them all

@@ -23,8 +23,9 @@ import (
 // decided this way (callersInModule): an internal package's exported
 // function's deferred fan-outs travel to the packages that call it in a
 // fansOutOverParam fact, and one nobody in sight calls with data stays
-// silent; an unexported one nobody calls directly (a func value) is
-// reported where it is; an exported function of a public package is an
+// silent; an unexported one nobody calls directly (a func value), or any
+// function of a main package (which nothing imports), is reported where it
+// is; an exported function of a public package is an
 // API, whose callers may hand it anything, and is judged where it is.
 
 // fansOutOverParam marks a function whose goroutines per item range over
@@ -157,7 +158,8 @@ func (c *checker) decideParamFanOuts() {
 		local := item.fn.Pkg() == c.pass.Pkg
 		switch {
 		case decided || !local:
-		case item.fn.Exported():
+		case item.fn.Exported() && c.pass.Pkg.Name() != "main":
+			// importers decide it; a main package has none
 			exported[item.fn] = append(exported[item.fn], item.fan)
 		case len(calls[item.fn]) == 0:
 			c.emitKept(item.fan.Report) // called only as a value: no caller to ask

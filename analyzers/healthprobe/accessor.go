@@ -82,12 +82,17 @@ func (c *checker) accessorOf(fn *ssa.Function) *returnsPool {
 }
 
 // computeAccessor looks at fn's returned interfaces for a boxed pool, a
-// view of one (a method called on it), or another accessor's result.
+// view of one (a method called on it), or another accessor's result; and
+// at its returned pools (or values wrapping one) for one kept in a
+// variable or field.
 func (c *checker) computeAccessor(fn *ssa.Function) *returnsPool {
 	results := fn.Signature.Results()
 	for i := 0; i < results.Len(); i++ {
-		iface, ok := results.At(i).Type().Underlying().(*types.Interface)
-		if !ok || iface.NumMethods() == 0 || isLibraryPath(namedPkg(results.At(i).Type())) {
+		t := results.At(i).Type()
+		iface, ok := t.Underlying().(*types.Interface)
+		moduleIface := ok && iface.NumMethods() > 0 && !isLibraryPath(namedPkg(t))
+		noun := wrappedPoolNoun(t)
+		if !moduleIface && noun == "" {
 			continue
 		}
 		for _, b := range fn.Blocks {
@@ -95,12 +100,41 @@ func (c *checker) computeAccessor(fn *ssa.Function) *returnsPool {
 			if !ok || i >= len(ret.Results) {
 				continue
 			}
-			if r := c.boxedPool(fn, ret.Results[i], iface, 4); r != nil {
+			var r *returnsPool
+			if moduleIface {
+				r = c.boxedPool(fn, ret.Results[i], iface, 4)
+			}
+			if r == nil && noun != "" {
+				r = c.storedPool(fn, ret.Results[i], noun)
+			}
+			if r != nil {
 				return r
 			}
 		}
 	}
 	return nil
+}
+
+// wrappedPoolNoun: t is a pool or client type of the catalogue, or a
+// struct embedding one (chirpstack's storage.DBLogger embeds *sqlx.DB).
+func wrappedPoolNoun(t types.Type) string {
+	noun, _ := ssautil.EmbeddedFind(t, 3, func(t types.Type) (string, bool) {
+		noun := catalog.ResourceNoun(t)
+		return noun, noun != ""
+	})
+	return noun
+}
+
+// storedPool: a function that returns the pool a package variable or a
+// field holds (func DB() *DBLogger { return db }) hands out that pool;
+// it opens none. Only a pool read from a variable counts: one returned by
+// a call (sql.Open, redis.NewClient) is new.
+func (c *checker) storedPool(fn *ssa.Function, v ssa.Value, noun string) *returnsPool {
+	name, param, own := c.resourceOf(fn, v, noun)
+	if own || param >= 0 || name == "" || strings.HasPrefix(name, "a ") || strings.HasPrefix(name, "the ") {
+		return nil
+	}
+	return &returnsPool{Noun: noun, Resource: name}
 }
 
 func namedPkg(t types.Type) *types.Package {

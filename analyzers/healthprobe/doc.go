@@ -88,7 +88,12 @@ db.GetEngine(ctx) returns the package's *xorm.Engine, or a session of it,
 as its Engine interface) is a pool accessor, and a call through that
 interface on its result (db.GetEngine(ctx).Ping()) reaches that pool. An
 accessor that boxes the pool its caller passes in is not one: the caller
-names that pool. A probe that calls a func-typed field (m.IsHealthy(ctx))
+names that pool. So is a function that returns the pool (or a struct
+embedding one) that a package variable or a field holds: chirpstack's
+storage.DB() and storage.RedisClient() hand out the service's pool and
+client, and a probe calling them uses those, not a pool of its own; a
+function that returns what a call opened (sql.Open) is not an accessor.
+A probe that calls a func-typed field (m.IsHealthy(ctx))
 runs what is stored there: the functions this package stores in the
 field are followed at the call; an exported field may be filled by
 another package (main builds serverutil.Main{IsHealthy: as.Check}),

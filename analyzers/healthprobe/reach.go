@@ -489,6 +489,11 @@ func (c *checker) resourceOf(fn *ssa.Function, v ssa.Value, noun string) (name s
 				v = recv // a view of the pool it is called on: gorm's db.DB(), db.WithContext(ctx)
 				continue
 			}
+			if callee := x.Common().StaticCallee(); callee != nil {
+				if r := c.accessorOf(callee); r != nil {
+					return r.Resource, -1, false // handed out, not opened: storage.DB()
+				}
+			}
 			return "the " + noun + " returned by " + callName(x.Common()), -1, c.createdForProbe(fn, x)
 		}
 		break

@@ -41,7 +41,28 @@ func ready(w http.ResponseWriter, r *http.Request) { // want ready:`callsThrough
 	}
 }
 
+// dbPing pings the pool the package's accessor hands out: the one every
+// request uses.
+func dbPing(w http.ResponseWriter, r *http.Request) { // want dbPing:`reachesShared\(database pool enginedb.db via \(\*sql.DB\).PingContext\)`
+	_ = enginedb.DB().PingContext(r.Context()) // want `readiness probe enginecheck.dbPing \(route "/ready"\) reaches the database pool enginedb.db that request traffic also uses`
+}
+
+// redisPing pings the client the accessor hands out.
+func redisPing(w http.ResponseWriter, r *http.Request) { // want redisPing:`reachesShared\(Redis client enginedb.rdb via \(redis.cmdable\).Ping\)`
+	_ = enginedb.Redis().Ping(r.Context()).Err() // want `health probe enginecheck.redisPing \(route "/healthcheck"\) reaches the Redis client enginedb.rdb`
+}
+
+// ownPing pings a pool it opens for itself: a connection of its own.
+func ownPing(w http.ResponseWriter, r *http.Request) {
+	p := enginedb.Open("postgres://probe")
+	defer p.Close()
+	_ = p.PingContext(r.Context())
+}
+
 func Register(mux *http.ServeMux) {
+	mux.HandleFunc("/ready", dbPing)
+	mux.HandleFunc("/healthcheck", redisPing)
+	mux.HandleFunc("/alive", ownPing)
 	mux.HandleFunc("/api/healthz", Check)
 	mux.HandleFunc("/ping", ping)
 	mux.HandleFunc("/livez", live)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/redis/go-redis/v9"
 	"xorm.io/xorm"
 )
 
@@ -65,3 +66,25 @@ func XormEngine(ctx context.Context) Pinger { // want XormEngine:`returnsPool\(d
 	}
 	return xormEngine.Context(ctx)
 }
+
+// DBLogger wraps the pool, as chirpstack's storage does: it is the pool.
+type DBLogger struct{ *sql.DB }
+
+var db *DBLogger
+
+var rdb = redis.NewClient()
+
+// DB hands out the pool the package keeps: a call of it opens nothing.
+func DB() *DBLogger { return db } // want DB:`returnsPool\(database pool enginedb.db\)`
+
+// Redis hands out the package's client.
+func Redis() *redis.Client { return rdb } // want Redis:`returnsPool\(Redis client enginedb.rdb\)`
+
+// Open opens a pool for whoever calls it: no accessor.
+func Open(dsn string) *sql.DB {
+	p, _ := sql.Open("postgres", dsn)
+	return p
+}
+
+// Handle returns the pool its caller passes: the caller names that pool.
+func Handle(p *sql.DB) *sql.DB { return p }

@@ -77,7 +77,7 @@ func Kept(dsn string) http.HandlerFunc { // want Kept:`returnsHandler\(.*\)`
 }
 
 // Shared is the pool Kept opened.
-func Shared() *sql.DB { return shared }
+func Shared() *sql.DB { return shared } // want Shared:`returnsPool\(database pool ownchecks.shared\)`
 
 // Swapped keeps its pool in two variables a failover swaps: each cell is
 // stored more than once, so the pool is no one value's and is taken as

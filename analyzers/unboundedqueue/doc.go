@@ -35,7 +35,10 @@ caller's choice, and a slice that something else also appends to is not
 capped by it.
 
  1. goroutine per item: a go statement (or sync.WaitGroup.Go) inside a loop
-    over a slice, map, channel or query rows (for rows.Next()) — a loop over
+    over a slice, map, channel, query rows (for rows.Next()) or any
+    cursor whose Next takes nothing or a context and returns only a bool
+    (MongoDB's Cursor.Next, a store's own iterator over its records: one
+    more stored item each round) — a loop over
     a channel also written by hand: an uncounted for loop whose select case
     receives a value (case m := <-jobs:) with the go statement in that case,
     or whose body starts with m := <-jobs; a case that receives no value or

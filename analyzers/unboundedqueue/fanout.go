@@ -389,10 +389,16 @@ func (c *checker) perItem(fd *ast.FuncDecl, s ast.Stmt) *perItemLoop {
 			return nil
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Next" || !c.isRows(sel.X) || c.limitedRowsLoop(fd, s) {
-			return nil // not rows, or rows of a query with a constant LIMIT (limit.go)
+		if !ok || sel.Sel.Name != "Next" || c.limitedRowsLoop(fd, s) {
+			return nil // not an iterator, or rows of a query with a constant LIMIT (limit.go)
 		}
-		return &perItemLoop{node: s, body: s.Body, what: "row of " + types.ExprString(sel.X)}
+		if c.isRows(sel.X) {
+			return &perItemLoop{node: s, body: s.Body, what: "row of " + types.ExprString(sel.X)}
+		}
+		if c.isIterator(sel) {
+			return &perItemLoop{node: s, body: s.Body, what: "item of " + types.ExprString(sel.X)}
+		}
+		return nil
 	}
 	return nil
 }
@@ -540,6 +546,24 @@ func (c *checker) isRows(e ast.Expr) bool {
 		return false
 	}
 	return isNamed(t, "database/sql", "Rows") || isNamed(t, "github.com/jackc/pgx/v5", "Rows")
+}
+
+// isIterator reports whether sel is a Next method that returns only a
+// bool, with no argument or a context: a cursor's (MongoDB's Cursor.Next,
+// a key-value store's iterator, a project's own over its records), each
+// round one more stored item, as many as the store holds.
+func (c *checker) isIterator(sel *ast.SelectorExpr) bool {
+	fn, ok := c.pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Signature().Recv() == nil {
+		return false
+	}
+	sig := fn.Signature()
+	results := sig.Results()
+	if results.Len() != 1 || !types.Identical(results.At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	params := sig.Params()
+	return params.Len() == 0 || params.Len() == 1 && ssautil.IsContext(params.At(0).Type())
 }
 
 // lenChecked reports whether len(x) is compared with something before pos:

@@ -60,6 +60,34 @@ func goroutinePerPgxRow(ctx context.Context, rows pgx.Rows) {
 	}
 }
 
+// recordIter is a store's own cursor (a key-value store's iterator over
+// its records): each round of Next is one more stored record.
+type recordIter struct{ left []Order }
+
+func (it *recordIter) Next() bool   { return len(it.left) > 0 }
+func (it *recordIter) Value() Order { o := it.left[0]; it.left = it.left[1:]; return o }
+
+func goroutinePerStoredRecord(ctx context.Context, it *recordIter) {
+	for it.Next() {
+		o := it.Value()
+		go notify(ctx, o) // want `goroutine per item: this go statement starts one goroutine for every item of it`
+	}
+}
+
+// Trap: a slot taken before each start bounds the goroutines, whatever
+// the cursor yields.
+func slotPerStoredRecord(ctx context.Context, it *recordIter) {
+	sem := make(chan struct{}, 10)
+	for it.Next() {
+		o := it.Value()
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			notify(ctx, o)
+		}()
+	}
+}
+
 func waitGroupGoPerOrder(ctx context.Context, orders map[string]Order) {
 	var wg sync.WaitGroup
 	for _, o := range orders {

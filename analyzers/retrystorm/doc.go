@@ -56,7 +56,11 @@ that leave on the error (a stream Recv loop, pagination, a poll that
 returns its error) and loops whose call changes each time round (the next
 endpoint, a received message, an argument carried round the loop such as a
 cursor, a map entry or field written with a changing value before each call
-such as the next port to try, an iterator's Next) are not retries. Nor
+such as the next port to try, an iterator's Next) are not retries. A
+client made again each round from the same inputs (an MQTT client remade
+from the broker's address on every reconnect, then connected; a method
+called on it) is the same dependency asked again, and a retry; one made
+from the next address of a list is failover. Nor
 are searches: a loop around a function known statically that reaches
 neither the network nor a database, handed each round either the value its
 own previous round returned (a walk along an error chain:
@@ -114,8 +118,10 @@ reconnect loop: the pause paces its retries, and it is judged as a retry
 by its pause. A constant one with no growth and no jitter is reported as
 for a retry (every instance reconnects in step when the server comes
 back); a growing one, or a loop paced by a channel, is not. A pause taken
-on the success's way as well makes it a poll, every round paced alike,
-and a handle's read (a listener's Accept) is no request: neither is
+on every way of the success's as well makes it a poll, every round paced
+alike (one taken on some successes only, as argo-events' queue listener
+sleeping when the queue came back empty, paces no failure), and a
+handle's read (a listener's Accept) is no request: neither is
 reported.
 
 A reader loop whose call sends a new request each round (it reaches the

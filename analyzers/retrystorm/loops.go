@@ -521,10 +521,15 @@ func (l *loop) iterates(common *ssa.CallCommon) bool {
 		}
 		return slices.ContainsFunc(operands(v), walk)
 	}
-	if common.StaticCallee() == nil {
+	if common.StaticCallee() == nil && !common.IsInvoke() {
+		// A function value, not a method's receiver: a client made again
+		// each round is the same dependency asked again.
 		if g, _ := l.varies(common.Value); g {
 			return true // a different function each time round
 		}
+	}
+	if made, ok := common.Value.(*ssa.Call); ok && common.IsInvoke() && slices.ContainsFunc(made.Common().Args, walk) {
+		return true // a client made from the next address
 	}
 	return slices.ContainsFunc(common.Args, walk) || walk(common.Value)
 }
@@ -539,20 +544,52 @@ func (l *loop) writtenEachRound(v ssa.Value) bool {
 		}
 		switch r := ref.(type) {
 		case *ssa.MapUpdate:
-			if g, _ := l.varies(r.Value); r.Map == v && g {
+			if r.Map == v && l.changesEachRound(r.Value) {
 				return true
 			}
 		case *ssa.FieldAddr:
 			for _, use := range ssautil.Referrers(r) {
-				if st, ok := use.(*ssa.Store); ok && st.Addr == r {
-					if g, _ := l.varies(st.Val); g {
-						return true
-					}
+				if st, ok := use.(*ssa.Store); ok && st.Addr == r && l.changesEachRound(st.Val) {
+					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// changesEachRound reports whether v differs from one round to the next:
+// it derives from a value carried round the loop (a counter, a cursor), a
+// receive, an iterator's next item, a random number, or what the loop
+// stored the round before. A call is as different as its inputs: a client
+// made again from the same address is the same dependency (gubernator's
+// peer, an MQTT client remade on every reconnect), not the next item.
+func (l *loop) changesEachRound(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if v == nil || seen[v] || !l.inLoop(v) {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Phi:
+			return v.Block() == l.header
+		case *ssa.Next:
+			return true
+		case *ssa.UnOp:
+			if v.Op == token.ARROW || v.Op == token.MUL && l.stores(v.X) {
+				return true
+			}
+		case *ssa.Call:
+			if fn := calleeFunc(v.Common()); fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "math/rand" || fn.Pkg().Path() == "math/rand/v2") {
+				return true
+			}
+			return slices.ContainsFunc(v.Common().Args, walk) || v.Common().IsInvoke() && walk(v.Common().Value)
+		}
+		return slices.ContainsFunc(operands(v), walk)
+	}
+	return walk(v)
 }
 
 // isIteration reports whether the loop is a range over a slice, array,

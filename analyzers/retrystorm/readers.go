@@ -149,14 +149,16 @@ func (c *checker) spinsOnFailure(l *loop, call *ssa.Call, check, fail *ssa.Basic
 // long-lived request (a session, a subscription, a long poll) that returns
 // when it fails, so the loop is a reconnect loop and the pause paces its
 // retries: judged as a retry (a constant pause with no backoff or jitter
-// puts every instance back on the recovering server in step). A pause the
-// success's way takes too makes it a poll, every round paced alike; a
-// handle's read (a listener's Accept) is no request.
+// puts every instance back on the recovering server in step). A pause
+// every way of the success's takes too makes it a poll, every round paced
+// alike; one taken on some successes only (argo-events' queue listener
+// sleeping when the queue came back empty) does not pace the failures;
+// a handle's read (a listener's Accept) is no request.
 func (c *checker) pacedReconnect(l *loop, call *ssa.Call, check, fail, success *ssa.BasicBlock) bool {
 	if c.innermost[call.Block()] != l || !c.makesRequest(call) && c.databasePath(call) == nil || l.consumesItem(call.Common()) || waitsItself(call.Common()) {
 		return false // a database round trip counts, as for a constant pause in a retry
 	}
-	if c.waitsIn(l, l.before(check), call) || c.waitsIn(l, l.reach(success), call) {
+	if c.waitsIn(l, l.before(check), call) || c.everyWayWaits(l, success, call) {
 		return false
 	}
 	failing := l.reach(fail)
@@ -168,6 +170,28 @@ func (c *checker) pacedReconnect(l *loop, call *ssa.Call, check, fail, success *
 		}
 	}
 	return false
+}
+
+// everyWayWaits reports whether every way from b back to l's head passes
+// an instruction, other than call, that waits.
+func (c *checker) everyWayWaits(l *loop, b *ssa.BasicBlock, call *ssa.Call) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == l.header {
+			return false
+		}
+		if seen[x] || !l.blocks[x] {
+			continue
+		}
+		seen[x] = true
+		if !c.waitsIn(l, map[*ssa.BasicBlock]bool{x: true}, call) {
+			stack = append(stack, x.Succs...)
+		}
+	}
+	return true
 }
 
 // waitsIn reports whether an instruction of region, other than call, can

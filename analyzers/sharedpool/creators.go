@@ -116,20 +116,29 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 	visiting[fn] = true
 	defer delete(visiting, fn)
 	seen := map[string]poolCreation{}
+	seenIn := map[string]*ssa.BasicBlock{}
 	twice := map[string]bool{}
 	var out []poolCreation
+	var block *ssa.BasicBlock
 	add := func(ps ...poolCreation) {
 		for _, p := range ps {
 			prev, ok := seen[p.Key]
-			if !ok {
-				seen[p.Key] = p
+			switch {
+			case !ok:
+				seen[p.Key], seenIn[p.Key] = p, block
 				out = append(out, p)
-			} else if p.File != prev.File || p.Line != prev.Line {
+			case p.File == prev.File && p.Line == prev.Line:
+			case ssautil.Exclusive(seenIn[p.Key], block):
+				// Branches that choose one opening (the configured
+				// driver's): one pool, opened here or there.
+				addAlso(out, p)
+			default:
 				twice[p.Key] = true
 			}
 		}
 	}
 	for _, b := range fn.Blocks {
+		block = b
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.Store:
@@ -157,14 +166,24 @@ func (c *checker) creationsOf(fn *ssa.Function, visiting map[*ssa.Function]bool)
 			}
 		}
 	}
-	// A field this function fills from two openings (NewStore(a) for the
-	// handlers, NewStore(b) for the jobs) holds two pools: neither opening
-	// is the one that creates it.
+	// A field this function fills from two openings one after the other
+	// (NewStore(a) for the handlers, NewStore(b) for the jobs) holds two
+	// pools: neither opening is the one that creates it.
 	out = slices.DeleteFunc(out, func(p poolCreation) bool { return twice[p.Key] && !p.Global })
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	c.linkOpenings(out)
 	c.creators[fn] = out
 	return out
+}
+
+// addAlso records p's opening as another branch of the creation in out
+// with p's key.
+func addAlso(out []poolCreation, p poolCreation) {
+	for i := range out {
+		if out[i].Key == p.Key && len(out[i].Also) < maxInnerOpens {
+			out[i].Also = append(append(out[i].Also, p.openedAt()), p.Also...)
+		}
+	}
 }
 
 // carriedBy is another package's creations, carried across its boundary

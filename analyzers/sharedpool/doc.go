@@ -107,7 +107,11 @@ Reported:
     call of a function that opens the pool into its variable or field,
     itself or through the functions it calls, as models.Setup() in main
     doing db, err = gorm.Open(…) in package models, learned as a fact;
-    for a field, only if this package calls such a function once), naming both classes
+    a function that fills the field from openings on exclusive branches,
+    the configured driver's (autobrr's DB.Open: sql.Open for SQLite in one
+    case, for PostgreSQL in another), opens one pool, and the other
+    branches are named with it; one that fills it twice on one path opens
+    two; for a field, only if this package calls such a function once), naming both classes
     and one call path from each; the related information points at the
     background loop and the handler (where they start, the line in each
     that leads to the pool, and each function on the way), at every other background loop that reaches the pool, and

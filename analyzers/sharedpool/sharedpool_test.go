@@ -49,7 +49,7 @@ func TestRelated(t *testing.T) {
 // stay silent.
 func TestInfer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer,
-		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck", "infersetup", "inferfieldwire", "inferfieldtwice", "infercaptured", "infercapturedwire", "inferbackends", "inferbackends/server", "inferbackends/splitserver", "inferlinked", "inferstandin", "infergetter", "infergetter/postgres", "infergetterfunc", "infergetterfunc/router", "infergetterfunc/agent")
+		"inferdirect", "inferfields", "inferiface", "inferdisagree", "inferapi", "inferapp", "inferdeclared", "infernone", "inferuncarried", "infernilcheck", "infersetup", "inferfieldwire", "inferfieldtwice", "infercaptured", "infercapturedwire", "inferbackends", "inferbackends/server", "inferbackends/splitserver", "inferlinked", "inferstandin", "infergetter", "infergetter/postgres", "infergetterfunc", "infergetterfunc/router", "infergetterfunc/agent", "inferbranchstore", "inferbranchwire")
 }
 
 // TestInferORM: an ORM or query-builder handle (jinzhu/gorm, gorm.io,

@@ -476,3 +476,32 @@ func EmbeddedFind[T any](t types.Type, maxDepth int, match func(types.Type) (T, 
 	var zero T
 	return zero, false
 }
+
+// Exclusive reports whether no run of the function passes both a and b:
+// neither block reaches the other (the two cases of a switch, the two
+// branches of an if). A block inside a loop reaches itself, so it is not
+// exclusive with itself.
+func Exclusive(a, b *ssa.BasicBlock) bool {
+	return a != nil && b != nil && a != b && !Reaches(a, b) && !Reaches(b, a)
+}
+
+// Reaches reports whether some path of the control-flow graph leads from
+// block from to block to.
+func Reaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
+}

@@ -118,7 +118,10 @@ Reported:
     at the pool's declaration, and, for a pool opened by a setup
     function, at the line that opens it, and, when that line calls a
     function of its package that returns what it opened (openDB returning
-    gorm.Open's result, in each branch), at those calls too. A package that sees both classes but
+    gorm.Open's result, in each branch), at those calls too, and at the
+    openings of the other branches that may open it instead (openlist's
+    InitDB opening gorm for SQLite, MySQL or PostgreSQL as configured),
+    also when the finding sits at the first opening of its type. A package that sees both classes but
     neither creates such a pool nor is a main package leaves the finding
     to the one that does (the handlers' package that also imports the
     workers is not where the program is wired). A main package that

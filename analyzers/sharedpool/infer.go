@@ -838,7 +838,9 @@ func (c *checker) reportInferred(conflicts []lanes.Conflict) []string {
 			}
 		}
 		for _, conf := range group {
-			if at, p := c.creationCall(conf.Resource.Key); at == pos {
+			// Every opening of the pool is named, also when another rule
+			// chose the finding's line (the first opening of its type).
+			if at, p := c.creationCall(conf.Resource.Key); at == pos || p.File != "" {
 				if cp := c.posOf(p.File, p.Line); cp.IsValid() && cp != pos {
 					d.Related = append(d.Related, analysis.RelatedInformation{Pos: cp, Message: conf.Resource.Name + " is opened here, by " + p.Call})
 				}

@@ -110,6 +110,18 @@ func TestInferInnerOpen(t *testing.T) {
 	)
 }
 
+// TestInferBranchesNamed: a pool opened on whichever branch the
+// configuration picks, into a local handed to the package that keeps it,
+// is reported at the first opening of its type, and the finding names
+// the other branches' openings too (openlist's bootstrap.InitDB).
+func TestInferBranchesNamed(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), sharedpool.Analyzer, "inferbranchboot")
+	testpkgs.WantRelated(t, results,
+		"boot.go:34 or opened here, by gorm.Open",
+		"boot.go:36 or opened here, by gorm.Open",
+	)
+}
+
 // TestInferHandedRelated: a pool opened in one package and handed to a
 // constructor of another that keeps it in a field is created where it is
 // opened: the finding, reported where the program calls the function that

@@ -77,6 +77,23 @@ func (l *loop) inLoop(v ssa.Value) bool {
 // from one attempt to the next (a loop variable, a call such as rand or
 // NextBackOff, a field the loop updates); constant otherwise.
 func (l *loop) varies(v ssa.Value) (bool, []int) {
+	return l.derives(v, func(v ssa.Value, _ func(ssa.Value) bool) (bool, bool) {
+		switch v := v.(type) {
+		case *ssa.Phi, *ssa.Call:
+			return true, true
+		case *ssa.UnOp:
+			if v.Op == token.MUL && l.stores(v.X) {
+				return true, true
+			}
+		}
+		return false, false
+	}), nil
+}
+
+// derives reports whether v, or a value inside the loop it is computed
+// from, is a source: source decides a value (found, decided), or leaves it
+// to its operands; walk lets it follow other values of its choosing.
+func (l *loop) derives(v ssa.Value, source func(v ssa.Value, walk func(ssa.Value) bool) (found, decided bool)) bool {
 	seen := map[ssa.Value]bool{}
 	var walk func(v ssa.Value) bool
 	walk = func(v ssa.Value) bool {
@@ -84,17 +101,12 @@ func (l *loop) varies(v ssa.Value) (bool, []int) {
 			return false
 		}
 		seen[v] = true
-		switch v := v.(type) {
-		case *ssa.Phi, *ssa.Call:
-			return true
-		case *ssa.UnOp:
-			if v.Op == token.MUL && l.stores(v.X) {
-				return true
-			}
+		if found, decided := source(v, walk); decided {
+			return found
 		}
 		return slices.ContainsFunc(operands(v), walk)
 	}
-	return walk(v), nil
+	return walk(v)
 }
 
 // stores reports whether the loop stores to the field or variable at addr.
@@ -565,31 +577,24 @@ func (l *loop) writtenEachRound(v ssa.Value) bool {
 // made again from the same address is the same dependency (gubernator's
 // peer, an MQTT client remade on every reconnect), not the next item.
 func (l *loop) changesEachRound(v ssa.Value) bool {
-	seen := map[ssa.Value]bool{}
-	var walk func(v ssa.Value) bool
-	walk = func(v ssa.Value) bool {
-		if v == nil || seen[v] || !l.inLoop(v) {
-			return false
-		}
-		seen[v] = true
+	return l.derives(v, func(v ssa.Value, walk func(ssa.Value) bool) (bool, bool) {
 		switch v := v.(type) {
 		case *ssa.Phi:
-			return v.Block() == l.header
+			return v.Block() == l.header, true
 		case *ssa.Next:
-			return true
+			return true, true
 		case *ssa.UnOp:
 			if v.Op == token.ARROW || v.Op == token.MUL && l.stores(v.X) {
-				return true
+				return true, true
 			}
 		case *ssa.Call:
 			if fn := calleeFunc(v.Common()); fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "math/rand" || fn.Pkg().Path() == "math/rand/v2") {
-				return true
+				return true, true
 			}
-			return slices.ContainsFunc(v.Common().Args, walk) || v.Common().IsInvoke() && walk(v.Common().Value)
+			return slices.ContainsFunc(v.Common().Args, walk) || v.Common().IsInvoke() && walk(v.Common().Value), true
 		}
-		return slices.ContainsFunc(operands(v), walk)
-	}
-	return walk(v)
+		return false, false
+	})
 }
 
 // isIteration reports whether the loop is a range over a slice, array,

@@ -144,7 +144,9 @@ the request succeeded paces the rounds that succeed, not the ones that fail.
 
 Network calls are those of bhlint's catalogue (with the requests of the
 cloud SDKs' service clients, AWS v1 and v2, Azure and Google Cloud, whose
-handler chains hide the net/http call: catalog.ServiceClientPackages) and
+handler chains hide the net/http call: catalog.ServiceClientPackages; and
+of the message brokers' and ZooKeeper's clients, NATS, Kafka, RabbitMQ,
+MQTT, whose connection goroutine writes the request) and
 of the functions that reach them (a call through an interface shaped as
 (*http.Client).Do, a
 library's Doer or HTTPClient, is one: whatever implements it sends the

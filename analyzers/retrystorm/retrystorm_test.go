@@ -9,5 +9,5 @@ import (
 )
 
 func TestRetryStorm(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retrystorm.Analyzer, "backoffx", "retries", "rediscmd", "readers", "natsconsumer", "dbretries", "searches", "localwait", "retrypolicy", "backoffpolicy", "handlerretry", "rpcretry", "restyretry", "cloudqueues")
+	analysistest.Run(t, analysistest.TestData(), retrystorm.Analyzer, "backoffx", "retries", "rediscmd", "readers", "natsconsumer", "dbretries", "searches", "localwait", "retrypolicy", "backoffpolicy", "handlerretry", "rpcretry", "restyretry", "cloudqueues", "brokerretry")
 }

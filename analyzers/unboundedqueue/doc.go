@@ -507,7 +507,9 @@ capped by it.
     library (an HTTP transport's own channels are its machinery) — or
     waits on the network with no deadline
     and no cancellation. It waits on the network when its work reaches a
-    network call of the catalogue, or a database round trip (a query,
+    network call of the catalogue (not one handed how long to wait, a
+    time.Duration: NATS's Request(subj, data, timeout), paho's
+    token.WaitTimeout(d)), or a database round trip (a query,
     statement or transaction on a pool, a connection or a transaction,
     and an ORM's methods that run one: gorm's First or Updates, xorm's
     session verbs, bun's Scan and Exec, pop's queries; catalog.DatabaseWaits,
@@ -526,7 +528,9 @@ capped by it.
     goroutine per call), and functions looked up by a constant key in a
     package-level map literal of functions (netmaker's database layer,
     getCurrentDB()[FETCH_ALL].(func(string) …)(table), whose tables per
-    backend each store a query under the key: any of them may run). A deadline set in a function (an http.Client's
+    backend each store a query under the key: any of them may run), and
+    functions drawn from a list of functions the caller writes out (for _,
+    step := range []func() error{c.load, c.ask}: each of them runs). A deadline set in a function (an http.Client's
     Timeout) bounds each attempt of a wait it hands to a retrier of its
     package — a function that calls its function argument in a loop that
     pauses (time.Sleep, a receive from time.After): retry(schedule,

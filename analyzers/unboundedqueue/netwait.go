@@ -243,6 +243,9 @@ func (c *checker) callWaits(common *ssa.CallCommon) string {
 	if c.onBoundedField(common) {
 		return ""
 	}
+	if fn := calledFunc(common); fn != nil && catalog.NetworkCalls.Has(fn) && catalog.BoundsOwnWait(fn) {
+		return "" // handed its own timeout (NextMsg(d), WaitTimeout(d)): a bounded wait
+	}
 	if path := c.netio.CallReaches(common); len(path) == 1 {
 		return path[0] // also an HTTP client behind an interface (netio follows IsHTTPDoer)
 	}

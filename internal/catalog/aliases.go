@@ -18,6 +18,10 @@ var moduleAliases = map[string]string{
 	"github.com/jackc/pgx/v5":         "github.com/jackc/pgx/v4",
 	"github.com/jackc/pgx/v5/pgxpool": "github.com/jackc/pgx/v4/pgxpool",
 	"github.com/jackc/pgx/v5/stdlib":  "github.com/jackc/pgx/v4/stdlib",
+	// Brokers' clients that moved (brokers.go).
+	"github.com/IBM/sarama":          "github.com/Shopify/sarama",
+	"github.com/rabbitmq/amqp091-go": "github.com/streadway/amqp",
+	"github.com/go-zookeeper/zk":     "github.com/samuel/go-zookeeper/zk",
 }
 
 // aliased returns key with each aliased module path in it replaced by its

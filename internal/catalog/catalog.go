@@ -71,15 +71,25 @@ var NetworkCalls = newClientTable(
 // service clients send their requests through a chain of handlers or
 // policies held in function values and interfaces, which netio cannot
 // follow to the net/http call at its end: AWS's (v1 and v2), Azure's and
-// Google Cloud's. A method of one of their types is a request (see
-// isServiceRequest). A list, as the mailers' rows are, because the SDKs
-// hide the one principle (the request reaches the network) behind
-// values.
+// Google Cloud's; and of the broker and coordination clients whose every
+// request takes a context and hands it to a connection goroutine (Azure's
+// older Service Bus and Event Hubs clients and the AMQP 1.0 client under
+// them, franz-go's admin client, etcd's client; brokers.go has the
+// clients whose requests take none). A method of one of their types is a
+// request (see isServiceRequest). A list, as the mailers' rows are,
+// because the SDKs hide the one principle (the request reaches the
+// network) behind values.
 var ServiceClientPackages = []string{
 	"github.com/aws/aws-sdk-go/service/",
 	"github.com/aws/aws-sdk-go-v2/service/",
 	"github.com/Azure/azure-sdk-for-go/sdk/",
 	"cloud.google.com/go/",
+	"github.com/Azure/azure-service-bus-go",
+	"github.com/Azure/azure-event-hubs-go/",
+	"github.com/Azure/go-amqp",
+	"pack.ag/amqp",
+	"github.com/twmb/franz-go/pkg/kadm",
+	"go.etcd.io/etcd/client/v3",
 }
 
 // isServiceRequest reports whether fn is an exported method of a type of

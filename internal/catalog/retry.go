@@ -131,17 +131,22 @@ func IsGRPCStream(t types.Type) bool {
 	return true
 }
 
-// ConflictErrors are the errors with which a datastore answers that another
-// writer won an optimistic transaction: go-redis's TxFailedErr, returned
-// when a key WATCHed by the transaction changed before its EXEC. The server
-// is up and has answered; a bounded loop that goes round only on one of
-// them retries a lost race on the data, as a database's serialization
-// failure is retried, not a call on a failing dependency.
+// ConflictErrors are the errors with which a datastore answers about the
+// data, not about itself: another writer won an optimistic transaction
+// (go-redis's TxFailedErr, returned when a key WATCHed by the transaction
+// changed before its EXEC), or the node a write needs is missing or is
+// there already (ZooKeeper's ErrNoNode and ErrNodeExists, on which a
+// create makes the parent or takes the existing node and goes round). The
+// server is up and has answered; a bounded loop that goes round only on
+// one of them retries a lost race on the data, as a database's
+// serialization failure is retried, not a call on a failing dependency.
 var ConflictErrors = []string{
 	"github.com/redis/go-redis/v9.TxFailedErr",
 	"github.com/go-redis/redis/v8.TxFailedErr",
 	"github.com/go-redis/redis/v7.TxFailedErr",
 	"github.com/go-redis/redis.TxFailedErr",
+	"github.com/go-zookeeper/zk.ErrNoNode", "github.com/go-zookeeper/zk.ErrNodeExists",
+	"github.com/samuel/go-zookeeper/zk.ErrNoNode", "github.com/samuel/go-zookeeper/zk.ErrNodeExists",
 }
 
 // RetryRunners run a function again until it succeeds, under the policy

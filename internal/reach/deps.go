@@ -289,6 +289,9 @@ func nounOf(fn *types.Func) string {
 	case path == "net/smtp":
 		return "mail server"
 	}
+	if noun := catalog.BrokerNoun(path); noun != "" {
+		return noun
+	}
 	return "network"
 }
 

@@ -175,8 +175,11 @@ Escape policy: a held value that is returned is the caller's to hold (the
 call that returned it is an acquisition there); one stored in a field or
 passed to a function that does not release it stays held on this path.
 Calls through function values are not followed, except the callback
-helpers above and calls through a func-typed field of the package's own
-struct types: a router that begins a request's transaction, calls the
+helpers above, a function drawn from a list of functions the code writes
+out (a flow run step by step inside the transaction, for _, step :=
+range []func() error{j.lockDevice, j.askJoinServer, j.saveSession}: each
+step runs while it is held), and calls through a func-typed field of the
+package's own struct types: a router that begins a request's transaction, calls the
 route's handler through its handler field (r.handler(c, req)) and commits
 after it holds the transaction across every function the package stores in
 that field, directly or handed through the parameters of its own

@@ -8,7 +8,10 @@
 // for a function looked up by a constant key in one of the package's map
 // literals of functions (a database layer's dispatch table, chosen per
 // backend at run time: ssautil.DispatchTables), which may be any function
-// the package's tables store under that key. Calls
+// the package's tables store under that key, and for a function drawn from
+// a slice or array literal of functions the caller writes out (a flow run
+// as a list of steps, for _, step := range []func() error{c.load,
+// c.ask, c.save}: ssautil.ListedFuncs), which may be any of them. Calls
 // through interfaces are followed in three cases: interface methods that
 // are themselves in the catalogue (grpc.ClientConnInterface.Invoke,
 // redis.Cmdable commands); interface methods shaped as (*http.Client).Do

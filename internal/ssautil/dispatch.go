@@ -2,6 +2,7 @@ package ssautil
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -81,9 +82,16 @@ func namedFunc(info *types.Info, e ast.Expr) *types.Func {
 }
 
 // Of returns the functions a dynamic call may run when it calls a function
-// looked up in one of the package's tables, else nil.
+// looked up in one of the package's tables, or drawn from a list of
+// functions the function writes out (ListedFuncs), else nil.
 func (d *DispatchTables) Of(common *ssa.CallCommon) []*ssa.Function {
-	if d == nil || len(d.tables) == 0 || common.IsInvoke() || common.StaticCallee() != nil {
+	if d == nil || common.IsInvoke() || common.StaticCallee() != nil {
+		return nil
+	}
+	if listed := ListedFuncs(common.Value); listed != nil {
+		return listed
+	}
+	if len(d.tables) == 0 {
 		return nil
 	}
 	lookup, ok := unconverted(common.Value).(*ssa.Lookup)
@@ -167,4 +175,53 @@ func (d *DispatchTables) loadedTable(v ssa.Value) *types.Var {
 		return nil
 	}
 	return obj
+}
+
+// ListedFuncs returns the functions of a slice or array literal of
+// functions that v is an element of: a flow written as a list of steps,
+// for _, step := range []func() error{ctx.getDevice, ctx.validate,
+// ctx.sendAccept} { if err := step(); … } (chirpstack's join and uplink
+// flows, run inside one transaction), calls each of them in turn. Nil when
+// v is not read from such a literal, or when an element of it is not a
+// function or method value written there (a parameter, a field: then any
+// function may run).
+func ListedFuncs(v ssa.Value) []*ssa.Function {
+	load, ok := SameValue(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	elem, ok := load.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	base := elem.X
+	if slice, ok := base.(*ssa.Slice); ok {
+		base = slice.X
+	}
+	list, ok := base.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, ref := range *list.Referrers() {
+		addr, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, use := range *addr.Referrers() {
+			store, ok := use.(*ssa.Store)
+			if !ok || store.Addr != addr {
+				continue
+			}
+			fn := FuncOf(store.Val)
+			if fn == nil {
+				return nil
+			}
+			fn = unbound(fn)
+			if !slices.Contains(out, fn) {
+				out = append(out, fn)
+			}
+		}
+	}
+	return out
 }

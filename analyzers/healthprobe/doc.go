@@ -126,7 +126,10 @@ names it (a package variable "pools.Main", a field "Store.db", the pool
 returned by a call or passed to a function) and the chain of calls to the
 use. Related information points at the registration and at the use of the
 resource, in this package or another (the facts record where; else at the
-first function of the chain). A handler whose body is in another package than its
+first function of the chain), within the module: a use in another module
+(a generated API client's call through http.DefaultClient, x/net's) is
+shown at the module's own call into that module, the line a fix changes.
+A handler whose body is in another package than its
 registration (a method of a handler type declared there, the closure a
 factory there returns) is reported at the registration: a package's
 findings are in its own files, and what the handler reaches comes from

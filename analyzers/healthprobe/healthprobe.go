@@ -56,9 +56,13 @@ type reachesShared struct {
 	SiteFile string
 	SiteLine int
 	// UseFile and UseLine: the resource's use at the end of the chain,
-	// for related information in another package.
-	UseFile string
-	UseLine int
+	// for related information in another package; UseModule, the module
+	// whose code that is. A module that reaches it through another's
+	// points at its own call into that module instead (through): a
+	// generated API client's or x/net's line is not the user's to change.
+	UseFile   string
+	UseLine   int
+	UseModule string
 }
 
 func (*reachesShared) AFact() {}
@@ -230,9 +234,18 @@ func (c *checker) withSite(u *use) reachesShared {
 	}
 	if u.at.IsValid() {
 		at := c.pass.Fset.Position(u.at)
-		f.UseFile, f.UseLine = at.Filename, at.Line
+		f.UseFile, f.UseLine, f.UseModule = at.Filename, at.Line, modulePath(c.pass)
 	}
 	return f
+}
+
+// modulePath is the path of the module the pass's package is in, "" when
+// the driver does not say.
+func modulePath(pass *analysis.Pass) string {
+	if pass.Module == nil {
+		return ""
+	}
+	return pass.Module.Path
 }
 
 // firstUse is the first call, by position, in fn's body that reaches a

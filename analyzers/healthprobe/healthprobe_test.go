@@ -1,6 +1,7 @@
 package healthprobe_test
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -78,4 +79,19 @@ func TestPgxV4Pool(t *testing.T) {
 // is reported.
 func TestOwnPoolElsewhere(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), healthprobe.Analyzer, "ownchecks", "ownsvc")
+}
+
+// TestUseInOtherModule: a probe that reaches the shared client through
+// another module's code (a generated API client) points its related
+// information at its own module's call into that module, the line a fix
+// changes, not at the client module's.
+func TestUseInOtherModule(t *testing.T) {
+	results := analysistest.Run(t, filepath.Join(analysistest.TestData(), "modprobe"), healthprobe.Analyzer, "./...")
+	related := testpkgs.AllRelated(results)
+	if !slices.ContainsFunc(related, func(s string) bool { return strings.HasPrefix(s, "main.go:18 ") }) {
+		t.Errorf("no related information at main.go:18, the module's call into the client; got %q", related)
+	}
+	if slices.ContainsFunc(related, func(s string) bool { return strings.HasPrefix(s, "apiclient.go:") }) {
+		t.Errorf("related information points into the client's module: %q", related)
+	}
 }

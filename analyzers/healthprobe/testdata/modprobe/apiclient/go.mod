@@ -1,0 +1,3 @@
+module example.com/apiclient
+
+go 1.22

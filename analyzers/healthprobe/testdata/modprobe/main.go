@@ -1,0 +1,35 @@
+// Command modprobe pings the sanctions service from its liveness probe,
+// through the client module every search request also uses.
+package main
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"example.com/apiclient"
+)
+
+type sanctions struct{ api *apiclient.Client }
+
+func (s *sanctions) Ping() error { // want Ping:`reachesShared\(HTTP client http.DefaultClient via \(\*apiclient.Client\).Ping`
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return s.api.Ping(ctx) // the module's own call into the client: the line a fix changes
+}
+
+func main() {
+	s := &sanctions{api: &apiclient.Client{BaseURL: "http://sanctions"}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/livez", func(w http.ResponseWriter, r *http.Request) {
+		if err := s.Ping(); err != nil { // want `liveness probe the func literal in main.main \(route "/livez"\) reaches the HTTP client http.DefaultClient`
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		}
+	})
+	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
+		if err := s.api.Search(r.Context(), r.URL.Query().Get("name")); err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+		}
+	})
+	_ = http.ListenAndServe(":8080", mux)
+}

@@ -1,4 +1,4 @@
-// Command modprobe pings the sanctions service from its liveness probe,
+// Command modprobe pings the sanctions service from its liveness probe, // want package:`pendingProbes\(probes: ; resolved 0; impls: \(\*lists.moovClient\).Ping, \(\*lists.moovClient\).Search\)`
 // through the client module every search request also uses.
 package main
 
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"example.com/apiclient"
+	"example.com/modprobe/lists"
 )
 
 type sanctions struct{ api *apiclient.Client }
@@ -25,6 +26,15 @@ func main() {
 		if err := s.Ping(); err != nil { // want `liveness probe the func literal in main.main \(route "/livez"\) reaches the HTTP client http.DefaultClient`
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		}
+	})
+	sanctionLists := lists.NewClient("http://lists")
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		if err := sanctionLists.Ping(); err != nil { // want `readiness probe the func literal in main.main \(route "/readyz"\) reaches the HTTP client http.DefaultClient`
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		}
+	})
+	mux.HandleFunc("/lists", func(w http.ResponseWriter, r *http.Request) {
+		_ = sanctionLists.Search(r.Context(), r.URL.Query().Get("name"))
 	})
 	mux.HandleFunc("/search", func(w http.ResponseWriter, r *http.Request) {
 		if err := s.api.Search(r.Context(), r.URL.Query().Get("name")); err != nil {

@@ -677,7 +677,8 @@ func (c *checker) hasDeadline(work *ast.BlockStmt) bool {
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			found = catalog.DeadlineContexts.Has(fn) || fn != nil &&
-				(fn.Name() == "SetDeadline" || fn.Name() == "SetReadDeadline" || fn.Name() == "SetWriteDeadline")
+				(fn.Name() == "SetDeadline" || fn.Name() == "SetReadDeadline" || fn.Name() == "SetWriteDeadline") ||
+				c.makesDeadline(fn)
 		case *ast.KeyValueExpr:
 			id, ok := n.Key.(*ast.Ident)
 			found = ok && id.Name == "Timeout"
@@ -687,6 +688,37 @@ func (c *checker) hasDeadline(work *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// makesDeadline reports whether fn, of this package, hands its caller the
+// cancel function of a context it gave a deadline: a helper that builds
+// the caller's context with a timeout (nats.go's getJSContextOpts, which
+// every JetStream call starts with, returning its options with the
+// context and the cancel) bounds the caller's waits as a WithTimeout in
+// the caller's own body would. One level: the helper's own helpers are
+// not asked.
+func (c *checker) makesDeadline(fn *types.Func) bool {
+	if fn == nil || c.askingHelper || !returnsCancel(fn.Signature()) {
+		return false
+	}
+	decl := c.declOf(fn)
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	c.askingHelper = true
+	defer func() { c.askingHelper = false }()
+	return c.hasDeadline(decl.Body)
+}
+
+// returnsCancel reports whether one of sig's results is a
+// context.CancelFunc.
+func returnsCancel(sig *types.Signature) bool {
+	for i := range sig.Results().Len() {
+		if catalog.TypeKey(sig.Results().At(i).Type()) == "context.CancelFunc" {
+			return true
+		}
+	}
+	return false
 }
 
 // isAssigned reports whether sel is the target of an assignment in body.

@@ -515,7 +515,9 @@ capped by it.
     session verbs, bun's Scan and Exec, pop's queries; catalog.DatabaseWaits,
     the driver's own read being behind interfaces), through functions none of which sets a
     deadline (a context with a timeout or a deadline, a Timeout field as in
-    http.Client{Timeout: d}, SetDeadline: one that does bounds every wait
+    http.Client{Timeout: d}, SetDeadline, a call of a function of its
+    package that returns the cancel of a context it gave a deadline, as a
+    client's options helper does (nats.go's getJSContextOpts): one that does bounds every wait
     under it) — the waitsOnNetwork fact, across packages; an interface
     method shaped as (*http.Client).Do, Do(*http.Request) (*http.Response,
     error), is an HTTP client whatever implements it (jwk's HTTPClient) —

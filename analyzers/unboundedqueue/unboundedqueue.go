@@ -531,6 +531,7 @@ func (c *checker) marked(fn *types.Func, local map[*types.Func]bool, fact analys
 }
 
 type checker struct {
+	askingHelper    bool                             // makesDeadline is reading a helper's body
 	served          map[string][]*types.Func         // other packages' interface methods called per request, by name (servedMethods)
 	ctxRoots        map[varQuestion]*ast.CallExpr    // rootContext's answers by local variable
 	handleContexts  map[*types.Var]bool              // handleHasContext's answers by local variable

@@ -21,58 +21,24 @@ import (
 // until their token is waited on, redigo's Send, franz-go's Produce. Nor
 // are a client type's methods that read its own memory (a subscription's
 // Pending, a message's Metadata, a connection's LastError or IsConnected),
-// even where they return an error.
+// even where they return an error. And a method the library builds on
+// another row (JetStream on NATS's requests, Flush on FlushTimeout) is no
+// row of its own: netio follows it there, and the waits analysis sees the
+// deadline the library sets on the way (JetStream's default wait).
 var brokerRequests = map[string][]string{
-	// nats.go: the core connection, its subscriptions and messages.
+	// nats.go: the core connection's requests and reads, which wait on a
+	// channel its reader goroutine fills. JetStream's contexts, managers,
+	// key-value and object stores, a pull subscription's Fetch and a
+	// message's AckSync are built on these in nats.go itself (netio
+	// follows them there, and sees the deadline each sets: JetStream's
+	// default wait), and Flush is FlushTimeout with ten seconds.
 	"(*github.com/nats-io/nats.go.Conn)": {
-		"Request", "RequestMsg", "RequestWithContext", "RequestMsgWithContext", "Flush", "FlushTimeout",
-		"FlushWithContext", "RTT",
+		"Request", "RequestMsg", "RequestWithContext", "RequestMsgWithContext", "FlushTimeout", "FlushWithContext",
 	},
-	"(*github.com/nats-io/nats.go.EncodedConn)": {"Request", "RequestWithContext", "Flush", "FlushTimeout"},
-	"(*github.com/nats-io/nats.go.Subscription)": {
-		"NextMsg", "NextMsgWithContext", "Fetch", "FetchBatch", "ConsumerInfo",
-	},
-	"(*github.com/nats-io/nats.go.Msg)": {"AckSync"},
-	// nats.go's JetStream context (JetStreamContext embeds these four): a
-	// publish waits for the stream's acknowledgement, a subscription
-	// creates or looks up its consumer.
-	"(github.com/nats-io/nats.go.JetStream)": {
-		"Publish", "PublishMsg", "Subscribe", "SubscribeSync", "ChanSubscribe", "ChanQueueSubscribe",
-		"QueueSubscribe", "QueueSubscribeSync", "PullSubscribe",
-	},
-	"(github.com/nats-io/nats.go.JetStreamManager)": {
-		"AddStream", "UpdateStream", "DeleteStream", "StreamInfo", "PurgeStream", "GetMsg", "GetLastMsg",
-		"DeleteMsg", "SecureDeleteMsg", "AddConsumer", "UpdateConsumer", "DeleteConsumer", "ConsumerInfo",
-		"AccountInfo", "StreamNameBySubject",
-	},
-	"(github.com/nats-io/nats.go.KeyValueManager)":    {"KeyValue", "CreateKeyValue", "DeleteKeyValue"},
-	"(github.com/nats-io/nats.go.ObjectStoreManager)": {"ObjectStore", "CreateObjectStore", "DeleteObjectStore"},
-	"(github.com/nats-io/nats.go.KeyValue)":           kvRequests,
-	"(github.com/nats-io/nats.go.ObjectStore)":        objectStoreRequests,
-	// nats.go/jetstream, the newer API: each method under the interface
-	// that declares it (JetStream embeds the managers and the publisher).
-	"(github.com/nats-io/nats.go/jetstream.JetStream)": {"AccountInfo"},
-	"(github.com/nats-io/nats.go/jetstream.Publisher)": {"Publish", "PublishMsg"},
-	"(github.com/nats-io/nats.go/jetstream.StreamManager)": {
-		"CreateStream", "CreateOrUpdateStream", "UpdateStream", "DeleteStream", "Stream", "StreamNameBySubject",
-	},
-	"(github.com/nats-io/nats.go/jetstream.StreamConsumerManager)": jetstreamConsumerManagement,
-	"(github.com/nats-io/nats.go/jetstream.ConsumerManager)":       append([]string{"UnpinConsumer"}, jetstreamConsumerManagement...),
-	"(github.com/nats-io/nats.go/jetstream.Stream)": {
-		"Info", "Purge", "GetMsg", "GetLastMsgForSubject", "DeleteMsg", "SecureDeleteMsg",
-	},
-	"(github.com/nats-io/nats.go/jetstream.Consumer)":        {"Fetch", "FetchBytes", "FetchNoWait", "Next", "Info"},
-	"(github.com/nats-io/nats.go/jetstream.PushConsumer)":    {"Info"},
+	"(*github.com/nats-io/nats.go.Subscription)": {"NextMsg", "NextMsgWithContext"},
+	// nats.go/jetstream: a consumer's message iterator waits on the
+	// channel its pull goroutine fills, with no deadline of its own.
 	"(github.com/nats-io/nats.go/jetstream.MessagesContext)": {"Next"},
-	"(github.com/nats-io/nats.go/jetstream.Msg)":             {"DoubleAck"},
-	"(github.com/nats-io/nats.go/jetstream.KeyValueManager)": {
-		"KeyValue", "CreateKeyValue", "CreateOrUpdateKeyValue", "UpdateKeyValue", "DeleteKeyValue",
-	},
-	"(github.com/nats-io/nats.go/jetstream.ObjectStoreManager)": {
-		"ObjectStore", "CreateObjectStore", "CreateOrUpdateObjectStore", "UpdateObjectStore", "DeleteObjectStore",
-	},
-	"(github.com/nats-io/nats.go/jetstream.KeyValue)":    append([]string{"ListKeysFiltered"}, kvRequests...),
-	"(github.com/nats-io/nats.go/jetstream.ObjectStore)": objectStoreRequests,
 
 	// sarama (IBM's, and Shopify's before the move: moduleAliases).
 	"(github.com/IBM/sarama.SyncProducer)":  append([]string{"SendMessage", "SendMessages"}, saramaTxn...),
@@ -154,22 +120,6 @@ var brokerRequests = map[string][]string{
 	"(*github.com/segmentio/kafka-go.Dialer)": {
 		"Dial", "DialContext", "DialLeader", "DialPartition", "LookupLeader", "LookupPartition", "LookupPartitions",
 	},
-}
-
-var kvRequests = []string{
-	"Get", "GetRevision", "Put", "PutString", "Create", "Update", "Delete", "Purge", "Watch", "WatchAll",
-	"WatchFiltered", "Keys", "ListKeys", "History", "PurgeDeletes", "Status",
-}
-
-var objectStoreRequests = []string{
-	"Put", "Get", "PutBytes", "GetBytes", "PutString", "GetString", "PutFile", "GetFile", "GetInfo",
-	"UpdateMeta", "Delete", "AddLink", "AddBucketLink", "Seal", "Watch", "List", "Status",
-}
-
-var jetstreamConsumerManagement = []string{
-	"Consumer", "CreateConsumer", "CreateOrUpdateConsumer", "UpdateConsumer", "DeleteConsumer",
-	"OrderedConsumer", "PushConsumer", "CreatePushConsumer", "CreateOrUpdatePushConsumer", "UpdatePushConsumer",
-	"PauseConsumer", "ResumeConsumer", "ResetConsumer", "ResetConsumerToSequence",
 }
 
 var saramaTxn = []string{

@@ -7,6 +7,7 @@ package brokertx
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/Shopify/sarama"
 	"github.com/nats-io/nats.go"
@@ -16,14 +17,13 @@ import (
 type Orders struct {
 	db       *sql.DB
 	nc       *nats.Conn
-	js       nats.JetStreamContext
 	producer sarama.SyncProducer
 	ch       *amqp.Channel
 }
 
-// PlaceJetStream publishes before the commit: the transaction waits for
-// the stream's acknowledgement.
-func (o *Orders) PlaceJetStream(ctx context.Context, id string) error { // want PlaceJetStream:`queriesPool\(brokertx\.Orders\.db\)`
+// PlaceReserved asks the inventory service over NATS request-reply before
+// the commit: the transaction waits for the reply (up to two seconds).
+func (o *Orders) PlaceReserved(ctx context.Context, id string) error { // want PlaceReserved:`queriesPool\(brokertx\.Orders\.db\)`
 	tx, err := o.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -32,7 +32,7 @@ func (o *Orders) PlaceJetStream(ctx context.Context, id string) error { // want 
 	if _, err := tx.ExecContext(ctx, "INSERT INTO orders(id) VALUES ($1)", id); err != nil {
 		return err
 	}
-	if _, err := o.js.Publish("orders.placed", []byte(id)); err != nil { // want `transaction from \(\*sql.DB\).BeginTx is still held during \(nats.JetStream\).Publish, which waits on the network`
+	if _, err := o.nc.Request("inventory.reserve", []byte(id), 2*time.Second); err != nil { // want `transaction from \(\*sql.DB\).BeginTx is still held during \(\*nats.Conn\).Request, which waits on the network`
 		return err
 	}
 	return tx.Commit()

@@ -16,7 +16,10 @@ isolation does not help; the pool is the shared failure domain.
 What counts as held: a *sql.Tx, *sql.Conn or *sql.Rows, and a *sql.Row
 (sqlx's *sqlx.Row) until its Scan, which closes it; a pgx v5 pgx.Tx,
 *pgxpool.Conn, *pgxpool.Tx or pgx.Rows; and types that embed or wrap them
-(sqlx's *sqlx.Tx, bun's bun.Tx), unless the wrapper has a method that
+(sqlx's *sqlx.Tx, bun's bun.Tx), also through wrappers of wrappers, up to
+three deep (chirpstack's logging TxLogger embeds *sqlx.Tx, which embeds
+*sql.Tx; a method that begins one and returns it wrapped, DBLogger.Beginx,
+is where it is taken), unless the wrapper has a method that
 takes one: a builder handed the caller's transaction to run in
 (backlite's TaskAddOp.Tx(tx)) holds none by being made (client.Add(task)
 begins nothing). An ORM's transaction whose handle is not

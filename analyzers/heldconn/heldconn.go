@@ -234,11 +234,23 @@ type dispatched struct {
 
 // ---- the kinds of held values ----
 
-func heldKindOf(t types.Type) (catalog.HeldKind, bool) {
+func heldKindOf(t types.Type) (catalog.HeldKind, bool) { return heldKindWithin(t, maxWrapping) }
+
+// maxWrapping is how many wrappers deep a held value is looked for: a
+// logging wrapper embedding sqlx's *sqlx.Tx, which embeds *sql.Tx, is two
+// (chirpstack's TxLogger).
+const maxWrapping = 3
+
+// heldKindWithin is heldKindOf looking through at most depth wrappers.
+func heldKindWithin(t types.Type, depth int) (catalog.HeldKind, bool) {
 	if k, ok := exactKind(t); ok {
 		return k, true
 	}
-	// A wrapper: a (pointer to a) struct with a field of a held type.
+	if depth == 0 {
+		return catalog.HeldKind{}, false
+	}
+	// A wrapper: a (pointer to a) struct with a field of a held type, or
+	// embedding another wrapper.
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -253,6 +265,11 @@ func heldKindOf(t types.Type) (catalog.HeldKind, bool) {
 		}
 		if k, ok := exactKind(f.Type()); ok && !handedItsHeld(t) {
 			return k, true
+		}
+		if f.Embedded() {
+			if k, ok := heldKindWithin(f.Type(), depth-1); ok && !handedItsHeld(t) {
+				return k, true
+			}
 		}
 	}
 	return catalog.HeldKind{}, false

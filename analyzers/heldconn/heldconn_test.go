@@ -12,7 +12,7 @@ import (
 
 func TestHeldConn(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer,
-		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased", "example.com/signup", "example.com/routetx", "casbintx", "helperpool", "taskqueue", "taskop", "mongotx", "brokertx", "stepflow")
+		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased", "example.com/signup", "example.com/routetx", "casbintx", "helperpool", "taskqueue", "taskop", "mongotx", "brokertx", "stepflow", "wrappedflow")
 }
 
 // TestRelatedReachedAt: a transaction held across a call of the module's

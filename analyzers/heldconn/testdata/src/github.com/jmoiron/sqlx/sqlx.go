@@ -21,6 +21,7 @@ func (db *DB) QueryxContext(ctx context.Context, query string, args ...any) (*Ro
 }
 func (r *Rows) StructScan(dest any) error { return nil }
 
+func (db *DB) Beginx() (*Tx, error)                                           { return nil, nil }
 func (db *DB) BeginTxx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) { return nil, nil }
 func (db *DB) Unsafe() *DB                                                    { return db }
 func (db *DB) Preparex(query string) (*Stmt, error)                           { return nil, nil }

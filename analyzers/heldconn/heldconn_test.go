@@ -12,7 +12,7 @@ import (
 
 func TestHeldConn(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), heldconn.Analyzer,
-		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased", "example.com/signup", "example.com/routetx", "casbintx", "helperpool", "taskqueue", "taskop", "mongotx", "brokertx", "stepflow", "wrappedflow")
+		"sqlcase", "pgxcase", "generic", "txhelper", "wrapped", "appcore", "ifacecase", "stmtmodels", "secondconn", "gitutil", "subproc", "pgstore", "portsonly", "ormstore", "ormtx", "example.com/gitsvc", "example.com/repos", "example.com/txstore", "example.com/billing", "rowparse", "rowsreleased", "example.com/signup", "example.com/routetx", "casbintx", "helperpool", "taskqueue", "taskop", "mongotx", "brokertx", "example.com/stepflow", "wrappedflow")
 }
 
 // TestRelatedReachedAt: a transaction held across a call of the module's
@@ -20,6 +20,13 @@ func TestHeldConn(t *testing.T) {
 // that makes the network call, the one to move out of the transaction.
 func TestRelatedReachedAt(t *testing.T) {
 	wantRelated(t, "example.com/signup", "projects.go:30 the call that reaches (*http.Client).Do")
+}
+
+// TestRelatedListedStep: a flow run as a list of steps inside a
+// transaction points at the line in the step that reaches the network,
+// the one to move out of the transaction, not only at the loop's call.
+func TestRelatedListedStep(t *testing.T) {
+	wantRelated(t, "example.com/stepflow", "stepflow.go:42 the call that reaches (*http.Client).Get")
 }
 
 // TestRelatedHelperQuery: a helper handed the transaction that queries the

@@ -446,7 +446,17 @@ func (c *checker) interfaceWait(m *types.Func) (waitOn, bool) {
 // that reaches it.
 func (c *checker) reachedAt(common *ssa.CallCommon) token.Pos {
 	if !common.IsInvoke() {
-		return c.moduleReachedAt(common.StaticCallee())
+		if callee := common.StaticCallee(); callee != nil {
+			return c.moduleReachedAt(callee)
+		}
+		// A step drawn from a list of functions: the first step's line
+		// that reaches the network, the one the message names.
+		for _, step := range ssautil.ListedFuncs(common.Value) {
+			if at := c.moduleReachedAt(step); at.IsValid() {
+				return at
+			}
+		}
+		return token.NoPos
 	}
 	for _, impl := range c.implementationsOf(common.Method) {
 		if at := c.moduleReachedAt(c.ssaFunc(impl)); at.IsValid() {

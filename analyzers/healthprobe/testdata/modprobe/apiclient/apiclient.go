@@ -23,4 +23,6 @@ func (c *Client) do(ctx context.Context, path string) error {
 
 func (c *Client) Ping(ctx context.Context) error { return c.do(ctx, "/ping") }
 
-func (c *Client) Search(ctx context.Context, name string) error { return c.do(ctx, "/search?name="+name) }
+func (c *Client) Search(ctx context.Context, name string) error {
+	return c.do(ctx, "/search?name="+name)
+}

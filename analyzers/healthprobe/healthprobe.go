@@ -234,18 +234,9 @@ func (c *checker) withSite(u *use) reachesShared {
 	}
 	if u.at.IsValid() {
 		at := c.pass.Fset.Position(u.at)
-		f.UseFile, f.UseLine, f.UseModule = at.Filename, at.Line, modulePath(c.pass)
+		f.UseFile, f.UseLine, f.UseModule = at.Filename, at.Line, pkgscope.ModulePath(c.pass.Module)
 	}
 	return f
-}
-
-// modulePath is the path of the module the pass's package is in, "" when
-// the driver does not say.
-func modulePath(pass *analysis.Pass) string {
-	if pass.Module == nil {
-		return ""
-	}
-	return pass.Module.Path
 }
 
 // firstUse is the first call, by position, in fn's body that reaches a

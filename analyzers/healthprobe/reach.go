@@ -14,6 +14,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
@@ -373,7 +374,7 @@ func (c *checker) through(fn *ssa.Function, r *reachesShared, common *ssa.CallCo
 	u.SiteFile, u.SiteLine = "", 0 // the callee's call, not this function's
 	u.Path = capPath(append([]string{hop}, r.Path...))
 	u.Param = -1
-	if mod := modulePath(c.pass); r.UseModule != "" && mod != "" && r.UseModule != mod {
+	if mod := pkgscope.ModulePath(c.pass.Module); r.UseModule != "" && mod != "" && r.UseModule != mod {
 		u.at = common.Pos() // this module's call into the one that uses it
 	}
 	if r.Param < 0 {

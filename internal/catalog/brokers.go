@@ -1,9 +1,6 @@
 package catalog
 
-import (
-	"go/types"
-	"strings"
-)
+import "strings"
 
 // Message brokers and coordination services. Their clients hand each
 // request to a connection goroutine, over a channel or through a buffer
@@ -178,19 +175,4 @@ func init() {
 		}
 	}
 	NetworkCalls.Add(keys...)
-}
-
-// BoundsOwnWait reports whether a network call of fn's signature is handed
-// how long it may wait (a time.Duration parameter: NATS's Request(subj,
-// data, timeout) and NextMsg(timeout), paho's token.WaitTimeout(d),
-// net.DialTimeout): it waits no longer than that, whatever deadline its
-// caller sets or does not.
-func BoundsOwnWait(fn *types.Func) bool {
-	params := fn.Signature().Params()
-	for i := range params.Len() {
-		if TypeKey(params.At(i).Type()) == "time.Duration" {
-			return true
-		}
-	}
-	return false
 }

@@ -120,6 +120,21 @@ func isErrorType(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
+// BoundsOwnWait reports whether a network call of fn's signature is handed
+// how long it may wait (a time.Duration parameter: NATS's Request(subj,
+// data, timeout) and NextMsg(timeout), paho's token.WaitTimeout(d),
+// net.DialTimeout): it waits no longer than that, whatever deadline its
+// caller sets or does not.
+func BoundsOwnWait(fn *types.Func) bool {
+	params := fn.Signature().Params()
+	for i := range params.Len() {
+		if TypeKey(params.At(i).Type()) == "time.Duration" {
+			return true
+		}
+	}
+	return false
+}
+
 // NetworkPackages are import paths through which a package can reach a
 // network call. A package that imports none of them, directly or not,
 // cannot contain one, and analyzers skip it.

@@ -30,6 +30,15 @@ func IsDependency(pass *analysis.Pass) bool {
 	return false
 }
 
+// ModulePath is the path of mod, the module of the analysed package, or
+// "" when the driver does not say (a GOPATH-style test).
+func ModulePath(mod *analysis.Module) string {
+	if mod == nil {
+		return ""
+	}
+	return mod.Path
+}
+
 // DeclaredInModule reports whether pkg belongs to mod, the module of the
 // analysed package: the program's own code, not a dependency's. Without
 // module information (a GOPATH-style test), a package whose path starts

@@ -224,6 +224,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	})
+	res.firstInSource()
 	for fn, path := range res.local {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
 			posn := pass.Fset.Position(res.at[fn])
@@ -327,6 +328,26 @@ func (r *Result) directReach(fn *ssa.Function) ([]string, token.Pos) {
 		}
 	}
 	return nil, token.NoPos
+}
+
+// firstInSource moves each function's recorded call to the first in the
+// source that reaches the network, now that every path is known: a round
+// finds a function by the call that reached first (a static call to a
+// client), while a call written before it may reach only through an
+// interface resolved a round later (minder's UpdateRoleAssignment resolves
+// the subject at Keycloak, then writes to OpenFGA). The first one is where
+// a reader of the function meets the wait, and every one is a line to move.
+func (r *Result) firstInSource() {
+	for fn := range r.local {
+		for call := range ssautil.WaitedCalls(fn) {
+			if call.Pos() >= r.at[fn] || !call.Pos().IsValid() {
+				continue
+			}
+			if path := r.CallReaches(call); path != nil {
+				r.local[fn], r.at[fn] = path, call.Pos()
+			}
+		}
+	}
 }
 
 // FuncReachesAt returns where fn makes the call by which it reaches the

@@ -80,3 +80,26 @@ type Handler interface {
 }
 
 func handle(h Handler, r *http.Request) error { return h.Do(r) }
+
+// resolver's one implementation dials: a call through it reaches the
+// network, found a round after the static calls.
+type resolver interface {
+	Resolve(name string) error // want Resolve:`mayNetwork\(\(misc.dialResolver\).Resolve → net.Dial\)`
+}
+
+type dialResolver struct{}
+
+func (dialResolver) Resolve(name string) error { // want Resolve:`mayNetwork\(net.Dial\)`
+	_, err := net.Dial("tcp", name)
+	return err
+}
+
+// resolveThenFetch waits first on the resolver, then on http.Get: its fact
+// names the first in the source, the line a reader meets first.
+func resolveThenFetch(r resolver, url string) error { // want resolveThenFetch:`mayNetwork\(\(misc.resolver\).Resolve → \(misc.dialResolver\).Resolve → net.Dial\)`
+	if err := r.Resolve(url); err != nil {
+		return err
+	}
+	_, err := http.Get(url)
+	return err
+}

@@ -148,7 +148,10 @@ What the held connection must not wait on:
     (ctx, tx, …), handed the transaction for its inserts, looking each
     group up with dao.GetByName(ctx, s.db, …); for a helper of the same
     package, related information points at its own call that queries (the
-    line that should be handed the transaction). A helper that uses its pool
+    line that should be handed the transaction), also when the finding names
+    another wait of the same helper (its network call: paralus'
+    createGroupAccountRelations grants the groups at the authorization
+    service too, and both lines are to change). A helper that uses its pool
     only when a handle parameter is nil (if tx == nil { tx, … =
     PrepareTx(ctx, r.pool) }) stands in for a caller that hands none, and
     takes no connection of its own for one that hands its transaction;

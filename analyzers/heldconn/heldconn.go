@@ -1123,6 +1123,9 @@ func (c *checker) report(call *ssa.Call, relatedPos token.Pos, msg, relatedMsg s
 	if w.at.IsValid() && !ssautil.SameLine(c.pass.Fset, w.at, call.Pos()) {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.callStart(w.at), Message: "the call that reaches " + w.path[len(w.path)-1]})
 	}
+	if w.secondAt.IsValid() && !ssautil.SameLine(c.pass.Fset, w.secondAt, call.Pos()) {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.callStart(w.secondAt), Message: "the call that takes a second connection from " + w.secondWhat})
+	}
 	c.pass.Report(d)
 }
 

@@ -33,7 +33,14 @@ func TestRelatedListedStep(t *testing.T) {
 // pool instead points at its own call that does (the line to change: hand
 // it the transaction), beside the call of the helper.
 func TestRelatedHelperQuery(t *testing.T) {
-	wantRelated(t, "helperpool", "helperpool.go:18 the call that reaches (*sql.DB).QueryRowContext")
+	wantRelated(t, "helperpool", "helperpool.go:19 the call that reaches (*sql.DB).QueryRowContext")
+}
+
+// TestRelatedSecondAcquire: a helper handed the transaction that both
+// calls the network and looks rows up on the pool points at both lines;
+// the finding names the network call, and the lookup is a second change.
+func TestRelatedSecondAcquire(t *testing.T) {
+	wantRelated(t, "helperpool", "helperpool.go:52 the call that takes a second connection from helperpool.Service.db")
 }
 
 // wantRelated fails unless a finding in pkg has want among its related

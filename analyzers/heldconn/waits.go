@@ -40,12 +40,20 @@ type waitOn struct {
 	// it that reaches the network (the line a user moves out of the
 	// transaction), or token.NoPos.
 	at token.Pos
+	// secondAt: the line in the same helper that also takes a second
+	// connection (a lookup on s.db where the transaction was handed), shown
+	// beside the network wait the finding names: both lines are to change.
+	secondAt   token.Pos
+	secondWhat string
 }
 
 // waitIn classifies a call made while holding acq (nil inside a callback,
 // where the held value is not in hand).
 func (c *checker) waitIn(common *ssa.CallCommon, acq *acquisition) (waitOn, bool) {
 	if w, ok := c.networkOrSubprocess(common); ok {
+		if q, ok := c.queryWait(common, acq); ok && q.at.IsValid() && q.at != w.at {
+			w.secondAt, w.secondWhat = q.at, q.what
+		}
 		return w, true
 	}
 	if common.IsInvoke() {

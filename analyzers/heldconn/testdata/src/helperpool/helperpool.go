@@ -5,6 +5,7 @@ package helperpool
 import (
 	"context"
 	"database/sql"
+	"net/http"
 
 	"example.com/helperdao"
 )
@@ -39,6 +40,38 @@ func (s *Service) CreateUser(ctx context.Context, name string, groups []string) 
 		return err
 	}
 	if err := s.linkGroups(ctx, tx, 1, groups); err != nil { // want `transaction from \(\*sql.DB\).BeginTx is still held during \(\*helperpool.Service\).linkGroups \(→ helperdao.GroupID → \(\*sql.DB\).QueryRowContext\) on helperpool.Service.db, the pool it came from: a second connection from the same pool`
+		return err
+	}
+	return tx.Commit()
+}
+
+// grantGroups looks each group up on s.db and grants it at the
+// authorization service: two waits, on the pool and on the network.
+func (s *Service) grantGroups(ctx context.Context, tx *sql.Tx, user int, groups []string) error { // want grantGroups:`queriesParam\(\[2\]\)` grantGroups:`queriesPool\(helperpool\.Service\.db\)`
+	for _, g := range groups {
+		id, err := helperdao.GroupID(ctx, s.db, g)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO user_groups VALUES ($1, $2)", user, id); err != nil {
+			return err
+		}
+		if _, err := http.Post("http://authz/grants", "text/plain", nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CreateAdmin holds its transaction across both of grantGroups' waits: the
+// finding names the network call and points at both lines.
+func (s *Service) CreateAdmin(ctx context.Context, name string, groups []string) error { // want CreateAdmin:`queriesPool\(helperpool\.Service\.db\)`
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := s.grantGroups(ctx, tx, 1, groups); err != nil { // want `transaction from \(\*sql.DB\).BeginTx is still held during \(\*helperpool.Service\).grantGroups \(→ http.Post`
 		return err
 	}
 	return tx.Commit()

@@ -687,6 +687,21 @@ capped by it.
     notification queue's Send behind a service) is missed. Fix: select on
     the request's context (or a timeout) and answer 503, or drop the value
     when the queue is full.
+    A token given back is no send to wait on: a value the function
+    received from the same channel (tok := <-lock … lock <- tok, also from
+    a select's case and in a deferred function literal) fills the slot its
+    receive emptied. The receive is the wait: a plain receive (not in a
+    select) on a request's path, from such a shared channel, of a token the
+    function gives back, is a lock or semaphore taken with no deadline, and
+    every request that finds the tokens taken waits there, as long as the
+    holders keep them (watchtower's update lock, held for a whole update
+    run by the scheduler or by a request). Reported at the receive ("token
+    taken with no deadline on every request"), with the per-request
+    function as related information. Silent: a take in a select (with the
+    request's context, a timer, or a default that skips the work); a take
+    off the request's path. Fix: select on the request's context (or a
+    timeout) and answer 503 or 429 with Retry-After, or skip the work when
+    no token is free.
  11. goroutine abandoned on its send: a function makes an unbuffered
     channel (make(chan T), make(chan T, 0)), starts a goroutine that sends
     on it outside a select (a function literal; or a function handed the

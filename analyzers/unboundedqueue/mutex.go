@@ -569,9 +569,13 @@ func (c *checker) sharedLock(call *ssa.Call, fr *requestFrame) bool {
 		return false
 	}
 	key, _, ok := mutexOf(call.Common())
-	if !ok {
-		return false
-	}
+	return ok && c.sharedRoot(key, fr)
+}
+
+// sharedRoot reports whether the variable key is rooted in outlives the
+// request: a package variable, or a value the request did not make (the
+// handler's receiver, what it captures, their fields).
+func (c *checker) sharedRoot(key mutexKey, fr *requestFrame) bool {
 	switch root := key.root.(type) {
 	case *ssa.Global:
 		return true

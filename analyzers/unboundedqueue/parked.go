@@ -167,13 +167,39 @@ func (c *checker) waitingSend(body *ast.BlockStmt) ast.Expr {
 			}
 			return false // a send in a select waits only as the select does
 		case *ast.SendStmt:
-			if c.sharedAcrossCalls(n.Chan) && !c.drainedFreely(n.Chan) {
+			if c.sharedAcrossCalls(n.Chan) && !c.drainedFreely(n.Chan) && !c.tokenGivenBack(body, n) {
 				ch = n.Chan
 			}
 		}
 		return ch == nil
 	})
 	return ch
+}
+
+// tokenGivenBack reports whether send puts back on its channel a value
+// body received from that channel (t := <-l.tokens … l.tokens <- t): a
+// token returned to the slot its receive emptied, which cannot wait.
+func (c *checker) tokenGivenBack(body *ast.BlockStmt, send *ast.SendStmt) bool {
+	id, ok := ast.Unparen(send.Value).(*ast.Ident)
+	if !ok || c.pass.TypesInfo.Uses[id] == nil {
+		return false
+	}
+	tok := c.pass.TypesInfo.Uses[id]
+	want := types.ExprString(send.Chan)
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return !found
+		}
+		recv, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr)
+		lhs, isIdent := as.Lhs[0].(*ast.Ident)
+		if ok && isIdent && recv.Op == token.ARROW && c.pass.TypesInfo.ObjectOf(lhs) == tok && types.ExprString(recv.X) == want {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // paramOwner is 1 + the index of fd's parameter (the receiver first) that

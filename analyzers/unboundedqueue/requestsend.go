@@ -2,6 +2,7 @@ package unboundedqueue
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -50,21 +51,17 @@ func (c *checker) sendsOnChannel() bool {
 // the request: a package variable, or a field of a value the request did
 // not make (the handler's receiver, what it captures, their fields).
 func (c *checker) sharedQueue(send *ssa.Send, fr *requestFrame) bool {
-	if isEmptyStruct(send.X.Type()) {
-		return false
+	if isEmptyStruct(send.X.Type()) || returnsToken(send) != nil {
+		return false // a signal, or a token given back to the slot it was taken from
 	}
 	key, named, ok := throughFields(send.Chan)
 	if !ok || c.isMailbox(named) || c.handedToImporters(named) {
 		return false
 	}
-	switch root := key.root.(type) {
-	case *ssa.Global:
-		return true
-	case *ssa.Alloc:
-		return named != nil && c.spilledShared(root, fr)
-	default:
-		return named != nil && fr.shared[root]
+	if _, global := key.root.(*ssa.Global); !global && named == nil {
+		return false
 	}
+	return c.sharedRoot(key, fr)
 }
 
 // handedToImporters reports whether obj, a channel variable or field of
@@ -140,17 +137,22 @@ func isEmptyStruct(t types.Type) bool {
 }
 
 func (c *checker) reportRequestSend(send *ssa.Send, entry *ssa.Function) {
-	pos := send.Pos()
+	_, named, _ := throughFields(send.Chan)
+	c.reportPerRequest(send.Pos(), entry,
+		"send with no deadline on every request: "+entryName(entry)+" waits here until a consumer takes its value from "+
+			named.Name()+", a channel every request shares, with no select on the request's context or a timer; "+
+			"while the consumers are busy or gone every request waits here, and the queue has no bound but the number of requests; "+
+			"select on the request's context (or a timeout) and answer 503, or drop the value when the queue is full (select with default)")
+}
+
+// reportPerRequest reports a wait at pos once, with the per-request
+// function as related information.
+func (c *checker) reportPerRequest(pos token.Pos, entry *ssa.Function, msg string) {
 	if !pos.IsValid() || c.reported[pos] {
 		return
 	}
 	c.reported[pos] = true
-	_, named, _ := throughFields(send.Chan)
-	d := analysis.Diagnostic{Pos: pos, Message: Code + ": " +
-		"send with no deadline on every request: " + entryName(entry) + " waits here until a consumer takes its value from " +
-		named.Name() + ", a channel every request shares, with no select on the request's context or a timer; " +
-		"while the consumers are busy or gone every request waits here, and the queue has no bound but the number of requests; " +
-		"select on the request's context (or a timeout) and answer 503, or drop the value when the queue is full (select with default)"}
+	d := analysis.Diagnostic{Pos: pos, Message: Code + ": " + msg}
 	if at := entry.Pos(); at.IsValid() && at != pos {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the per-request function (" + entryName(entry) + ")"})
 	}

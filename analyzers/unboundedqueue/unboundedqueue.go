@@ -149,6 +149,7 @@ func run(pass *analysis.Pass) (any, error) {
 	guard.At(token.NoPos, func() { c.checkSliceQueues() })
 	guard.At(token.NoPos, func() { c.checkMutexesPerRequest() })
 	guard.At(token.NoPos, func() { c.checkSendsPerRequest() })
+	guard.At(token.NoPos, func() { c.checkTokensPerRequest() })
 	// The pools' openers first: a wait on a pool a function has just opened
 	// queues behind nobody, in the waits learned next as in checkWaits.
 	queues := pkgscope.Reaches(pass.Pkg, catalog.QueuePackages)

@@ -205,14 +205,31 @@ func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
 		c.eachDetachedIn(fd, fd.Body, true, c.reportDetached)
 		return
 	}
+	if c.detachesPerMessage(fd) {
+		c.eachDetachedIn(fd, fd.Body, true, c.reportDetachedPerMessage)
+		return
+	}
+	mayDetach := c.mayDetach(fd)
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		lit, ok := n.(*ast.FuncLit)
 		if ok && c.takesRequest(lit.Type) {
 			c.eachDetachedIn(fd, lit, true, c.reportDetached)
 			return false
 		}
+		if ok && mayDetach && c.subscribedLiteral(lit) {
+			c.eachDetachedIn(fd, lit, true, c.reportDetachedPerMessage)
+			return false
+		}
 		return true
 	})
+}
+
+// subscribedLiteral reports whether lit is a message handler the package
+// subscribes as a function literal (nc.Subscribe(subj, func(m *nats.Msg)
+// { … })), as detachesPerMessage asks of a declared one.
+func (c *checker) subscribedLiteral(lit *ast.FuncLit) bool {
+	c.registeredHandler(nil) // fills the tables
+	return c.subscribedLits[lit]
 }
 
 // detachesForRequest reports whether a goroutine fd starts is started per
@@ -226,6 +243,35 @@ func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
 func (c *checker) detachesForRequest(fd *ast.FuncDecl) bool {
 	return c.runsPerRequest(fd) || c.mayDetach(fd) && c.registeredHandler(fd) ||
 		c.contextParam(fd) != nil && c.implementsImportedInterface(fd)
+}
+
+// detachesPerMessage reports whether fd is a message handler the package
+// subscribes with a broker's client (entrypoints' consumers: NATS's
+// Subscribe, paho's Subscribe and AddRoute, watermill's handlers): the
+// client calls it once for every message delivered, as fast as the
+// publishers send, so a goroutine it starts on every call is one per
+// message (chirpstack's MQTT gateway backend, one per uplink).
+func (c *checker) detachesPerMessage(fd *ast.FuncDecl) bool {
+	if !c.mayDetach(fd) {
+		return false
+	}
+	c.registeredHandler(fd) // fills both tables
+	obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	return obj != nil && c.subscribed[obj]
+}
+
+// reportDetachedPerMessage reports a goroutine a message handler starts
+// for every message (eachDetached's found, directly in the handler).
+func (c *checker) reportDetachedPerMessage(start ast.Node, d detached, how string, direct bool) {
+	if !direct {
+		c.reportDetached(start, d, how, direct)
+		return
+	}
+	c.report(start.Pos(), token.NoPos, "",
+		"goroutine per message: this %s starts, for every message the broker delivers to this handler, a goroutine that waits on the network (%s) "+
+			"with no deadline and no cancellation, and nothing caps how many: while it waits, they pile up as fast as messages arrive; "+
+			"handle the message in the handler (the client's delivery then paces it), take a slot first, or give the work a context with a timeout",
+		how, d.via)
 }
 
 // reportDetached reports a goroutine a request starts (eachDetached's found).
@@ -334,13 +380,26 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 // entry point reaches, not only what takes an *http.Request.
 func (c *checker) registeredHandler(fd *ast.FuncDecl) bool {
 	if c.handlers == nil {
-		c.handlers = map[*types.Func]bool{}
+		c.handlers, c.subscribed, c.subscribedLits = map[*types.Func]bool{}, map[*types.Func]bool{}, map[*ast.FuncLit]bool{}
 		builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
 		for _, e := range entrypoints.Find(c.pass.Pkg, builder.SrcFuncs()) {
-			if obj, ok := e.Func.Object().(*types.Func); ok && e.Class == entrypoints.Interactive && e.Func.Pkg == c.ssaPkg() {
+			if lit, isLit := e.Func.Syntax().(*ast.FuncLit); isLit && e.PerMessage && e.Func.Pkg == c.ssaPkg() {
+				c.subscribedLits[lit] = true
+			}
+			obj, ok := e.Func.Object().(*types.Func)
+			if !ok || e.Func.Pkg != c.ssaPkg() {
+				continue
+			}
+			if e.Class == entrypoints.Interactive {
 				c.handlers[obj] = true
 			}
+			if e.PerMessage {
+				c.subscribed[obj] = true
+			}
 		}
+	}
+	if fd == nil {
+		return false
 	}
 	obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	return obj != nil && c.handlers[obj]

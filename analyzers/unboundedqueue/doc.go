@@ -583,6 +583,18 @@ capped by it.
     not the user's to edit: one that a dependency's function starts per
     call is reported at the module's call into it, naming where it starts
     (openlist's drivers/mega calling go-mega's MultiFactorLogin).
+    Per message is the same as per request: a message handler the package
+    subscribes with a broker's client (a function or method value, or a
+    function literal, handed to NATS's Subscribe or QueueSubscribe, paho's
+    Subscribe or AddRoute, a JetStream consumer's Consume, sarama's
+    consumer group, watermill's router: internal/entrypoints' consumers
+    table) runs once for every message delivered, as fast as the
+    publishers send, and a goroutine it starts on every call, on the same
+    terms — its work waits on the network with no deadline, or parks on
+    a send to a shared queue — is reported as "goroutine per message"
+    (chirpstack's MQTT gateway backend, one goroutine per uplink, each
+    waiting on the unbuffered channel its one consumer reads). Handled in
+    the handler itself, a message is paced by the client's delivery.
  8. transport per request: in a function that runs once per request (as in
     shape 7), an http.Transport made there — a composite literal
     (&http.Transport{…}) or a Clone

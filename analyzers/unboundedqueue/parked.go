@@ -323,9 +323,17 @@ func (c *checker) parksOn(fn *types.Func) string {
 // leaves one more goroutine waiting, and nothing caps how many. Silent when
 // an if around it tests time (time.Since: a refresh interval) or a limiter,
 // and when the value it parks on is one the function made (madeHere).
+//
+// A message handler the package subscribes with a broker's client
+// (detachesPerMessage) runs once per message: the same go statement there
+// leaves one goroutine per message waiting.
 func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
+	unit := "request"
 	if !c.handlesRequest(fd) {
-		return
+		if !c.detachesPerMessage(fd) {
+			return
+		}
+		unit = "message"
 	}
 	ast.PreorderStack(fd.Body, nil, func(n ast.Node, stack []ast.Node) bool {
 		g, ok := n.(*ast.GoStmt)
@@ -337,9 +345,9 @@ func (c *checker) checkParkedPerRequest(fd *ast.FuncDecl) {
 			return true
 		}
 		c.report(g.Pos(), token.NoPos, "",
-			"goroutine per request: this go statement leaves one goroutine per request waiting to send on %s "+
+			"goroutine per %s: this go statement leaves one goroutine per %s waiting to send on %s "+
 				"until a consumer takes it, with nothing capping how many wait; send with a select that has a "+
-				"default (reject when the queue is full) or take a slot before starting it", ch)
+				"default (reject when the queue is full) or take a slot before starting it", unit, unit, ch)
 		return true
 	})
 }

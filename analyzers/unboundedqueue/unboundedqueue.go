@@ -545,6 +545,8 @@ type checker struct {
 	starters        map[*types.Func]*startsGoroutine // this package's functions that start a goroutine per call (startsGoroutine)
 	detachers       map[*types.Func][]detached       // this package's functions that start an unbounded one at some depth (detachesPerCall)
 	handlers        map[*types.Func]bool             // the request handlers this package registers (registeredHandler), once asked
+	subscribed      map[*types.Func]bool             // the message handlers this package subscribes (detachesPerMessage), with handlers
+	subscribedLits  map[*ast.FuncLit]bool            // and those it subscribes as function literals
 	ignorers        map[*types.Func]bool             // this package's functions whose waits ignore the context they are handed (ignoresContext)
 	noCtxWaits      map[*types.Func][]waitAt         // this package's functions and interface methods that wait with no context (waitsNoContext)
 	ifaceImpls      []ssautil.MethodImplementation   // this package's interface methods and their implementations (localInterfaceImpls)

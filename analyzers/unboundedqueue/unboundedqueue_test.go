@@ -19,7 +19,7 @@ func TestUnboundedQueue(t *testing.T) {
 		"example.com/mailer", "example.com/mails", "example.com/historypb", "example.com/integration", "detached", "startercall",
 		"example.com/smtpmail", "example.com/accounts", "webctx",
 		"example.com/mailqueue", "example.com/campaigns", "viaiface", "ormpool", "transports",
-		"example.com/jwks", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "testsupport/gocheckhelper", "testsupport/containers", "diprovided", "retried", "schemasetup", "backends/sqlite3", "backends/sqlite", "requestsend", "abandoned", "forwarded", "forwardnomax", "pooledsql", "listeners", "example.com/scans", "example.com/servedapi", "example.com/servedimpl", "example.com/streamjobs", "eventsend", "routedonly", "example.com/schemes/native", "fieldroutes", "example.com/megadriver", "brokerwait", "optsdeadline")
+		"example.com/jwks", "ctxless", "mutexq", "example.com/cacheproxy", "mutexcb", "fixedsets", "fixedsetsmain", "lifetime", "testsupport", "testsupport/testdb", "testsupport/asks", "testsupport/gocheckhelper", "testsupport/containers", "diprovided", "retried", "schemasetup", "backends/sqlite3", "backends/sqlite", "requestsend", "abandoned", "forwarded", "forwardnomax", "pooledsql", "listeners", "example.com/scans", "example.com/servedapi", "example.com/servedimpl", "example.com/streamjobs", "eventsend", "routedonly", "example.com/schemes/native", "fieldroutes", "example.com/megadriver", "brokerwait", "optsdeadline", "msgdetach")
 }
 
 // TestStarterRelated: a loop that calls a function starting a goroutine on

@@ -52,6 +52,10 @@ type Entry struct {
 	// registration names it with a constant ("/healthz", "GET /readyz"),
 	// "" otherwise.
 	Route string
+	// PerMessage: a message handler a broker's client calls once for each
+	// message it delivers (the consumers table): background work whose
+	// every call is one more message, as a handler's is one more request.
+	PerMessage bool
 }
 
 // Finder finds entry points. The zero value looks only at the package's
@@ -188,7 +192,7 @@ func (f *Finder) call(parent *ssa.Function, common *ssa.CallCommon, add func(Ent
 	}
 	if i, ok := consumers[key]; ok && i < len(params) {
 		for _, h := range f.resolve(params[i], 3) {
-			add(Entry{Func: h, Class: Background, How: "message handler subscribed with " + name, Pos: common.Pos(), Parent: parent})
+			add(Entry{Func: h, Class: Background, How: "message handler subscribed with " + name, Pos: common.Pos(), Parent: parent, PerMessage: true})
 		}
 	}
 }

@@ -10,6 +10,16 @@ type Token interface {
 	Error() error
 }
 
+type Message interface {
+	Topic() string
+	Payload() []byte
+}
+
+// MessageHandler is called by the client once for every message
+// delivered on the topics it was subscribed with.
+type MessageHandler func(Client, Message)
+
 type Client interface {
 	Publish(topic string, qos byte, retained bool, payload interface{}) Token
+	Subscribe(topic string, qos byte, callback MessageHandler) Token
 }

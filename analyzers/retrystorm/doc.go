@@ -152,7 +152,13 @@ of the functions that reach them (a call through an interface shaped as
 library's Doer or HTTPClient, is one: whatever implements it sends the
 request), plus, for this analyzer, a method of a generated gRPC client
 interface (its last parameter is ...grpc.CallOption), whose
-implementation is often not visible, and gRPC streams' Recv.
+implementation is often not visible, and gRPC streams' Recv. A request
+that returns a token the code then waits on (paho's token :=
+client.Connect(); token.Wait() && token.Error() != nil:
+catalog.AwaitedTokens) is the network call, though its client only
+queued it: its outcome, the wait's and the error's, is read from the
+token, so a loop that goes round on that error retries the request, and
+the wait's result is the request's own (not a condition of the loop's).
 
 It is reported at the loop's for statement (the line a fix changes: its
 bound, its pause), with the call retried and the constant wait as related

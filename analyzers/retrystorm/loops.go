@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/lazyssa"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -151,7 +152,17 @@ type retry struct {
 
 // isOwnResult: a value that comes from the retried operation or from the
 // accessor that reports its error.
-func (r *retry) isOwnResult(v *ssa.Call) bool { return v == r.call || v == r.errCall }
+func (r *retry) isOwnResult(v *ssa.Call) bool {
+	return v == r.call || v == r.errCall || awaitsToken(v, r.call)
+}
+
+// awaitsToken reports whether v waits on the token call returned
+// (token.Wait() of token := client.Connect()): the request's own outcome,
+// as its error is, not a decision of the loop's.
+func awaitsToken(v, call *ssa.Call) bool {
+	return v.Call.IsInvoke() && v.Call.Value == ssa.Value(call) &&
+		slices.Contains(catalog.AwaitedTokens, catalog.TypeKey(call.Type()))
+}
 
 func (c *checker) checkLoops(fn *ssa.Function) {
 	if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {

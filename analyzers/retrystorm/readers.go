@@ -493,6 +493,9 @@ func (c *checker) networkPath(call *ssa.Call) []string {
 	if path := c.net.CallReaches(common); path != nil {
 		return path
 	}
+	if path := c.awaitedPath(call); path != nil {
+		return path
+	}
 	fn := calleeFunc(common)
 	if fn == nil {
 		return nil
@@ -502,6 +505,31 @@ func (c *checker) networkPath(call *ssa.Call) []string {
 		return []string{netio.Name(fn)}
 	case c.peers.Has(fn):
 		return []string{netio.Name(fn)}
+	}
+	return nil
+}
+
+// awaitedPath is how a request that returns a token reaches the network:
+// through the wait on its token in the same function (paho's
+// token := client.Connect(); token.Wait() && token.Error() != nil). The
+// request is the operation a loop around it retries, though the client
+// only queued it: its failure is read from the token after the wait.
+func (c *checker) awaitedPath(call *ssa.Call) []string {
+	if !slices.Contains(catalog.AwaitedTokens, catalog.TypeKey(call.Type())) {
+		return nil
+	}
+	fn := calleeFunc(call.Common())
+	if fn == nil {
+		return nil
+	}
+	for _, ref := range ssautil.Referrers(call) {
+		wait, ok := ref.(*ssa.Call)
+		if !ok || !wait.Call.IsInvoke() || wait.Call.Value != ssa.Value(call) {
+			continue
+		}
+		if path := c.net.CallReaches(wait.Common()); path != nil {
+			return append([]string{netio.Name(fn)}, path...)
+		}
 	}
 	return nil
 }

@@ -155,6 +155,15 @@ var brokerNouns = []struct{ prefix, noun string }{
 	{"go.etcd.io/etcd/client/v3", "etcd"},
 }
 
+// AwaitedTokens are the types a broker's request returns at once, for
+// the caller to wait on (paho's Token): the request's outcome is read from
+// the token after the wait (token.Wait(); token.Error()), so a request
+// whose token is waited on is a network call, and a failure read from the
+// token is the request's.
+var AwaitedTokens = []string{
+	"github.com/eclipse/paho.mqtt.golang.Token",
+}
+
 // BrokerNoun names the broker or coordination service a call of a
 // function of package path waits on, or "" when the package is none of
 // the catalogue's.

@@ -2,7 +2,6 @@ package retryafter
 
 import (
 	"fmt"
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -140,7 +139,7 @@ func storedParams(fn *ssa.Function, fields map[*types.Var]bool) []int {
 				if !ok || !fields[fieldOf(fa)] {
 					continue
 				}
-				if p, ok := capturedValue(f, st.Val).(*ssa.Parameter); ok && p.Parent() == fn {
+				if p, ok := ssautil.CapturedValue(f, st.Val).(*ssa.Parameter); ok && p.Parent() == fn {
 					out = append(out, slices.Index(fn.Params, p)-recv)
 				}
 			}
@@ -151,68 +150,6 @@ func storedParams(fn *ssa.Function, fields map[*types.Var]bool) []int {
 	}
 	walk(fn)
 	return out
-}
-
-// capturedValue is the value v of function f stands for in the functions
-// that enclose f: a free variable is what the closure was made with, and a
-// captured variable (a free variable's address, loaded) is what its
-// enclosing function stored in it.
-func capturedValue(f *ssa.Function, v ssa.Value) ssa.Value {
-	v = ssautil.Unconverted(v)
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if fv, ok := load.X.(*ssa.FreeVar); ok {
-			if cell, ok := bindingOf(f, fv).(*ssa.Alloc); ok {
-				return storedIn(cell)
-			}
-		}
-		return v
-	}
-	if fv, ok := v.(*ssa.FreeVar); ok {
-		if b := bindingOf(f, fv); b != nil {
-			return capturedValue(f.Parent(), b)
-		}
-	}
-	return v
-}
-
-// bindingOf is the value the closure f was made with for its free
-// variable fv, in its parent.
-func bindingOf(f *ssa.Function, fv *ssa.FreeVar) ssa.Value {
-	parent := f.Parent()
-	if parent == nil {
-		return nil
-	}
-	mc := makeClosureOf(parent, f)
-	i := slices.Index(f.FreeVars, fv)
-	if mc == nil || i < 0 || i >= len(mc.Bindings) {
-		return nil
-	}
-	return mc.Bindings[i]
-}
-
-// storedIn is the one value stored in the variable cell, or nil.
-func storedIn(cell *ssa.Alloc) ssa.Value {
-	var val ssa.Value
-	for _, r := range *cell.Referrers() {
-		if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
-			if val != nil {
-				return nil
-			}
-			val = ssautil.Unconverted(st.Val)
-		}
-	}
-	return val
-}
-
-func makeClosureOf(parent, anon *ssa.Function) *ssa.MakeClosure {
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == anon {
-				return mc
-			}
-		}
-	}
-	return nil
 }
 
 // handedAfterRetryAfter are the functions of this package passed, at a

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A channel used as a lock or a semaphore of tokens: a request takes a
@@ -58,18 +60,21 @@ func givesBack(recv *ssa.UnOp) bool {
 // <-ch, or a select's case tok := <-ch), directly or captured by a
 // function literal (the deferred give-back).
 func returnsToken(send *ssa.Send) ssa.Value {
-	recv, ch := receiveOf(send.X, 4)
-	if recv == nil || !sameChannel(ch, send.Chan) {
+	recv, ch := receiveOf(send.Parent(), send.X)
+	if recv == nil || !sameChannel(send.Parent(), ch, send.Chan) {
 		return nil
 	}
 	return recv
 }
 
-// receiveOf is the instruction v was received by and the channel it
-// was received from.
-func receiveOf(v ssa.Value, depth int) (ssa.Value, ssa.Value) {
-	if depth == 0 {
-		return nil, nil
+// receiveOf is the instruction v, in fn, was received by and the channel
+// it was received from.
+func receiveOf(fn *ssa.Function, v ssa.Value) (ssa.Value, ssa.Value) {
+	v = ssautil.CapturedValue(fn, v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if cell, ok := load.X.(*ssa.Alloc); ok {
+			v = ssautil.StoredOnce(cell) // a variable a literal captures lives in a cell
+		}
 	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
@@ -87,47 +92,8 @@ func receiveOf(v ssa.Value, depth int) (ssa.Value, ssa.Value) {
 				return t, ch
 			}
 		}
-	case *ssa.FreeVar:
-		if bound := boundTo(x); bound != nil {
-			return receiveOf(bound, depth-1)
-		}
-	}
-	if cell := capturedCell(v); cell != nil {
-		if stored := onlyStore(cell); stored != nil {
-			return receiveOf(stored, depth-1)
-		}
 	}
 	return nil, nil
-}
-
-// capturedCell is the variable a load reads when the variable is captured
-// by a function literal (go/ssa keeps it in a cell, read through *): the
-// cell itself, or what the literal's free variable was bound to.
-func capturedCell(v ssa.Value) *ssa.Alloc {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil
-	}
-	addr := load.X
-	if fv, ok := addr.(*ssa.FreeVar); ok {
-		addr = unbound(fv)
-	}
-	cell, _ := addr.(*ssa.Alloc)
-	return cell
-}
-
-// onlyStore is the value stored in cell when one store is all it gets.
-func onlyStore(cell *ssa.Alloc) ssa.Value {
-	var stored ssa.Value
-	for _, ref := range *cell.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
-			if stored != nil {
-				return nil
-			}
-			stored = st.Val
-		}
-	}
-	return stored
 }
 
 // selectReceived is the channel of the select case whose received value is
@@ -147,52 +113,12 @@ func selectReceived(sel *ssa.Select, i int) ssa.Value {
 	return nil
 }
 
-// boundTo is the value a function literal's free variable was bound to
-// where the literal was made.
-func boundTo(fv *ssa.FreeVar) ssa.Value {
-	fn := fv.Parent()
-	parent := fn.Parent()
-	if parent == nil {
-		return nil
-	}
-	i := -1
-	for j, f := range fn.FreeVars {
-		if f == fv {
-			i = j
-		}
-	}
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i >= 0 && i < len(mc.Bindings) {
-				return mc.Bindings[i]
-			}
-		}
-	}
-	return nil
-}
-
 // sameChannel reports whether a and b are the same channel variable or
-// field (a captured channel is judged by what it was bound to).
-func sameChannel(a, b ssa.Value) bool {
-	_, na, okA := throughFields(unbound(a))
-	_, nb, okB := throughFields(unbound(b))
+// field (a captured channel is judged by what the literal captured).
+func sameChannel(fn *ssa.Function, a, b ssa.Value) bool {
+	_, na, okA := throughFields(ssautil.CapturedValue(fn, a))
+	_, nb, okB := throughFields(ssautil.CapturedValue(fn, b))
 	return okA && okB && na != nil && na == nb
-}
-
-// unbound follows a load of a captured variable to the value it captured.
-func unbound(v ssa.Value) ssa.Value {
-	for range 4 {
-		fv, ok := v.(*ssa.FreeVar)
-		if !ok {
-			return v
-		}
-		bound := boundTo(fv)
-		if bound == nil {
-			return v
-		}
-		v = bound
-	}
-	return v
 }
 
 func (c *checker) reportTokenTake(recv *ssa.UnOp, entry *ssa.Function) {

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -381,6 +382,50 @@ func StoredOnce(alloc *ssa.Alloc) ssa.Value {
 		stored = st.Val
 	}
 	return stored
+}
+
+// FreeVarBinding is the value a function literal's free variable was
+// bound to where the literal was made (its parent's MakeClosure), or nil.
+func FreeVarBinding(fv *ssa.FreeVar) ssa.Value {
+	lit := fv.Parent()
+	parent := lit.Parent()
+	i := slices.Index(lit.FreeVars, fv)
+	if parent == nil || i < 0 {
+		return nil
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == lit && i < len(mc.Bindings) {
+				return mc.Bindings[i]
+			}
+		}
+	}
+	return nil
+}
+
+// CapturedValue is the value v, in function f, stands for in the functions
+// that enclose f: a free variable is what the closure was made with, and a
+// captured variable (a free variable's cell, loaded) is what its enclosing
+// function stored in it once (nil when stored more than once).
+func CapturedValue(f *ssa.Function, v ssa.Value) ssa.Value {
+	v = Unconverted(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fv, ok := load.X.(*ssa.FreeVar); ok {
+			if cell, ok := FreeVarBinding(fv).(*ssa.Alloc); ok {
+				if stored := StoredOnce(cell); stored != nil {
+					return Unconverted(stored)
+				}
+				return nil
+			}
+		}
+		return v
+	}
+	if fv, ok := v.(*ssa.FreeVar); ok && f.Parent() != nil {
+		if b := FreeVarBinding(fv); b != nil {
+			return CapturedValue(f.Parent(), b)
+		}
+	}
+	return v
 }
 
 // ReceiverCall is the call whose result cur is called on, in a chain of

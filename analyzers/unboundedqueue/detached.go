@@ -228,7 +228,7 @@ func (c *checker) checkDetachedPerRequest(fd *ast.FuncDecl) {
 // subscribes as a function literal (nc.Subscribe(subj, func(m *nats.Msg)
 // { … })), as detachesPerMessage asks of a declared one.
 func (c *checker) subscribedLiteral(lit *ast.FuncLit) bool {
-	c.registeredHandler(nil) // fills the tables
+	c.learnEntries()
 	return c.subscribedLits[lit]
 }
 
@@ -255,7 +255,7 @@ func (c *checker) detachesPerMessage(fd *ast.FuncDecl) bool {
 	if !c.mayDetach(fd) {
 		return false
 	}
-	c.registeredHandler(fd) // fills both tables
+	c.learnEntries()
 	obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	return obj != nil && c.subscribed[obj]
 }
@@ -379,30 +379,38 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 // table's handlers), whatever its signature: per request is whatever an
 // entry point reaches, not only what takes an *http.Request.
 func (c *checker) registeredHandler(fd *ast.FuncDecl) bool {
-	if c.handlers == nil {
-		c.handlers, c.subscribed, c.subscribedLits = map[*types.Func]bool{}, map[*types.Func]bool{}, map[*ast.FuncLit]bool{}
-		builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
-		for _, e := range entrypoints.Find(c.pass.Pkg, builder.SrcFuncs()) {
-			if lit, isLit := e.Func.Syntax().(*ast.FuncLit); isLit && e.PerMessage && e.Func.Pkg == c.ssaPkg() {
-				c.subscribedLits[lit] = true
-			}
-			obj, ok := e.Func.Object().(*types.Func)
-			if !ok || e.Func.Pkg != c.ssaPkg() {
-				continue
-			}
-			if e.Class == entrypoints.Interactive {
-				c.handlers[obj] = true
-			}
-			if e.PerMessage {
-				c.subscribed[obj] = true
-			}
-		}
-	}
-	if fd == nil {
-		return false
-	}
+	c.learnEntries()
 	obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	return obj != nil && c.handlers[obj]
+}
+
+// learnEntries fills, once, the package's request handlers and the
+// message handlers it subscribes (declared, and as function literals),
+// from entrypoints: asking builds the package's SSA.
+func (c *checker) learnEntries() {
+	if c.handlers != nil {
+		return
+	}
+	c.handlers, c.subscribed, c.subscribedLits = map[*types.Func]bool{}, map[*types.Func]bool{}, map[*ast.FuncLit]bool{}
+	builder := c.pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Builder)
+	for _, e := range entrypoints.Find(c.pass.Pkg, builder.SrcFuncs()) {
+		if e.Func.Pkg != c.ssaPkg() {
+			continue
+		}
+		if lit, isLit := e.Func.Syntax().(*ast.FuncLit); isLit && e.PerMessage {
+			c.subscribedLits[lit] = true
+		}
+		obj, ok := e.Func.Object().(*types.Func)
+		if !ok {
+			continue
+		}
+		if e.Class == entrypoints.Interactive {
+			c.handlers[obj] = true
+		}
+		if e.PerMessage {
+			c.subscribed[obj] = true
+		}
+	}
 }
 
 // mayDetach reports whether fd's body, literals included, has a go

@@ -694,9 +694,19 @@ capped by it.
     CreatedUploads, read by the hooks of the binary that embeds the
     handler); a channel another package made and handed in is still
     judged. Reported at the send, with the per-request function as
-    related information. Only the package's own request path is followed:
-    a handler that calls another package's function that sends (a
-    notification queue's Send behind a service) is missed. Fix: select on
+    related information. Per-request is whatever an entry point reaches,
+    in any package: a handler that calls, through a service and an
+    interface, another package's function whose send waits so (a
+    notification queue's Send, ns.Queue <- msg, behind the service that
+    posts an answer) waits there too; the finding sits at the send, once
+    for every request path that reaches it, with the call and the
+    per-request function as related information. The same silences hold
+    there (a select that gives up, struct{}, an actor's mailbox, a channel
+    made for the importers), and a queue that hangs off a value the
+    request made itself is its own. What the consumer does with the value
+    is not followed beyond a mailbox's: a queue whose one consumer only
+    writes a row waits at the database's speed, and is reported as one
+    whose consumer sends mail. Fix: select on
     the request's context (or a timeout) and answer 503, or drop the value
     when the queue is full.
     A token given back is no send to wait on: a value the function

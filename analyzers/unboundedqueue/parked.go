@@ -8,6 +8,7 @@ import (
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
+	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/ssautil"
 )
@@ -29,9 +30,17 @@ import (
 // connection the request accepted, whose consumer goroutine the
 // connection started) parks on that value's own queue, not on one every
 // request shares. 0: a package variable, or a field of something else.
+//
+// File and Line, when File is set, are where the send is, through every
+// Via: a queue's send, whose value is no struct{} (a signal, a semaphore's
+// slot) on a channel the package does not hand to its importers. A
+// request's path in another package that calls the function waits there
+// (checkRequestCallsParked), and that line is the one to change.
 type parksOnSend struct {
 	Chan, Via string
 	Owner     int
+	File      string
+	Line      int
 }
 
 func (*parksOnSend) AFact() {}
@@ -62,8 +71,14 @@ func (c *checker) learnParkers() {
 			if obj == nil {
 				continue
 			}
-			if ch := c.waitingSend(fd.Body); ch != nil {
-				c.parkers[obj] = &parksOnSend{Chan: types.ExprString(ch), Owner: paramOwner(c.pass.TypesInfo, fd, ch)}
+			if send := c.waitingSend(fd.Body); send != nil {
+				f := &parksOnSend{Chan: types.ExprString(send.Chan), Owner: paramOwner(c.pass.TypesInfo, fd, send.Chan)}
+				if c.queueSend(send) {
+					p := c.pass.Fset.Position(send.Pos())
+					f.File, f.Line = p.Filename, p.Line
+					guard.Anchor(c.pass, send.Pos()) // a request's path in an importer may report it here
+				}
+				c.parkers[obj] = f
 				continue
 			}
 			if inModule(c.pass.Pkg) {
@@ -99,7 +114,7 @@ func (c *checker) learnParkers() {
 					}
 					owner = paramOwner(c.pass.TypesInfo, decls[fn], arg)
 				}
-				c.parkers[fn] = &parksOnSend{Chan: f.Chan, Via: c.calleeName(call), Owner: owner}
+				c.parkers[fn] = &parksOnSend{Chan: f.Chan, Via: c.calleeName(call), Owner: owner, File: f.File, Line: f.Line}
 				changed = true
 				break
 			}
@@ -111,7 +126,7 @@ func (c *checker) learnParkers() {
 				if via == "" {
 					via = netio.Name(im.Impl)
 				}
-				c.parkers[im.Method] = &parksOnSend{Chan: f.Chan, Via: via, Owner: f.Owner}
+				c.parkers[im.Method] = &parksOnSend{Chan: f.Chan, Via: via, Owner: f.Owner, File: f.File, Line: f.Line}
 				changed = true
 			}
 		}
@@ -153,27 +168,40 @@ func (c *checker) parkingCandidates(fd *ast.FuncDecl) []*ast.CallExpr {
 	return out
 }
 
-// waitingSend is the shared channel body sends on with nothing to give up
-// the wait but another shared channel (a shutdown signal), or nil.
-func (c *checker) waitingSend(body *ast.BlockStmt) ast.Expr {
-	var ch ast.Expr
+// waitingSend is the send on a shared channel body makes with nothing to
+// give up the wait but another shared channel (a shutdown signal), or nil.
+func (c *checker) waitingSend(body *ast.BlockStmt) *ast.SendStmt {
+	var send *ast.SendStmt
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.SelectStmt:
 			if s := c.selectWithoutEscape(n); s != nil && c.sharedAcrossCalls(s.Chan) && !c.drainedFreely(s.Chan) {
-				ch = s.Chan
+				send = s
 			}
 			return false // a send in a select waits only as the select does
 		case *ast.SendStmt:
 			if c.sharedAcrossCalls(n.Chan) && !c.drainedFreely(n.Chan) && !c.tokenGivenBack(body, n) {
-				ch = n.Chan
+				send = n
 			}
 		}
-		return ch == nil
+		return send == nil
 	})
-	return ch
+	return send
+}
+
+// queueSend reports whether send hands a value to a queue's consumer, as
+// shape 10 judges a send: not struct{} (a signal, or a semaphore's slot,
+// a bound of its own), on a channel the package does not make for its
+// importers to read (handedToImporters: a consumer this package cannot
+// see).
+func (c *checker) queueSend(send *ast.SendStmt) bool {
+	if t := c.pass.TypesInfo.TypeOf(send.Value); t == nil || isEmptyStruct(t) {
+		return false
+	}
+	id := identOf(send.Chan)
+	return id == nil || !c.handedToImporters(c.pass.TypesInfo.ObjectOf(id))
 }
 
 // tokenGivenBack reports whether send puts back on its channel a value

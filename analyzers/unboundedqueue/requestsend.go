@@ -1,12 +1,18 @@
 package unboundedqueue
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/pkgscope"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // checkSendsPerRequest finds, on a request's path, a plain send on a
@@ -138,6 +144,10 @@ func isEmptyStruct(t types.Type) bool {
 
 func (c *checker) reportRequestSend(send *ssa.Send, entry *ssa.Function) {
 	_, named, _ := throughFields(send.Chan)
+	// An importer's request path may reach the same send through a call
+	// (checkRequestCallsParked): noContextWaitsReported carries it on.
+	p := c.pass.Fset.Position(send.Pos())
+	c.reportedWaits = append(c.reportedWaits, fmt.Sprintf("%s:%d", p.Filename, p.Line))
 	c.reportPerRequest(send.Pos(), entry,
 		"send with no deadline on every request: "+entryName(entry)+" waits here until a consumer takes its value from "+
 			named.Name()+", a channel every request shares, with no select on the request's context or a timer; "+
@@ -157,4 +167,74 @@ func (c *checker) reportPerRequest(pos token.Pos, entry *ssa.Function, msg strin
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the per-request function (" + entryName(entry) + ")"})
 	}
 	c.pass.Report(d)
+}
+
+// checkRequestCallsParked finds, on a request's path, a call into another
+// package's function that parks on a queue's send (parksOnSend with its
+// line): shape 10 through a call, as a handler that calls a service whose
+// notification queue's Send does ch <- msg with no deadline. Per-request
+// is whatever an entry point reaches, whatever the package the send is
+// in; the line to change is the send, reported there once (the first
+// package on the imports' way whose request reaches it), with the call
+// and the entry point as related information. Silent when the queue hangs
+// off a value the request made (the fact's Owner: a connection it
+// accepted, with its own consumer).
+func (c *checker) checkRequestCallsParked() {
+	if !c.serving || !pkgscope.UsesFunc(c.pass.TypesInfo, func(fn *types.Func) bool { return c.foreignQueueSend(fn) != nil }) {
+		return
+	}
+	calls, frames := onRequestPath(c, func(call *ssa.Call, fr *requestFrame) bool {
+		f := c.foreignQueueSend(calledFunc(call.Common()))
+		return f != nil && c.ownerShared(call.Common(), f, fr)
+	})
+	var starts ssautil.CallStarts
+	for _, call := range calls {
+		f := c.foreignQueueSend(calledFunc(call.Common()))
+		key := fmt.Sprintf("%s:%d", f.File, f.Line)
+		if c.reportedElsewhere()[key] || slices.Contains(c.reportedWaits, key) {
+			continue
+		}
+		c.reportedWaits = append(c.reportedWaits, key)
+		entry := frames[call].entry
+		d := c.diagnostic(c.posOf(f.File, f.Line), starts.Start(c.pass.Files, call.Pos()), "a request's path calls it here",
+			"send with no deadline on every request: %s reaches this send through %s and waits here until a consumer takes its value from %s, "+
+				"a channel every request shares, with no select on the request's context or a timer; "+
+				"while the consumers are busy or gone every request waits here, and the queue has no bound but the number of requests; "+
+				"select on the request's context (or a timeout) and answer 503, or drop the value when the queue is full (select with default)",
+			entryName(entry), netio.Name(calledFunc(call.Common())), f.Chan)
+		if at := entry.Pos(); at.IsValid() {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: at, Message: "the per-request function (" + entryName(entry) + ")"})
+		}
+		c.emit(d)
+	}
+}
+
+// foreignQueueSend is the parksOnSend fact of fn, a function or interface
+// method of another package, when it carries the queue's send line.
+func (c *checker) foreignQueueSend(fn *types.Func) *parksOnSend {
+	if fn == nil || fn.Pkg() == c.pass.Pkg {
+		return nil
+	}
+	if f := c.parkFact(fn); f != nil && f.File != "" {
+		return f
+	}
+	return nil
+}
+
+// ownerShared reports whether the queue a call parks on is one every
+// request shares: it hangs off no parameter (a package variable), or off
+// an argument (the receiver first) that outlives the request (sharedRoot).
+func (c *checker) ownerShared(common *ssa.CallCommon, f *parksOnSend, fr *requestFrame) bool {
+	if f.Owner <= 0 {
+		return true
+	}
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	if f.Owner-1 >= len(args) {
+		return false
+	}
+	key, _, ok := throughFields(args[f.Owner-1])
+	return ok && c.sharedRoot(key, fr)
 }

@@ -160,6 +160,7 @@ func run(pass *analysis.Pass) (any, error) {
 	guard.At(token.NoPos, func() { c.learnNoContextWaiters() })
 	if c.serving {
 		guard.At(token.NoPos, func() { c.checkRequestNoContextWaits() })
+		guard.At(token.NoPos, func() { c.checkRequestCallsParked() })
 	}
 	guard.At(token.NoPos, func() { c.recordServedElsewhere() })
 	guard.At(token.NoPos, func() { c.reportServedElsewhere() })

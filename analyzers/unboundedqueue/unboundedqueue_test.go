@@ -91,6 +91,18 @@ func TestDetachedAtDepth(t *testing.T) {
 	elsewhere.Done()
 }
 
+// TestQueueSendAtDepth: handlers reach, two calls down and through an
+// interface, a send with no deadline another package makes on a queue
+// every request shares; the finding sits at the send, once, and the
+// look-alikes stay silent (a send that gives up with the caller's context,
+// a signal, an actor's mailbox, a channel for the importers, a queue the
+// request made, a background caller).
+func TestQueueSendAtDepth(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/queuesend/noticeq", "example.com/queuesend/svc", "example.com/queuesend/api")
+	elsewhere.Done()
+}
+
 // TestPoolReportedAtOpen: a pool the program's own opener hands back with
 // no maximum is reported at the open inside it, once for all its callers,
 // with the caller's line as related information; a dependency's opener at

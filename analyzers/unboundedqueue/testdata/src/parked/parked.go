@@ -36,13 +36,17 @@ func (h *handler) refreshAllFromUI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Traps: a push that gives up, and a push in the request's own goroutine.
+// Traps: a push that gives up, and a push in the request's own goroutine
+// on the request's context (one without is a send with no deadline on
+// every request: queuesend).
 func (h *handler) tryRefresh(w http.ResponseWriter, r *http.Request) { // want tryRefresh:"startsGoroutine"
 	go h.pool.TryPush(workerpool.Job{})
 	go h.pool.PushContext(r.Context(), workerpool.Job{})
 	go h.pool.PushWithin(workerpool.Job{}, time.Second)
 	go workerpool.Local(workerpool.Job{})
-	h.pool.Push(h.jobs(r))
+	for _, job := range h.jobs(r) {
+		_ = h.pool.PushContext(r.Context(), job)
+	}
 }
 
 // Trap: not a request handler (started once, at start-up).

@@ -1,4 +1,4 @@
-package requestsend
+package requestsend // want package:`noContextWaitsReported\(9\)`
 
 import (
 	"log"

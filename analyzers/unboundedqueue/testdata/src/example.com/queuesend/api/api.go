@@ -1,0 +1,47 @@
+// Package api registers the handlers: every request reaches the service's // want package:`noContextWaitsReported\(1\)`
+// calls, and through them the queue's send.
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"example.com/queuesend/svc"
+)
+
+type Handler struct {
+	Answers *svc.AnswerService
+}
+
+func (h *Handler) PostAnswer(w http.ResponseWriter, r *http.Request) { // want PostAnswer:"parksOnSend\\(q.ch via \\(\\*svc.AnswerService\\).Add\\)"
+	h.Answers.Add(r.Context(), "new answer")
+}
+
+// A second handler reaching the same send: reported once.
+func (h *Handler) EditAnswer(w http.ResponseWriter, r *http.Request) { // want EditAnswer:"parksOnSend\\(q.ch via \\(\\*svc.AnswerService\\).Add\\)"
+	h.Answers.Add(r.Context(), "edited answer")
+}
+
+// Traps: the send gives up with the request; a signal; an actor; a channel
+// for the importers.
+func (h *Handler) PostAnswerCtx(w http.ResponseWriter, r *http.Request) { // want PostAnswerCtx:"parksOnSend\\(w.wake via \\(\\*svc.AnswerService\\).Touch\\)"
+	h.Answers.AddCtx(r.Context(), "new answer")
+	h.Answers.Touch()
+	h.Answers.Announce("new answer")
+}
+
+// Trap: no request's path; the digest job sends from the background.
+func Digest(ctx context.Context, s *svc.AnswerService) { // want Digest:"parksOnSend\\(q.ch via \\(\\*svc.AnswerService\\).Add\\)"
+	for range time.Tick(time.Hour) {
+		s.Add(ctx, "digest")
+	}
+}
+
+func Routes(h *Handler) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/answers", h.PostAnswer)
+	mux.HandleFunc("/answers/edit", h.EditAnswer)
+	mux.HandleFunc("/answers/ctx", h.PostAnswerCtx)
+	return mux
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/entrypoints"
@@ -268,20 +269,20 @@ func (c *checker) reportDetachedPerMessage(start ast.Node, d detached, how strin
 		return
 	}
 	c.report(start.Pos(), token.NoPos, "",
-		"goroutine per message: this %s starts, for every message the broker delivers to this handler, a goroutine that waits on the network (%s) "+
-			"with no deadline and no cancellation, and nothing caps how many: while it waits, they pile up as fast as messages arrive; "+
+		"goroutine per message: this %s starts, for every message the broker delivers to this handler, a goroutine that %s, "+
+			"and nothing caps how many: while it waits, they pile up as fast as messages arrive; "+
 			"handle the message in the handler (the client's delivery then paces it), take a slot first, or give the work a context with a timeout",
-		how, d.via)
+		how, waitPhrase(d.via))
 }
 
 // reportDetached reports a goroutine a request starts (eachDetached's found).
 func (c *checker) reportDetached(start ast.Node, d detached, how string, direct bool) {
 	if direct {
 		c.report(start.Pos(), token.NoPos, "",
-			"goroutine per request: this %s starts, on every request, a goroutine that waits on the network (%s) "+
-				"with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, they pile up; "+
+			"goroutine per request: this %s starts, on every request, a goroutine that %s, "+
+				"and nothing caps how many: when the remote end hangs, they pile up; "+
 				"take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
-			how, d.via)
+			how, waitPhrase(d.via))
 		return
 	}
 	// The line to change is the go statement, wherever it is: reported
@@ -295,9 +296,9 @@ func (c *checker) reportDetached(start ast.Node, d detached, how string, direct 
 	c.reportedWaits = append(c.reportedWaits, key)
 	c.report(c.posOf(d.file, d.line), start.Pos(), "a request's path calls it here",
 		"goroutine per request: this %s starts a goroutine on every request that reaches it (through %s), "+
-			"which waits on the network (%s) with no deadline and no cancellation, and nothing caps how many: when the remote end hangs, "+
+			"which %s, and nothing caps how many: when the remote end hangs, "+
 			"they pile up; take a slot before starting it (a semaphore, a worker pool) or give the work a context with a timeout",
-		d.startName(), how, d.via)
+		d.startName(), how, waitPhrase(d.via))
 }
 
 // reportedElsewhere is noContextWaitsReportedBefore, read once.
@@ -508,11 +509,45 @@ func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.No
 	if c.slotTriedInside(work) || c.triesSlotByCall(c.calleeOfExpr(fun)) || c.joinedAfter(enclosing, start, work, !perRequest) {
 		return ""
 	}
-	via := c.workWaits(fun)
-	if via == "" || c.hasDeadline(work) || c.cancelledByCaller(fd, args, fun, work, workDecl) {
+	if via := c.workWaits(fun); via != "" && !c.hasDeadline(work) && !c.cancelledByCaller(fd, args, fun, work, workDecl) {
+		return via
+	}
+	// A send that parks gives up on no deadline or context (parksOnSend):
+	// one handed down does not bound it.
+	return c.workParks(fd, start, fun)
+}
+
+// workParks is how a goroutine's work, a function that parks on a send to
+// a queue every request shares (parksOnSend with the send's line: no
+// signal, no channel made for the importers), waits, as a via (parkedVia):
+// each call leaves one more goroutine waiting for the queue's consumers,
+// as one waiting on the network does for the remote end (apache/answer's
+// service method starting go qs.notificationInviteUser, which hands every
+// invitation to the notification queue). Not a queue of a value fd made
+// itself, nor work that takes a slot.
+func (c *checker) workParks(fd *ast.FuncDecl, start ast.Node, fun ast.Expr) string {
+	fn := c.calleeOfExpr(fun)
+	f := c.parkFact(fn)
+	if f == nil || f.File == "" || c.madeHere(fd, fun) || c.takesSlotByCall(fn) {
 		return ""
 	}
-	return via
+	if g, ok := start.(*ast.GoStmt); ok && c.parksOnOwnValue(fd, g.Call) {
+		return ""
+	}
+	return parkedPrefix + f.Chan + " (through " + netio.Name(fn) + ")"
+}
+
+// parkedPrefix begins the via of work that waits on a send to a shared
+// queue, not on the network (workParks); facts carry a via as text.
+const parkedPrefix = "a send on "
+
+// waitPhrase says how a goroutine's work waits, by its via, for a
+// finding's message.
+func waitPhrase(via string) string {
+	if strings.HasPrefix(via, parkedPrefix) {
+		return "waits for a consumer to take its value (" + via + ") with no deadline"
+	}
+	return "waits on the network (" + via + ") with no deadline and no cancellation"
 }
 
 // calleeOfExpr is the function a go statement's function expression names

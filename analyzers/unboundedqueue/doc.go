@@ -573,7 +573,11 @@ capped by it.
     reaches: a function that does not itself run per request but starts
     such a goroutine on every call, outside loops, or calls one that does
     (the detachesPerCall fact, across packages: a service's
-    SendAndSaveCode, a billing helper's refund) is reported at its go
+    SendAndSaveCode, a billing helper's refund; also one whose goroutine
+    runs a function parked on a queue's send as above, which a context
+    handed down does not bound: apache/answer's question service starting
+    go qs.notificationInviteUser(ctx, …), which hands each invitation to
+    the notification queue) is reported at its go
     statements, each the line to change (a stats update on a claim's
     failure and another after its success are two), in whichever package
     it is, each once (the

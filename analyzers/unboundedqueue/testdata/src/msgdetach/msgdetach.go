@@ -38,7 +38,7 @@ func (b *Backend) Start() { // want Start:`detachesPerCall\(msgdetach.go:32\)` S
 
 // Positive: one goroutine per uplink, each waiting with no deadline for the
 // one consumer of the unbuffered rx channel.
-func (b *Backend) eventHandler(c mqtt.Client, msg mqtt.Message) { // want eventHandler:`startsGoroutine`
+func (b *Backend) eventHandler(c mqtt.Client, msg mqtt.Message) { // want eventHandler:`startsGoroutine` eventHandler:`detachesPerCall\(msgdetach.go:42\)`
 	go b.rxPacketHandler(msg) // want `goroutine per message: this go statement leaves one goroutine per message waiting to send on b.rx`
 }
 
@@ -90,6 +90,6 @@ func (b *Backend) slottedHandler(c mqtt.Client, msg mqtt.Message) { // want slot
 }
 
 // Trap: the same shape, never subscribed: called once, at start-up.
-func (b *Backend) replay(c mqtt.Client, msg mqtt.Message) { // want replay:`startsGoroutine`
+func (b *Backend) replay(c mqtt.Client, msg mqtt.Message) { // want replay:`startsGoroutine` replay:`detachesPerCall\(msgdetach.go:94\)`
 	go b.rxPacketHandler(msg)
 }

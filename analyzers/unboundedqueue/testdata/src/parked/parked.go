@@ -50,7 +50,7 @@ func (h *handler) tryRefresh(w http.ResponseWriter, r *http.Request) { // want t
 }
 
 // Trap: not a request handler (started once, at start-up).
-func (h *handler) start() { // want start:"startsGoroutine"
+func (h *handler) start() { // want start:"startsGoroutine" start:"detachesPerCall\\(parked.go:54\\)"
 	go h.pool.Push(nil)
 }
 

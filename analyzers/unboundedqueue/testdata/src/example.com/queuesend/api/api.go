@@ -1,4 +1,4 @@
-// Package api registers the handlers: every request reaches the service's // want package:`noContextWaitsReported\(1\)`
+// Package api registers the handlers: every request reaches the service's // want package:`noContextWaitsReported\(2\)`
 // calls, and through them the queue's send.
 package api
 
@@ -38,10 +38,16 @@ func Digest(ctx context.Context, s *svc.AnswerService) { // want Digest:"parksOn
 	}
 }
 
+func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
+	h.Answers.Invite(r.Context(), []string{"a", "b"})
+	h.Answers.InviteCtx(r.Context(), []string{"a", "b"})
+}
+
 func Routes(h *Handler) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/answers", h.PostAnswer)
 	mux.HandleFunc("/answers/edit", h.EditAnswer)
 	mux.HandleFunc("/answers/ctx", h.PostAnswerCtx)
+	mux.HandleFunc("/invite", h.Invite)
 	return mux
 }

@@ -31,3 +31,23 @@ func (s *AnswerService) Touch() { // want Touch:"parksOnSend\\(w.wake via \\(\\*
 func (s *AnswerService) Announce(body string) { // want Announce:"parksOnSend\\(Created via noticeq.Announce\\)"
 	noticeq.Announce(&noticeq.Msg{Body: body})
 }
+
+// Invite notifies each invitee in a goroutine of its own, on every call:
+// the goroutine waits for the queue's consumer, and a request that
+// reaches Invite leaves one more waiting.
+func (s *AnswerService) Invite(ctx context.Context, ids []string) { // want Invite:"startsGoroutine" Invite:"detachesPerCall\\(svc.go:39\\)"
+	go s.notifyInvitees(ctx, ids) // want `goroutine per request: this go statement starts a goroutine on every request that reaches it \(through \(\*svc.AnswerService\).Invite\), which waits for a consumer to take its value \(a send on q.ch \(through \(\*svc.AnswerService\).notifyInvitees\)\) with no deadline`
+}
+
+func (s *AnswerService) notifyInvitees(ctx context.Context, ids []string) { // want notifyInvitees:"parksOnSend\\(q.ch via \\(noticeq.Queue\\).Send\\)"
+	for _, id := range ids {
+		s.Notices.Send(ctx, &noticeq.Msg{To: id, Body: "invited"})
+	}
+}
+
+// Traps: a goroutine whose send gives up with the context, and one that
+// only signals.
+func (s *AnswerService) InviteCtx(ctx context.Context, ids []string) { // want InviteCtx:"startsGoroutine"
+	go s.AddCtx(ctx, "invited")
+	go s.Waker.Poke()
+}

@@ -324,8 +324,14 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 	ast.PreorderStack(root, nil, func(n ast.Node, stack []ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			return false // a goroutine per item: checkFanOut's
+			// A goroutine started in a loop is one per item, checkFanOut's;
+			// a call in it of a function that starts one per call starts
+			// one per iteration: the loop multiplies, it bounds nothing.
+			return true
 		case *ast.FuncLit:
+			if inLoop(stack) {
+				return false
+			}
 			if !perRequest && c.takesRequest(n.Type) {
 				return false
 			}
@@ -335,6 +341,9 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 				}
 			}
 		case *ast.GoStmt:
+			if inLoop(stack) {
+				return false
+			}
 			if fn := c.callee(n.Call); fn != nil || isFuncLit(n.Call.Fun) {
 				if via := c.checkDetached(fd, n, stack, n.Call.Fun, n.Call.Args, perRequest); via != "" {
 					found(n, c.detachedAt(n.Pos(), via), "go statement", true)
@@ -343,6 +352,15 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 			return false // what it runs is the goroutine's, not the request's
 		case *ast.CallExpr:
 			fn := c.callee(n)
+			if inLoop(stack) {
+				perItem := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)) != nil
+				if ds, ok := c.detachesAt(fn); ok && perItem && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
+					for _, d := range ds {
+						found(n, c.atModuleCall(n, d), c.calleeName(n), false)
+					}
+				}
+				return true
+			}
 			if len(n.Args) > 0 && catalog.GoroutineStarters.Has(fn) && isFuncLit(n.Args[0]) {
 				if via := c.checkDetached(fd, n, stack, n.Args[0], nil, perRequest); via != "" {
 					d := c.detachedAt(n.Pos(), via)
@@ -1121,4 +1139,15 @@ func (c *checker) runsPerRequest(fd *ast.FuncDecl) bool {
 	obj, _, _ := types.LookupFieldOrMethod(req, false, nil, "ProtoReflect")
 	_, isMethod := obj.(*types.Func)
 	return isMethod
+}
+
+// inLoop reports whether a loop is among stack's nodes.
+func inLoop(stack []ast.Node) bool {
+	return slices.ContainsFunc(stack, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+		return false
+	})
 }

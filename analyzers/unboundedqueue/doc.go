@@ -255,7 +255,13 @@ capped by it.
     boundsDBParam. A pool opened in a function literal into a variable of
     the function around it (db, err = sqlx.Connect(…) in the closure a
     retry helper runs) is that function's: it opens the pool, as if it had
-    called sqlx.Connect itself. Not reported: a pool in a function
+    called sqlx.Connect itself. An opener in a generated file (ent's
+    client Open, which opens the pool and hands it back inside the client
+    it returns, through NewClient(append(options, Driver(drv))...): a value
+    that can hold the driver in a field of an interface the driver
+    implements) is nobody's to edit: the finding sits at the program's
+    call of it, as for a dependency's opener, and says to open the pool,
+    bound it, and hand it to the client's driver. Not reported: a pool in a function
     that takes a *testing.T, *testing.B or testing.TB (a test fixture,
     even outside a _test.go file), and a pool the function closes with
     defer when it neither stores it, starts a goroutine nor serves (a
@@ -572,6 +578,9 @@ capped by it.
     give it a context with a timeout. Per request is whatever a request
     reaches: a function that does not itself run per request but starts
     such a goroutine on every call, outside loops, or calls one that does
+    (outside loops, or in a loop over the items of what it was handed: a
+    batch's every item starts one more, and the loop bounds nothing;
+    readflow's CreateArticles calling CreateArticle per article)
     (the detachesPerCall fact, across packages: a service's
     SendAndSaveCode, a billing helper's refund; also one whose goroutine
     runs a function parked on a queue's send as above, which a context
@@ -804,7 +813,9 @@ Scope: shapes 3 and 4 apply to code that serves requests or runs long:
 every library package, and a main package that listens (http.ListenAndServe,
 net.Listen, grpc Serve…, or a web framework's own serve call: gin's Run,
 echo's Start, fiber's Listen, fasthttp's and fastglue's ListenAndServe;
-catalog.Servers). A main package that never listens is a one-shot
+catalog.Servers), or calls a function of another package that serves
+connections (servesConns: a graceful-restart wrapper such as
+endless.ListenAndServe, a project's own server package). A main package that never listens is a one-shot
 command, and main and init themselves run once; neither is checked for
 shape 4, nor a one-shot command for shape 3. Test files are not checked for
 shapes 3, 4, 6, 7, 8, 9 and 10.

@@ -149,6 +149,7 @@ func (c *checker) learnOpens(funcs []*ast.FuncDecl, ifaceOpeners map[*types.Func
 				continue
 			}
 			f.Opens = nil
+			f.Generated = ast.IsGenerated(c.fileOf(fd))
 			for _, site := range c.openSites(fd) {
 				if site.handsBack() {
 					f.Opens = appendOpens(f.Opens, site.opens...)
@@ -332,11 +333,15 @@ func (c *checker) reportAtOpens(site openSite, noun string) {
 			continue
 		}
 		c.reportedWaits = append(c.reportedWaits, key)
+		fix := "call SetMaxOpenConns(n) with n > 0 (the lane's share of connections) here, before it is handed back"
+		if o.Sealed {
+			fix = "the generated " + o.Name + " gives no caller the pool to bound: open it yourself (sql.Open), call SetMaxOpenConns(n) with n > 0 " +
+				"(the lane's share of connections), and hand it to the client's driver instead"
+		}
 		d := c.diagnostic(c.posOf(o.File, o.Line), site.call.Pos(), site.escape+" here by a caller of "+site.opener+", without SetMaxOpenConns",
 			"pool without a maximum: the %s this %s opens is handed back by %s with no maximum and %s without SetMaxOpenConns, so when the database slows "+
-				"every waiting request opens one more connection until the database refuses them all; call SetMaxOpenConns(n) with n > 0 "+
-				"(the lane's share of connections) here, before it is handed back",
-			noun, o.Name, site.opener, site.escape)
+				"every waiting request opens one more connection until the database refuses them all; %s",
+			noun, o.Name, site.opener, site.escape, fix)
 		c.emit(d)
 	}
 }
@@ -579,12 +584,12 @@ func (c *checker) openerOf(call *ast.CallExpr) (result int, name string, origin 
 		origin = c.originOf(fn)
 	}
 	opens = fact.Opens
-	if !pkgscope.DeclaredInModule(c.pass.Module, fn.Pkg()) {
+	if !pkgscope.DeclaredInModule(c.pass.Module, fn.Pkg()) || fact.Generated {
 		// A dependency's opener: the program's line to change is this call
 		// (minder's splunksql.Open in GetDBConnection), not the sql.Open in
 		// the module cache.
 		at := c.pass.Fset.Position(call.Pos())
-		opens = []openAt{{File: at.Filename, Line: at.Line, Name: c.calleeName(call)}}
+		opens = []openAt{{File: at.Filename, Line: at.Line, Name: c.calleeName(call), Sealed: fact.Generated}}
 	}
 	return fact.Result, c.calleeName(call), origin, opens, true
 }
@@ -795,7 +800,7 @@ func (c *checker) followVar(fd *ast.FuncDecl, site *openSite, v *types.Var, name
 					site.setEscape("handed to the goroutine or deferred call of " + c.calleeName(p))
 				default:
 					site.setEscape(passedTo + c.calleeName(p))
-					if r := c.returnedCarrier(fd, p, stack); r >= 0 && site.returned < 0 {
+					if r := c.returnedCarrier(fd, p, c.pass.TypesInfo.TypeOf(id), stack); r >= 0 && site.returned < 0 {
 						site.returned = r
 					}
 				}
@@ -905,9 +910,9 @@ func isGoOrDefer(parent ast.Node, call *ast.CallExpr) bool {
 // makes from the pool (return wrap(db), or h = wrap(db) … return h, with h
 // a local or a package variable), when that value can carry it
 // (carriesPool); else -1.
-func (c *checker) returnedCarrier(fd *ast.FuncDecl, call *ast.CallExpr, stack []ast.Node) int {
+func (c *checker) returnedCarrier(fd *ast.FuncDecl, call *ast.CallExpr, pool types.Type, stack []ast.Node) int {
 	if !carriesPool(c.pass.TypesInfo.TypeOf(call), 0) {
-		return -1
+		return c.returnedThroughArgs(call, pool, stack)
 	}
 	var held types.Object
 	switch p := stack[len(stack)-2].(type) {
@@ -978,4 +983,60 @@ func (c *checker) isNil(e ast.Expr) bool {
 	}
 	_, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Nil)
 	return ok
+}
+
+// returnedThroughArgs is the result index under which fd returns a call
+// that the pool reaches only as an argument of arguments (ent's generated
+// Open: return NewClient(append(options, Driver(drv))...)), when the
+// returned value can hold what the innermost call was given (holdsValue);
+// else -1.
+func (c *checker) returnedThroughArgs(call *ast.CallExpr, inner types.Type, stack []ast.Node) int {
+	if inner == nil {
+		return -1
+	}
+	var cur ast.Expr = call
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.CallExpr:
+			if indexOf(p.Args, cur) < 0 {
+				return -1
+			}
+			cur = p
+		case *ast.ReturnStmt:
+			if r := indexOf(p.Results, cur); r >= 0 && cur != call && holdsValue(c.pass.TypesInfo.TypeOf(cur), inner, 0) {
+				return r
+			}
+			return -1
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// holdsValue reports whether a value of type t can hold the pool or its
+// wrapper, of type inner: it carries a pool (carriesPool), or has a field,
+// to a depth of two, of a non-empty interface type that inner implements
+// (ent's Client, whose config's driver is a dialect.Driver).
+func holdsValue(t, inner types.Type, depth int) bool {
+	if t == nil || depth > 2 {
+		return false
+	}
+	if carriesPool(t, depth) {
+		return true
+	}
+	st, ok := structOf(t)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		ft := st.Field(i).Type()
+		if iface, ok := ft.Underlying().(*types.Interface); ok && iface.NumMethods() > 0 && types.Implements(inner, iface) {
+			return true
+		}
+		if holdsValue(ft, inner, depth+1) {
+			return true
+		}
+	}
+	return false
 }

@@ -49,6 +49,10 @@ type opensUnboundedDB struct {
 	// opener that chooses a driver. A finding where the pool escapes points
 	// at them, the lines where a maximum is usually set.
 	Opens []openAt
+	// Generated: the opener is in a generated file (ent's client.Open),
+	// which nobody edits: its callers' calls are the lines to change, as
+	// for a dependency's opener.
+	Generated bool
 }
 
 // openAt is a call that opens a pool, recorded for another package.
@@ -56,6 +60,10 @@ type openAt struct {
 	File string
 	Line int
 	Name string // "sqlx.Connect"
+	// Sealed: the open is the program's call of a generated opener (ent's
+	// client Open), whose pool no caller can reach to bound: the fix is
+	// to open the pool itself, bound it, and hand it to the client.
+	Sealed bool
 }
 
 // maxOpens bounds the opens a fact carries.
@@ -583,8 +591,11 @@ type checker struct {
 }
 
 // isLongRunning says whether the package is code that serves or runs long:
-// every library package, and a main package that listens. A main package
-// that never listens is a one-shot command, whose waits end when it does.
+// every library package, and a main package that listens: it calls a
+// server of the catalogue, or a function that serves connections
+// (servesConns, across packages: a graceful-restart wrapper such as
+// endless.ListenAndServe). A main package that never listens is a
+// one-shot command, whose waits end when it does.
 func (c *checker) isLongRunning() bool {
 	if c.pass.Pkg.Name() != "main" {
 		return true
@@ -592,7 +603,7 @@ func (c *checker) isLongRunning() bool {
 	serves := false
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && catalog.Servers.Has(c.callee(call)) {
+			if call, ok := n.(*ast.CallExpr); ok && (catalog.Servers.Has(c.callee(call)) || c.servesByCall(c.callee(call))) {
 				serves = true
 			}
 			return !serves

@@ -91,6 +91,27 @@ func TestDetachedAtDepth(t *testing.T) {
 	elsewhere.Done()
 }
 
+// TestDetacherPerItem: a handler reaches a function that calls, once per
+// item of a batch, a function starting a goroutine per call: the loop
+// multiplies the goroutines and bounds nothing; the finding sits at the go
+// statement. Traps: a slot taken per item, a loop that returns after its
+// first call.
+func TestDetacherPerItem(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/batchsvc", "example.com/batchapi")
+	elsewhere.Done()
+}
+
+// TestGeneratedOpener: ent's generated client Open opens a pool and hands
+// it back inside the client; nobody edits generated code, so the finding
+// sits at the program's call of it, and at a pool the program opens and
+// hands to ent's driver before returning the client; a main that serves
+// through another package's wrapper is a server. Traps: a pool bounded
+// before ent wraps it, and a one-shot command.
+func TestGeneratedOpener(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/entmain", "example.com/entcli")
+}
+
 // TestQueueSendAtDepth: handlers reach, two calls down and through an
 // interface, a send with no deadline another package makes on a queue
 // every request shares; the finding sits at the send, once, and the

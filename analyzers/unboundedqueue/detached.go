@@ -48,6 +48,7 @@ type detachedSite struct {
 	Line             int
 	Start            string // as in detached
 	InDependency     bool   // the go statement is a dependency's code
+	Owner            int    // as in detached
 }
 
 func (*detachesPerCall) AFact()           {}
@@ -63,6 +64,12 @@ type detached struct {
 	line         int
 	start        string
 	inDependency bool // the go statement is a dependency's code (atModuleCall)
+	// owner, when positive, says the queue the goroutine parks on hangs
+	// off the function's parameter owner-1 (the receiver counting first),
+	// as parksOnSend's Owner: a caller that hands a value it made itself
+	// (a connection Dial makes and Starts) starts that value's own
+	// machinery, not a goroutine waiting on a queue every request shares.
+	owner int
 }
 
 // startName is what starts the goroutine at d's line, as a finding names it.
@@ -112,7 +119,7 @@ func (c *checker) learnDetachers() {
 			if pos := c.posOf(d.file, d.line); ssautil.FileAt(c.pass.Files, pos) != nil {
 				guard.Anchor(c.pass, pos) // a request's path in an importer may report it here
 			}
-			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line, Start: d.start, InDependency: d.inDependency})
+			fact.Sites = append(fact.Sites, detachedSite{Where: d.where, Via: d.via, File: d.file, Line: d.line, Start: d.start, InDependency: d.inDependency, Owner: d.owner})
 		}
 		c.pass.ExportObjectFact(obj, fact)
 	}
@@ -160,7 +167,7 @@ func (c *checker) detachesAt(fn *types.Func) ([]detached, bool) {
 	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg && c.pass.ImportObjectFact(fn, &fact) {
 		var out []detached
 		for _, s := range fact.Sites {
-			out = append(out, detached{where: s.Where, via: s.Via, file: s.File, line: s.Line, start: s.Start, inDependency: s.InDependency})
+			out = append(out, detached{where: s.Where, via: s.Via, file: s.File, line: s.Line, start: s.Start, inDependency: s.InDependency, owner: s.Owner})
 		}
 		if len(out) == 0 {
 			out = []detached{{where: fact.Where, via: fact.Via, file: fact.File, line: fact.Line}}
@@ -346,7 +353,9 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 			}
 			if fn := c.callee(n.Call); fn != nil || isFuncLit(n.Call.Fun) {
 				if via := c.checkDetached(fd, n, stack, n.Call.Fun, n.Call.Args, perRequest); via != "" {
-					found(n, c.detachedAt(n.Pos(), via), "go statement", true)
+					d := c.detachedAt(n.Pos(), via)
+					d.owner = c.parkOwner(fd, n.Call, via)
+					found(n, d, "go statement", true)
 				}
 			}
 			return false // what it runs is the goroutine's, not the request's
@@ -355,8 +364,8 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 			if inLoop(stack) {
 				perItem := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)) != nil
 				if ds, ok := c.detachesAt(fn); ok && perItem && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
-					for _, d := range ds {
-						found(n, c.atModuleCall(n, d), c.calleeName(n), false)
+					for _, d := range c.sharedDetached(fd, n, ds) {
+						found(n, d, c.calleeName(n), false)
 					}
 				}
 				return true
@@ -383,8 +392,8 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 				}
 			}
 			if ds, ok := c.detachesAt(fn); ok && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
-				for _, d := range ds {
-					found(n, c.atModuleCall(n, d), c.calleeName(n), false)
+				for _, d := range c.sharedDetached(fd, n, ds) {
+					found(n, d, c.calleeName(n), false)
 				}
 			}
 		}
@@ -450,6 +459,45 @@ func (c *checker) mayDetach(fd *ast.FuncDecl) bool {
 		return !found
 	})
 	return found
+}
+
+// parkOwner is, for a go statement in fd whose work parks on a queue's
+// send (via from workParks), the parameter of fd the queue hangs off, as
+// parksOnSend's Owner counts them, or 0.
+func (c *checker) parkOwner(fd *ast.FuncDecl, call *ast.CallExpr, via string) int {
+	if !strings.HasPrefix(via, parkedPrefix) {
+		return 0
+	}
+	f := c.parkFact(c.callee(call))
+	if f == nil {
+		return 0
+	}
+	if arg := c.ownerArg(call, f); arg != nil {
+		return paramOwner(c.pass.TypesInfo, fd, arg)
+	}
+	return 0
+}
+
+// sharedDetached is ds, what call's callee starts per call, as fd meets
+// them at call: without the goroutines parked on a queue of a value fd
+// made itself and handed to the call (ldap's Dial making a connection and
+// calling its Start, whose reader goroutines park on the connection's own
+// channels), and with each one's owner restated as fd's parameter.
+func (c *checker) sharedDetached(fd *ast.FuncDecl, call *ast.CallExpr, ds []detached) []detached {
+	var out []detached
+	for _, d := range ds {
+		if d.owner > 0 {
+			arg := c.ownerArg(call, &parksOnSend{Owner: d.owner})
+			if arg == nil || c.madeIn(fd, arg) {
+				continue
+			}
+			d.owner = paramOwner(c.pass.TypesInfo, fd, arg)
+		}
+		at := c.atModuleCall(call, d)
+		at.owner = d.owner
+		out = append(out, at)
+	}
+	return out
 }
 
 // atModuleCall is d, a goroutine that call's callee starts per call, as

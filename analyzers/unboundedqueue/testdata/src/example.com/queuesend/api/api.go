@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"example.com/queuesend/svc"
+	"example.com/queuesend/wire"
 )
 
 type Handler struct {
@@ -43,11 +44,22 @@ func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 	h.Answers.InviteCtx(r.Context(), []string{"a", "b"})
 }
 
+// Trap: a login dials its own connection, whose reader parks on that
+// connection's own channel.
+func (h *Handler) Login(w http.ResponseWriter, r *http.Request) { // want Login:"waitsOnNetwork"
+	conn, err := wire.Dial("ldap:389")
+	if err != nil {
+		return
+	}
+	_ = conn
+}
+
 func Routes(h *Handler) *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/answers", h.PostAnswer)
 	mux.HandleFunc("/answers/edit", h.EditAnswer)
 	mux.HandleFunc("/answers/ctx", h.PostAnswerCtx)
 	mux.HandleFunc("/invite", h.Invite)
+	mux.HandleFunc("/login", h.Login)
 	return mux
 }

@@ -111,7 +111,10 @@ func (c *checker) learnDetachers() {
 		return
 	}
 	// c.detachers is still empty: mayDetach asks other packages' facts only.
-	decls = slices.DeleteFunc(decls, c.detachesForRequest)
+	// A function whose goroutine serves the value it returns (minio's
+	// GetObject and its object's reads) starts that value's machinery, one
+	// per handle its caller holds, as learnStarters judges it.
+	decls = slices.DeleteFunc(decls, func(fd *ast.FuncDecl) bool { return c.detachesForRequest(fd) || c.servesReturnedValue(fd) })
 	c.learnDetachersAmong(decls)
 	for obj, found := range c.detachers {
 		fact := &detachesPerCall{Where: found[0].where, Via: found[0].via, File: found[0].file, Line: found[0].line}
@@ -594,7 +597,7 @@ func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.No
 func (c *checker) workParks(fd *ast.FuncDecl, start ast.Node, fun ast.Expr) string {
 	fn := c.calleeOfExpr(fun)
 	f := c.parkFact(fn)
-	if f == nil || f.File == "" || c.madeHere(fd, fun) || c.takesSlotByCall(fn) {
+	if c.dependency || f == nil || f.File == "" || c.madeHere(fd, fun) || c.takesSlotByCall(fn) {
 		return ""
 	}
 	if g, ok := start.(*ast.GoStmt); ok && c.parksOnOwnValue(fd, g.Call) {

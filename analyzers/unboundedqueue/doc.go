@@ -580,7 +580,11 @@ capped by it.
     such a goroutine on every call, outside loops, or calls one that does
     (outside loops, or in a loop over the items of what it was handed: a
     batch's every item starts one more, and the loop bounds nothing;
-    readflow's CreateArticles calling CreateArticle per article)
+    readflow's CreateArticles calling CreateArticle per article), unless
+    the goroutine serves the value the function returns (minio's
+    GetObject: one per handle the caller holds, paced by its reads), or
+    parks on a queue of a value the caller made and handed to it (a
+    connection that Dial makes and Starts)
     (the detachesPerCall fact, across packages: a service's
     SendAndSaveCode, a billing helper's refund; also one whose goroutine
     runs a function parked on a queue's send as above, which a context
@@ -716,7 +720,11 @@ capped by it.
     per-request function as related information. The same silences hold
     there (a select that gives up, struct{}, an actor's mailbox, a channel
     made for the importers), and a queue that hangs off a value the
-    request made itself is its own. What the consumer does with the value
+    request made itself, or off a value the sending function made (an
+    object whose own goroutine serves it), is its own. A dependency's
+    sends are its machinery, not the program's to bound (go-ldap's
+    connection hands every request to its own loop through a channel), as
+    the standard library's are. What the consumer does with the value
     is not followed beyond a mailbox's: a queue whose one consumer only
     writes a row waits at the database's speed, and is reported as one
     whose consumer sends mail. Fix: select on

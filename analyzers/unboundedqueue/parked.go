@@ -33,7 +33,10 @@ import (
 //
 // File and Line, when File is set, are where the send is, through every
 // Via: a queue's send, whose value is no struct{} (a signal, a semaphore's
-// slot) on a channel the package does not hand to its importers. A
+// slot) on a channel the package does not hand to its importers, in the
+// program's own code: a dependency's channels are its machinery (go-ldap's
+// message channel, fed per request and drained by the connection's own
+// loop), as the standard library's are, and not the program's to bound. A
 // request's path in another package that calls the function waits there
 // (checkRequestCallsParked), and that line is the one to change.
 type parksOnSend struct {
@@ -73,7 +76,7 @@ func (c *checker) learnParkers() {
 			}
 			if send := c.waitingSend(fd.Body); send != nil {
 				f := &parksOnSend{Chan: types.ExprString(send.Chan), Owner: paramOwner(c.pass.TypesInfo, fd, send.Chan)}
-				if c.queueSend(send) {
+				if !c.dependency && c.queueSend(fd, send) {
 					p := c.pass.Fset.Position(send.Pos())
 					f.File, f.Line = p.Filename, p.Line
 					guard.Anchor(c.pass, send.Pos()) // a request's path in an importer may report it here
@@ -191,13 +194,17 @@ func (c *checker) waitingSend(body *ast.BlockStmt) *ast.SendStmt {
 	return send
 }
 
-// queueSend reports whether send hands a value to a queue's consumer, as
-// shape 10 judges a send: not struct{} (a signal, or a semaphore's slot,
-// a bound of its own), on a channel the package does not make for its
-// importers to read (handedToImporters: a consumer this package cannot
-// see).
-func (c *checker) queueSend(send *ast.SendStmt) bool {
+// queueSend reports whether send, in fd, hands a value to a queue's
+// consumer, as shape 10 judges a send: not struct{} (a signal, or a
+// semaphore's slot, a bound of its own), on a channel of no value fd made
+// itself (o := r.Open(url); o.req <- n: the object's own goroutine, one
+// per handle), on a channel the package does not make for its importers
+// to read (handedToImporters: a consumer this package cannot see).
+func (c *checker) queueSend(fd *ast.FuncDecl, send *ast.SendStmt) bool {
 	if t := c.pass.TypesInfo.TypeOf(send.Value); t == nil || isEmptyStruct(t) {
+		return false
+	}
+	if root := rootIdent(send.Chan); root != nil && c.madeIn(fd, root) {
 		return false
 	}
 	id := identOf(send.Chan)

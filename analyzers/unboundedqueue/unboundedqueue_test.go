@@ -120,7 +120,7 @@ func TestGeneratedOpener(t *testing.T) {
 // request made, a background caller).
 func TestQueueSendAtDepth(t *testing.T) {
 	elsewhere := &testpkgs.Elsewhere{T: t}
-	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/queuesend/noticeq", "example.com/queuesend/svc", "example.com/queuesend/wire", "example.com/queuesend/api")
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/queuesend/noticeq", "example.com/queuesend/svc", "example.com/queuesend/wire", "example.com/queuesend/api", "example.com/queuesend/iam")
 	elsewhere.Done()
 }
 

@@ -16,4 +16,5 @@ func (a *API) PostArticles(w http.ResponseWriter, r *http.Request) {
 
 func (a *API) PostArticlesLimited(w http.ResponseWriter, r *http.Request) { // want PostArticlesLimited:"parksOnSend\\(r.Slots via \\(\\*batchsvc.Registry\\).CreateAllLimited\\)"
 	a.Reg.CreateAllLimited(r.Context(), r.URL.Query()["url"])
+	a.Reg.ReadAll(r.Context(), r.URL.Query()["url"])
 }

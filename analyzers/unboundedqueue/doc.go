@@ -721,7 +721,11 @@ capped by it.
     there (a select that gives up, struct{}, an actor's mailbox, a channel
     made for the importers), and a queue that hangs off a value the
     request made itself, or off a value the sending function made (an
-    object whose own goroutine serves it), is its own. A dependency's
+    object whose own goroutine serves it), is its own. Through an
+    interface, the send counts when every implementation in the
+    interface's package waits so (a production logger beside a test double
+    whose writes go to a channel leaves the wait to whichever is wired in,
+    which the package cannot know). A dependency's
     sends are its machinery, not the program's to bound (go-ldap's
     connection hands every request to its own loop through a channel), as
     the standard library's are. What the consumer does with the value

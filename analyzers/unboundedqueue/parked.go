@@ -129,7 +129,11 @@ func (c *checker) learnParkers() {
 				if via == "" {
 					via = netio.Name(im.Impl)
 				}
-				c.parkers[im.Method] = &parksOnSend{Chan: f.Chan, Via: via, Owner: f.Owner, File: f.File, Line: f.Line}
+				m := &parksOnSend{Chan: f.Chan, Via: via, Owner: f.Owner}
+				if c.everyImplQueues(impls, im.Method) {
+					m.File, m.Line = f.File, f.Line
+				}
+				c.parkers[im.Method] = m
 				changed = true
 			}
 		}
@@ -137,6 +141,22 @@ func (c *checker) learnParkers() {
 	for fn, f := range c.parkers {
 		c.pass.ExportObjectFact(fn, f)
 	}
+}
+
+// everyImplQueues reports whether every implementation of method among
+// impls parks on a queue's send (parksOnSend with its line): a request
+// that calls through the interface waits there whichever runs. One that
+// does not (the production logger beside a test double whose writes go to
+// a channel) leaves the call's wait to the implementation wired in, which
+// this package cannot know: the interface method still parks for a
+// goroutine that runs it, but no send is reported through it.
+func (c *checker) everyImplQueues(impls []ssautil.MethodImplementation, method *types.Func) bool {
+	for _, im := range impls {
+		if im.Method == method && (c.parkers[im.Impl] == nil || c.parkers[im.Impl].File == "") {
+			return false
+		}
+	}
+	return true
 }
 
 // inModule reports whether pkg is a module's package, not the standard

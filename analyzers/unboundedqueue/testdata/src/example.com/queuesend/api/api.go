@@ -30,6 +30,7 @@ func (h *Handler) PostAnswerCtx(w http.ResponseWriter, r *http.Request) { // wan
 	h.Answers.AddCtx(r.Context(), "new answer")
 	h.Answers.Touch()
 	h.Answers.Announce("new answer")
+	h.Answers.Note("new answer")
 }
 
 // Trap: no request's path; the digest job sends from the background.

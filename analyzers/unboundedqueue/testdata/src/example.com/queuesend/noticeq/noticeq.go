@@ -40,10 +40,12 @@ func (q *queue) work() { // want work:"waitsOnNetwork"
 // CtxQueue's Send gives up with the caller's context.
 type CtxQueue struct{ ch chan *Msg }
 
-func (q *CtxQueue) Send(ctx context.Context, m *Msg) {
+func (q *CtxQueue) Send(ctx context.Context, m *Msg) error {
 	select {
 	case q.ch <- m:
+		return nil
 	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -82,4 +84,20 @@ var Created = make(chan *Msg)
 
 func Announce(m *Msg) { // want Announce:"parksOnSend\\(Created\\)"
 	Created <- m
+}
+
+// Logger has a production implementation that writes at once and a test
+// double whose writes go to a channel the test reads.
+type Logger interface {
+	Info(msg string) // want Info:"parksOnSend\\(m.msgs via \\(\\*noticeq.mockLogger\\).Info\\)"
+}
+
+type stderrLogger struct{}
+
+func (stderrLogger) Info(msg string) { println(msg) }
+
+type mockLogger struct{ msgs chan string }
+
+func (m *mockLogger) Info(msg string) { // want Info:"parksOnSend\\(m.msgs\\)"
+	m.msgs <- msg
 }

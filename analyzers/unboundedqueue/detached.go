@@ -365,8 +365,11 @@ func (c *checker) eachDetachedIn(fd *ast.FuncDecl, root ast.Node, perRequest boo
 		case *ast.CallExpr:
 			fn := c.callee(n)
 			if inLoop(stack) {
-				perItem := c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)) != nil
-				if ds, ok := c.detachesAt(fn); ok && perItem && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
+				// Asked in this order: whether the callee starts a goroutine
+				// per call is a lookup, whether the loop runs per item an
+				// analysis of the loop, and most calls in loops start none.
+				ds, ok := c.detachesAt(fn)
+				if ok && c.enclosingPerItemLoop(fd, append(stack[:len(stack):len(stack)], n)) != nil && !c.rateGuarded(stack) && !c.takesSlot(fd.Body, n.Pos()) && !c.claimsBefore(fd.Body, n.Pos()) {
 					for _, d := range c.sharedDetached(fd, n, ds) {
 						found(n, d, c.calleeName(n), false)
 					}

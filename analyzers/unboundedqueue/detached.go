@@ -1197,11 +1197,14 @@ func (c *checker) runsPerRequest(fd *ast.FuncDecl) bool {
 
 // inLoop reports whether a loop is among stack's nodes.
 func inLoop(stack []ast.Node) bool {
-	return slices.ContainsFunc(stack, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			return true
-		}
-		return false
-	})
+	return slices.ContainsFunc(stack, isLoop)
+}
+
+// isLoop reports whether n is a for or range statement.
+func isLoop(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.ForStmt, *ast.RangeStmt:
+		return true
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/bhlint/bhlint/internal/catalog"
@@ -490,13 +491,10 @@ func sendsRequest(sig *types.Signature) bool {
 }
 
 func inLoopOrLit(stack []ast.Node) bool {
-	for _, n := range stack {
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit:
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(stack, func(n ast.Node) bool {
+		_, lit := n.(*ast.FuncLit)
+		return lit || isLoop(n)
+	})
 }
 
 // rateGuarded reports whether an if around the statement tests time.Since

@@ -243,7 +243,7 @@ const maxWrapping = 3
 
 // heldKindWithin is heldKindOf looking through at most depth wrappers.
 func heldKindWithin(t types.Type, depth int) (catalog.HeldKind, bool) {
-	if k, ok := exactKind(t); ok {
+	if k, ok := catalog.ExactHeldKind(t); ok {
 		return k, true
 	}
 	if depth == 0 {
@@ -263,7 +263,7 @@ func heldKindWithin(t types.Type, depth int) (catalog.HeldKind, bool) {
 		if handle && !f.Embedded() {
 			continue // a pool's handle keeping a connection on the side
 		}
-		if k, ok := exactKind(f.Type()); ok && !handedItsHeld(t) {
+		if k, ok := catalog.ExactHeldKind(f.Type()); ok && !handedItsHeld(t) {
 			return k, true
 		}
 		if f.Embedded() {
@@ -284,7 +284,7 @@ func heldKindWithin(t types.Type, depth int) (catalog.HeldKind, bool) {
 func holdsPool(st *types.Struct) bool {
 	for f := range st.Fields() {
 		if catalog.ResourceNoun(f.Type()) == "database pool" {
-			if _, held := exactKind(f.Type()); !held {
+			if _, held := catalog.ExactHeldKind(f.Type()); !held {
 				return true
 			}
 		}
@@ -301,22 +301,12 @@ func handedItsHeld(t types.Type) bool {
 	for i := range mset.Len() {
 		params := mset.At(i).Obj().(*types.Func).Signature().Params()
 		for j := range params.Len() {
-			if _, ok := exactKind(params.At(j).Type()); ok {
+			if _, ok := catalog.ExactHeldKind(params.At(j).Type()); ok {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-func exactKind(t types.Type) (catalog.HeldKind, bool) {
-	s := catalog.TypeKey(t)
-	for _, k := range catalog.HeldKinds {
-		if k.Type == s {
-			return k, true
-		}
-	}
-	return catalog.HeldKind{}, false
 }
 
 // heldInterfaceKind is the kind of a module's interface whose visible

@@ -271,7 +271,7 @@ func holdsConnection(t types.Type) bool {
 		return false
 	}
 	for f := range st.Fields() {
-		if _, ok := exactKind(f.Type()); ok {
+		if _, ok := catalog.ExactHeldKind(f.Type()); ok {
 			return true
 		}
 	}

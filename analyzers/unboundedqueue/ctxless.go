@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/bhlint/bhlint/internal/catalog"
 	"github.com/bhlint/bhlint/internal/guard"
 	"github.com/bhlint/bhlint/internal/netio"
 	"github.com/bhlint/bhlint/internal/pkgscope"
@@ -93,7 +94,7 @@ func (c *checker) learnNoContextWaiters() {
 		c.pass.ExportPackageFact(&limitsPools{})
 	}
 	c.noCtxWaits = map[*types.Func][]waitAt{}
-	decls := c.funcDecls(false)
+	decls := slices.DeleteFunc(c.funcDecls(false), func(d funcDecl) bool { return onHeldConnection(d.obj) })
 	own := map[*types.Func][]waitAt{}
 	for _, d := range decls {
 		guard.At(d.fd.Pos(), func() { own[d.obj] = c.ownNoContextWaits(d.fd) })
@@ -130,6 +131,35 @@ func (c *checker) learnNoContextWaiters() {
 			guard.Anchor(c.pass, c.waitPos(w))
 		}
 	}
+}
+
+// onHeldConnection: fn is a method of a transaction or a connection, or of
+// a type that embeds one (sqlx's Tx embeds *sql.Tx). What it runs goes over
+// the connection it holds, so it waits for no slot, whatever the functions
+// it shares with the pool's methods do: sqlx's Tx.Select calls the
+// package's Select, which the pool's Select calls too.
+func onHeldConnection(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if _, ok := catalog.ExactHeldKind(t); ok {
+		return true
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if _, held := catalog.ExactHeldKind(f.Type()); held && f.Embedded() {
+			return true
+		}
+	}
+	return false
 }
 
 // ownNoContextWaits are the waits in fd's own body (not in its function

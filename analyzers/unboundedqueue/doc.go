@@ -350,7 +350,10 @@ capped by it.
     it caches per DSN). A struct that embeds a handle is one (dtm's
     dtmutil.DB wrapping *gorm.DB: dbGet().Transaction(…)). A transaction an ORM's Begin returns
     (gorm's tx := db.Begin()) runs its queries on the connection it holds:
-    they wait for no slot; the Begin does. Not in main or init, nor in a
+    they wait for no slot; the Begin does. So do the methods of a
+    transaction or a connection type, or of a type embedding one (sqlx's
+    Tx.Select), whatever the code they share with the pool's methods does
+    (sqlx's package-level Select, which DB.Select calls too). Not in main or init, nor in a
     function handed no context (start-up, a migration step), unless a
     request reaches it: per-request is whatever an entry point reaches.
     As for every wait for a slot, the pool needs a maximum (SetMaxOpenConns

@@ -253,6 +253,18 @@ var HeldKinds = []HeldKind{
 	{Type: "*github.com/bhlint/bhlint/bulkhead/lanepgx.Rows", Noun: "open rows", Release: []string{"Close"}, NextReleases: true},
 }
 
+// ExactHeldKind is the HeldKinds entry of t itself (not of a type wrapping
+// one).
+func ExactHeldKind(t types.Type) (HeldKind, bool) {
+	key := TypeKey(t)
+	for _, k := range HeldKinds {
+		if k.Type == key {
+			return k, true
+		}
+	}
+	return HeldKind{}, false
+}
+
 // TypeKey names a type as HeldKinds and the other type tables do: the
 // pointer and the package path, without type arguments, so
 // *lanedb.Tx[Tax] and *lanedb.Tx[Fraud] are both "*…/lanedb.Tx". Every

@@ -20,7 +20,7 @@ import (
 // analyzer never imports another, so the rules are restated here.
 
 func heldKindOf(t types.Type) (catalog.HeldKind, bool) {
-	if k, ok := exactKind(t); ok {
+	if k, ok := catalog.ExactHeldKind(t); ok {
 		return k, true
 	}
 	if p, ok := t.Underlying().(*types.Pointer); ok {
@@ -31,17 +31,7 @@ func heldKindOf(t types.Type) (catalog.HeldKind, bool) {
 		return catalog.HeldKind{}, false
 	}
 	for f := range st.Fields() {
-		if k, ok := exactKind(f.Type()); ok {
-			return k, true
-		}
-	}
-	return catalog.HeldKind{}, false
-}
-
-func exactKind(t types.Type) (catalog.HeldKind, bool) {
-	s := catalog.TypeKey(t)
-	for _, k := range catalog.HeldKinds {
-		if k.Type == s {
+		if k, ok := catalog.ExactHeldKind(f.Type()); ok {
 			return k, true
 		}
 	}

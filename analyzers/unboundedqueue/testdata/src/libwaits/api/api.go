@@ -1,4 +1,4 @@
-// Package api serves requests through a library that waits for a pool // want package:"limitsPools" package:"noContextWaitsReported\\(2\\)"
+// Package api serves requests through a library that waits for a pool // want package:"limitsPools" package:"noContextWaitsReported\\(3\\)"
 // slot with no context: the program's call into the library is the line
 // to change.
 package api
@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"example.org/gorplike"
+	"example.org/sqlxlike"
 	"example.org/zestylike"
 	"libwaits/db"
 )
@@ -14,6 +15,7 @@ import (
 type API struct {
 	dbp   zestylike.DBProvider
 	dbmap *gorplike.DbMap
+	sx    *sqlxlike.DB
 }
 
 func New(dsn string) (*API, error) {
@@ -48,4 +50,24 @@ func (a *API) UpdateTask(w http.ResponseWriter, r *http.Request) { // want Updat
 // Trap: the library's variant that takes the request's context.
 func (a *API) ListTasks(w http.ResponseWriter, r *http.Request) { // want ListTasks:"waitsOnNetwork"
 	_, _ = a.dbmap.BeginContext(r.Context())
+}
+
+// After listmonk's handleQuerySubscribers: the transaction is taken with the
+// request's context, and its Select runs on the connection it holds. The
+// package's Select, which the pool's Select calls too, waits for no slot
+// when a transaction calls it (trap).
+func (a *API) ListSubscribers(w http.ResponseWriter, r *http.Request) { // want ListSubscribers:"waitsOnNetwork"
+	tx, err := a.sx.BeginTxx(r.Context(), nil)
+	if err != nil {
+		return
+	}
+	defer tx.Rollback()
+	var names []string
+	_ = tx.Select(&names, "SELECT name FROM subscribers")
+}
+
+// The pool's Select, on the other hand, waits for a slot with no context.
+func (a *API) CountSubscribers(w http.ResponseWriter, r *http.Request) { // want CountSubscribers:"waitsNoContext" CountSubscribers:"waitsOnNetwork"
+	var n int
+	_ = a.sx.Select(&n, "SELECT count(*) FROM subscribers") // want `wait with no deadline: \(\*sqlxlike.DB\).Select \(\(\*sql.DB\).Query inside it\) waits for a pool slot with no context, in a dependency that takes none, and a request reaches it \(\(\*API\).CountSubscribers\)`
 }

@@ -595,15 +595,45 @@ func (c *checker) checkDetached(fd *ast.FuncDecl, start ast.Node, stack []ast.No
 // each call leaves one more goroutine waiting for the queue's consumers,
 // as one waiting on the network does for the remote end (apache/answer's
 // service method starting go qs.notificationInviteUser, which hands every
-// invitation to the notification queue). Not a queue of a value fd made
+// invitation to the notification queue). Work written as a function
+// literal parks when a call in its own body does (not one in a literal
+// nested in it, which may run later). Not a queue of a value fd made
 // itself, nor work that takes a slot.
 func (c *checker) workParks(fd *ast.FuncDecl, start ast.Node, fun ast.Expr) string {
-	fn := c.calleeOfExpr(fun)
-	f := c.parkFact(fn)
-	if c.dependency || f == nil || f.File == "" || c.madeHere(fd, fun) || c.takesSlotByCall(fn) {
+	if c.dependency {
 		return ""
 	}
-	if g, ok := start.(*ast.GoStmt); ok && c.parksOnOwnValue(fd, g.Call) {
+	lit, ok := ast.Unparen(fun).(*ast.FuncLit)
+	if !ok {
+		var call *ast.CallExpr
+		if g, ok := start.(*ast.GoStmt); ok {
+			call = g.Call
+		}
+		return c.callParks(fd, fun, call)
+	}
+	via := ""
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if _, nested := n.(*ast.FuncLit); nested || via != "" {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			via = c.callParks(fd, call.Fun, call)
+		}
+		return via == ""
+	})
+	return via
+}
+
+// callParks is the via of the goroutine's work fun, or of a call in it,
+// when it parks on a send to a shared queue (workParks), or "". call is
+// the call of fun when there is one (a go statement's, or the work's own).
+func (c *checker) callParks(fd *ast.FuncDecl, fun ast.Expr, call *ast.CallExpr) string {
+	fn := c.calleeOfExpr(fun)
+	f := c.parkFact(fn)
+	if f == nil || f.File == "" || c.madeHere(fd, fun) || c.takesSlotByCall(fn) {
+		return ""
+	}
+	if call != nil && c.parksOnOwnValue(fd, call) {
 		return ""
 	}
 	return parkedPrefix + f.Chan + " (through " + netio.Name(fn) + ")"

@@ -593,7 +593,8 @@ capped by it.
     runs a function parked on a queue's send as above, which a context
     handed down does not bound: apache/answer's question service starting
     go qs.notificationInviteUser(ctx, …), which hands each invitation to
-    the notification queue) is reported at its go
+    the notification queue, or a function literal a call in whose own body
+    does) is reported at its go
     statements, each the line to change (a stats update on a claim's
     failure and another after its success are two), in whichever package
     it is, each once (the

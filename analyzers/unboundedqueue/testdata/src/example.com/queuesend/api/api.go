@@ -1,4 +1,4 @@
-// Package api registers the handlers: every request reaches the service's // want package:`noContextWaitsReported\(2\)`
+// Package api registers the handlers: every request reaches the service's // want package:`noContextWaitsReported\(3\)`
 // calls, and through them the queue's send.
 package api
 
@@ -43,6 +43,8 @@ func Digest(ctx context.Context, s *svc.AnswerService) { // want Digest:"parksOn
 func (h *Handler) Invite(w http.ResponseWriter, r *http.Request) {
 	h.Answers.Invite(r.Context(), []string{"a", "b"})
 	h.Answers.InviteCtx(r.Context(), []string{"a", "b"})
+	h.Answers.InviteAll(r.Context(), []string{"a", "b"})
+	h.Answers.InviteAllCtx(r.Context(), []string{"a", "b"})
 }
 
 // Trap: a login dials its own connection, whose reader parks on that

@@ -58,3 +58,26 @@ func (s *AnswerService) InviteCtx(ctx context.Context, ids []string) { // want I
 	go s.AddCtx(ctx, "invited")
 	go s.Waker.Poke()
 }
+
+// InviteAll does what Invite does from a function literal: its work parks on
+// the queue as notifyInvitees does.
+func (s *AnswerService) InviteAll(ctx context.Context, ids []string) { // want InviteAll:"startsGoroutine" InviteAll:"detachesPerCall\\(svc.go:65\\)"
+	go func() { // want `goroutine per request: this go statement starts a goroutine on every request that reaches it \(through \(\*svc.AnswerService\).InviteAll\), which waits for a consumer to take its value \(a send on q.ch \(through \(noticeq.Queue\).Send\)\) with no deadline`
+		for _, id := range ids {
+			s.Notices.Send(ctx, &noticeq.Msg{To: id, Body: "invited"})
+		}
+	}()
+}
+
+// Traps: literals whose send gives up with the context, that only signal,
+// or that hand the send to a literal of their own, which may never run.
+func (s *AnswerService) InviteAllCtx(ctx context.Context, ids []string) { // want InviteAllCtx:"startsGoroutine"
+	go func() {
+		for range ids {
+			s.AddCtx(ctx, "invited")
+		}
+		s.Waker.Poke()
+		later := func() { s.Notices.Send(ctx, &noticeq.Msg{Body: "later"}) }
+		_ = later
+	}()
+}

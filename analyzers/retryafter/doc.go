@@ -176,6 +176,18 @@ wait (the hint); or returns what another builder returns. The same reply
 built anywhere else (a topic being deleted, a feature switched off) is no
 shed and is not reported. Builders in other packages are not followed.
 
+A feature switched off. A 429 or 503 whose nearest deciding branch tests
+configuration alone — a field, variable or value whose name or type ends
+with a word for configuration (catalog.ConfigWords: if
+!s.config.Alerts.Enabled, cfg.AI.APIKey == "", len(opts.Upstreams) == 0),
+compared with constants — sheds nothing: it lasts until an operator
+changes the configuration, and no wait would help. A handler literal with
+no branch of its own is judged where it is made (a middleware factory
+returning a refusing handler when the feature is off). A shed that
+configuration merely switches on (if cfg.Limit.Enabled { if n > max { 503
+} }) is decided by its inner test and is reported; so is a refusal whose
+test joins configuration with anything else (!cfg.Enabled || busy()).
+
 A middleware that admits each call through a method of the user's and
 sends any error it returns as ResourceExhausted (catalogue
 GRPCLimiterMethods: go-grpc-middleware v2's ratelimit interceptors call

@@ -517,6 +517,9 @@ func (c *checker) eachUnsetWrite(fn *ssa.Function, report func(statusWrite, stri
 			if !ok || (setIn[b] >= 0 && setIn[b] <= i) { // a helper that sets the header and writes counts as setting first
 				continue
 			}
+			if decidedByConfig(fn, b) {
+				continue // a feature switched off: no shed (configguard.go)
+			}
 			if w.shed != "" {
 				if unsetAtEntry(b) {
 					report(w, w.shed)

@@ -11,7 +11,7 @@ import (
 )
 
 func TestRetryAfter(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), retryafter.Analyzer, "shedding", "handlers", "errhelper", "errcaller", "limithandler/...", "respvalue", "protoreply", "github.com/go-chi/httprate", "chirender", "fibershed")
+	analysistest.Run(t, analysistest.TestData(), retryafter.Analyzer, "shedding", "handlers", "errhelper", "errcaller", "limithandler/...", "respvalue", "protoreply", "github.com/go-chi/httprate", "chirender", "fibershed", "featureoff")
 }
 
 // TestSuggestedFix: the fix sets Retry-After before a constant shed and is

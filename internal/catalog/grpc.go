@@ -155,3 +155,9 @@ const GRPCHealthResult = "*google.golang.org/grpc/health/grpc_health_v1.HealthCh
 // type carries the HTTP status its framework's error handler writes
 // (pocketbase's ApiError.Status, echo's HTTPError.Code, fiber's Error.Code).
 var StatusFields = []string{"Status", "StatusCode", "Code"}
+
+// ConfigWords name configuration: a field, variable or type whose name holds
+// one (s.config.Alerts.Enabled, cfg.AI.APIKey, opts.Feature) is read from the
+// settings the process was started with. A refusal decided by them alone is a
+// feature switched off, not a shed.
+var ConfigWords = []string{"config", "cfg", "options", "opts"}

@@ -264,8 +264,9 @@ capped by it.
     bound it, and hand it to the client's driver. Not reported: a pool in a function
     that takes a *testing.T, *testing.B or testing.TB (a test fixture,
     even outside a _test.go file), and a pool the function closes with
-    defer when it neither stores it, starts a goroutine nor serves (a
-    migration run, a one-shot check: nothing concurrent waits on it).
+    defer (db.Close() or a deferred literal calling it) when it neither
+    stores it, starts a goroutine nor serves (a migration run, a one-shot
+    check: nothing concurrent waits on it).
     pgxpool is not reported: its pool always has a maximum
     (pool_max_conns, by default the larger of 4 and the number of CPUs),
     nor a *sql.DB that draws every connection from such a pool

@@ -246,16 +246,28 @@ func (c *checker) takesTesting(fd *ast.FuncDecl) bool {
 // a one-shot check), so no concurrent requests ever wait on it. A function
 // that opens a pool, defers Close and then serves, or stores the pool in a
 // struct (a server that may serve from another package), is still checked.
+// The deferred Close may sit in a deferred function literal that logs its
+// error (defer func() { if err := db.Close(); … }()).
 func (c *checker) closedOnReturn(fd *ast.FuncDecl, site openSite) bool {
 	if strings.HasPrefix(site.escape, "stored") {
 		return false // a server built around the pool may serve from elsewhere
+	}
+	closes := func(call *ast.CallExpr) bool {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "Close" && contains(site.vars, c.localVar(sel.X))
 	}
 	closed, concurrent := false, false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.DeferStmt:
-			sel, ok := ast.Unparen(n.Call.Fun).(*ast.SelectorExpr)
-			closed = closed || ok && sel.Sel.Name == "Close" && contains(site.vars, c.localVar(sel.X))
+			closed = closed || closes(n.Call)
+			if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				ast.Inspect(lit.Body, func(m ast.Node) bool {
+					call, ok := m.(*ast.CallExpr)
+					closed = closed || ok && closes(call)
+					return !closed
+				})
+			}
 		case *ast.GoStmt:
 			concurrent = true
 		case *ast.CallExpr:

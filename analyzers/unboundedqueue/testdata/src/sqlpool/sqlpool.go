@@ -115,13 +115,38 @@ func RunMigrations(dsn string) error { // want RunMigrations:"waitsOnNetwork" Ru
 	return migrateUp(db)
 }
 
+// Trap, after logchef's and sliding-sync's migration commands: the same,
+// with the Close in a deferred literal that reports its error.
+func RunMigrationsLogged(dsn string) error { // want RunMigrationsLogged:"waitsOnNetwork" RunMigrationsLogged:"waitsNoContext"
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := db.Close(); err != nil {
+			println("closing the migration pool:", err.Error())
+		}
+	}()
+	return migrateUp(db)
+}
+
+// A deferred literal that closes something else closes nothing of the pool's.
+func runMigrationsLeaky(dsn string, other *sql.DB) error { // want runMigrationsLeaky:"waitsOnNetwork" runMigrationsLeaky:"waitsNoContext"
+	db, err := sql.Open("pgx", dsn) // want `pool without a maximum`
+	if err != nil {
+		return err
+	}
+	defer func() { _ = other.Close() }()
+	return migrateUp(db)
+}
+
 // Deferring Close is not enough when the function serves with the pool.
 func serveUntilDone(dsn string) error { // want serveUntilDone:"servesConns"
 	db, err := sql.Open("pgx", dsn) // want `pool without a maximum: the \*sql.DB from sql.Open is used by a function literal`
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	return http.ListenAndServe(":8080", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_ = db.PingContext(r.Context())
 	}))

@@ -111,6 +111,8 @@ func readsConfig(v ssa.Value, depth int) bool {
 		return namedForConfig(st.Field(x.Field).Name(), x.Type()) || readsConfig(x.X, depth+1)
 	case *ssa.Global:
 		return namedForConfig(x.Name(), x.Type())
+	case *ssa.Alloc: // a local whose address is taken: cfg := config.FromContext(ctx)
+		return namedForConfig(x.Comment, x.Type())
 	case *ssa.Parameter:
 		return namedForConfig(x.Name(), x.Type())
 	case *ssa.FreeVar:

@@ -180,8 +180,13 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 	// instead of queueing them (what it lacks is its maximum, reported
 	// where the pool is opened). A library never sets one: the program that
 	// calls it does, and decides at its call (waitsAtCall).
+	// A package that opens no pool of its own waits on the pool the program
+	// hands it (a store built on main's *sql.DB): its maximum is the
+	// program's, and the wait is kept for the first package on the
+	// imports' way that knows one (NeedsMax).
+	handedPool := handed == nil && !c.poolsLimitedHere() && !c.dependency && c.opensNoPool()
 	contextless := !(handed != nil && c.judgedWhereItIs(fd)) &&
-		(handed != nil || c.poolsLimitedHere() || c.dependency)
+		(handed != nil || c.poolsLimitedHere() || c.dependency || handedPool)
 	// A wait with a context from Background() is the program's to judge (a
 	// dependency's is its own business, as checkWaits never sees it), here
 	// when fd is a request's own function (checkWaits), else where a request
@@ -208,6 +213,7 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 			if handed != nil {
 				w.Handed, w.Fix = handed.Name(), fix
 			}
+			w.NeedsMax = handedPool
 			out = append(out, w)
 			return true
 		}
@@ -238,6 +244,17 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		return nil
 	}
 	return out
+}
+
+// opensNoPool reports whether no function of the package opens a pool
+// (sql.Open, gorm.Open, a pool wrapper's opener): whatever pool it waits on,
+// the program handed it.
+func (c *checker) opensNoPool() bool {
+	if c.noPoolOpened == nil {
+		none := !pkgscope.UsesFunc(c.pass.TypesInfo, opensPool)
+		c.noPoolOpened = &none
+	}
+	return *c.noPoolOpened
 }
 
 // waitAtCall is the wait call makes in fd, as a fact carries it.

@@ -365,7 +365,11 @@ capped by it.
     first package on the imports' way that knows a maximum (main) reports
     it at the store's line (test support, a fixture handed a *testing.T,
     is dropped where it is, as the package that would report it cannot
-    tell); a program that gives no pool a maximum
+    tell). That holds for a wait in a function handed no context too when
+    the store's package opens no pool of its own: the pool it waits on is
+    the one the program hands it (sliding-sync's sqlutil helper beginning a
+    transaction on main's *sqlx.DB); a package that opens one is judged by
+    its own maximum. A program that gives no pool a maximum
     (garm's gorm store) reports none, as a query there opens another
     connection instead of waiting, and what the pool lacks is its
     maximum, reported where it is opened. A

@@ -564,6 +564,7 @@ type checker struct {
 	pending         []pendingReport                  // this package's request waits inside a dependency, where no maximum is known (pendingWaits)
 	reportedBefore  map[string]bool                  // those the packages before it reported
 	limitedHere     *bool                            // this package or one it imports gives a pool a maximum (limitsPools), once learned
+	noPoolOpened    *bool                            // no function of the package opens a pool (opensNoPool), once learned
 	net             *netWaits                        // this package's network waits (waitsOnNetwork), once learned
 	funcReturners   map[*types.Func]string           // this package's returnsNetworkFunc
 	netio           *netio.Result

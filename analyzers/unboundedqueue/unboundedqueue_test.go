@@ -253,3 +253,13 @@ func TestFanOutOverParam(t *testing.T) {
 		}
 	}
 }
+
+// TestHandedPool: a store that opens no pool waits on the one the program
+// hands it; its waits with no context are reported where a request of a
+// program that gives that pool a maximum reaches them, at the store's line;
+// not where the program's pool has none, nor the wait no request reaches.
+func TestHandedPool(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/handedpool/store", "example.com/handedpool/server", "example.com/handedpool/nomaxserver")
+	elsewhere.Done()
+}

@@ -39,15 +39,15 @@ func getCurrentDB() map[string]interface{} {
 	}
 }
 
-func sqliteFetchRecords(table string) (map[string]string, error) { // want sqliteFetchRecords:"waitsOnNetwork"
+func sqliteFetchRecords(table string) (map[string]string, error) { // want sqliteFetchRecords:"waitsOnNetwork" sqliteFetchRecords:"waitsNoContext"
 	return fetch(SqliteDB, table)
 }
 
-func pgFetchRecords(table string) (map[string]string, error) { // want pgFetchRecords:"waitsOnNetwork"
+func pgFetchRecords(table string) (map[string]string, error) { // want pgFetchRecords:"waitsOnNetwork" pgFetchRecords:"waitsNoContext"
 	return fetch(PgDB, table)
 }
 
-func fetch(db *sql.DB, table string) (map[string]string, error) { // want fetch:"waitsOnNetwork"
+func fetch(db *sql.DB, table string) (map[string]string, error) { // want fetch:"waitsOnNetwork" fetch:"waitsNoContext"
 	rows, err := db.Query("SELECT key, value FROM " + table)
 	if err != nil {
 		return nil, err

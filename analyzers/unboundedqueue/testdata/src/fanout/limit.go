@@ -16,7 +16,7 @@ type Store struct {
 	db      *sql.DB
 }
 
-func prepare(db *sql.DB) *Store { // want prepare:"waitsOnNetwork"
+func prepare(db *sql.DB) *Store { // want prepare:"waitsOnNetwork" prepare:"waitsNoContext"
 	stuck, _ := db.Prepare(`
 		with sel as (
 			select id from outgoing_messages

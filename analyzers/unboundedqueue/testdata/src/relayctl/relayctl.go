@@ -1,4 +1,4 @@
-// Package relayctl is shaped as one-api's relay controller: after a failed // want package:`noContextWaitsReported\(1\)`
+// Package relayctl is shaped as one-api's relay controller: after a failed // want package:`noContextWaitsReported\(1\)` package:`pendingWaits\(5\)`
 // relay, a goroutine per request writes to the database. The request's
 // context, handed to the goroutine, bounds it only where it reaches the
 // wait.
@@ -18,7 +18,7 @@ func logf(ctx context.Context, format string, args ...any) { log.Printf(format, 
 
 // processError logs with the request's context and bills without it: the
 // context cancels nothing the goroutine waits on.
-func processError(ctx context.Context, id int) { // want processError:"waitsOnNetwork" processError:"ignoresContext"
+func processError(ctx context.Context, id int) { // want processError:"waitsOnNetwork" processError:"ignoresContext" processError:"waitsNoContext"
 	logf(ctx, "relay failed for %d", id)
 	_ = quota.PostConsume(id)
 }
@@ -29,7 +29,7 @@ func processErrorCtx(ctx context.Context, id int) { // want processErrorCtx:"wai
 	_ = quota.PostConsumeCtx(ctx, id)
 }
 
-func Relay(c *gin.Context) { // want Relay:"startsGoroutine"
+func Relay(c *gin.Context) { // want Relay:"startsGoroutine" Relay:"waitsNoContext"
 	ctx := c.Request.Context()
 	go processError(ctx, 1) // want `goroutine per request: this go statement starts, on every request, a goroutine that waits on the network \(quota.PostConsume\) with no deadline and no cancellation`
 	go func() {             // want `goroutine per request: .*\(quota.PostConsume\)`
@@ -66,13 +66,13 @@ func Prepare(c *gin.Context) { // want Prepare:"startsGoroutine"
 }
 
 // refund reaches ReturnQuota's goroutine one call down.
-func refund(ctx context.Context, id int) { // want refund:"detachesPerCall"
+func refund(ctx context.Context, id int) { // want refund:"detachesPerCall" refund:"waitsNoContext"
 	quota.ReturnQuota(ctx, id)
 }
 
 // A handler that reaches a goroutine started in another package, directly
 // and through refund: per-request is whatever a request reaches.
-func Text(c *gin.Context) {
+func Text(c *gin.Context) { // want Text:"waitsNoContext"
 	ctx := c.Request.Context()
 	quota.ReturnQuota(ctx, 1) // reported at the go statement, in quota.go
 	refund(ctx, 2)            // the same go statement: reported once
@@ -84,7 +84,7 @@ func TextCtx(c *gin.Context) {
 }
 
 // Trap: start-up code reaches the same goroutine once, not per request.
-func Start() { // want Start:"detachesPerCall"
+func Start() { // want Start:"detachesPerCall" Start:"waitsNoContext"
 	refund(context.Background(), 0)
 }
 
@@ -93,7 +93,7 @@ func lookup(ctx context.Context) int { return 1 }
 // A value computed by a call that took the request's context carries none:
 // the goroutine's query has no context (shiori's archive goroutine saving
 // with context.Background()).
-func Archive(c *gin.Context) { // want Archive:"startsGoroutine"
+func Archive(c *gin.Context) { // want Archive:"startsGoroutine" Archive:"waitsNoContext"
 	ctx := c.Request.Context()
 	id := lookup(ctx)
 	go func() { // want `goroutine per request: .*\(quota.PostConsume\)`
@@ -115,19 +115,19 @@ func Forward(c *gin.Context) { // want Forward:"startsGoroutine"
 }
 
 // Trap: the goroutine CheckQuota starts is waited for.
-func Check(c *gin.Context) {
+func Check(c *gin.Context) { // want Check:"waitsNoContext"
 	_ = quota.CheckQuota(context.Background(), 1)
 }
 
 // A goroutine running a function of another package that is handed the
 // request's context: cancelled by it only if that function's waits get it.
-func Notice(c *gin.Context) { // want Notice:"startsGoroutine"
+func Notice(c *gin.Context) { // want Notice:"startsGoroutine" Notice:"waitsNoContext"
 	ctx := c.Request.Context()
 	go quota.Notify(ctx, 1) // want `goroutine per request: this go statement starts, on every request, a goroutine that waits on the network \(quota.Notify\)`
 	go quota.NotifyCtx(ctx, 1)
 }
 
 // Trap: the goroutine Apply starts is waited for.
-func ApplyQuota(c *gin.Context) {
+func ApplyQuota(c *gin.Context) { // want ApplyQuota:"waitsNoContext"
 	_ = quota.Apply(1)
 }

@@ -14,7 +14,7 @@ type Token struct{ ID int }
 
 // PostConsume waits on the database with no context: gorm's First is a
 // round trip whatever builds the statement.
-func PostConsume(id int) error { // want PostConsume:"waitsOnNetwork"
+func PostConsume(id int) error { // want PostConsume:"waitsOnNetwork" PostConsume:"waitsNoContext"
 	var t Token
 	return DB.Where("id = ?", id).First(&t).Error
 }
@@ -32,7 +32,7 @@ func Scope(id int) *gorm.DB { return DB.Where("id = ?", id) } // want Scope:"ret
 // ReturnQuota gives a failed request's quota back in a goroutine of its
 // own, with no context on the query: every call leaves one more goroutine
 // waiting on the database.
-func ReturnQuota(ctx context.Context, id int) { // want ReturnQuota:"startsGoroutine" ReturnQuota:"detachesPerCall"
+func ReturnQuota(ctx context.Context, id int) { // want ReturnQuota:"startsGoroutine" ReturnQuota:"detachesPerCall" ReturnQuota:"waitsNoContext"
 	go func(ctx context.Context) { // want `goroutine per request: this go statement starts a goroutine on every request that reaches it \(through quota.ReturnQuota\), which waits on the network \(quota.PostConsume\)`
 		if err := PostConsume(id); err != nil {
 			_ = ctx
@@ -48,7 +48,7 @@ func ReturnQuotaCtx(ctx context.Context, id int) { // want ReturnQuotaCtx:"start
 // CheckQuota is shaped as x/net/proxy's dial: it waits for its goroutine
 // unless the caller's context ends first, so the goroutine outlives the
 // call only when the caller cancels.
-func CheckQuota(ctx context.Context, id int) error {
+func CheckQuota(ctx context.Context, id int) error { // want CheckQuota:"waitsNoContext"
 	done := make(chan error, 1)
 	go func() { done <- PostConsume(id) }()
 	select {
@@ -60,7 +60,7 @@ func CheckQuota(ctx context.Context, id int) error {
 }
 
 // Notify is handed a context and ignores it: its query takes none.
-func Notify(ctx context.Context, id int) { // want Notify:"waitsOnNetwork" Notify:"ignoresContext"
+func Notify(ctx context.Context, id int) { // want Notify:"waitsOnNetwork" Notify:"ignoresContext" Notify:"waitsNoContext"
 	_ = PostConsume(id)
 }
 
@@ -71,7 +71,7 @@ func NotifyCtx(ctx context.Context, id int) { // want NotifyCtx:"waitsOnNetwork"
 
 // Apply is shaped as etcd's runSTM: the goroutine sends its result from a
 // deferred function of its own, and Apply waits for it.
-func Apply(id int) error {
+func Apply(id int) error { // want Apply:"waitsNoContext"
 	out := make(chan error, 1)
 	go func() {
 		var err error

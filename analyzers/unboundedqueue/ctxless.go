@@ -63,6 +63,11 @@ type waitAt struct {
 	// which queues callers only where a maximum is known.
 	Root     string
 	NeedsMax bool
+	// ViaParam: the wait is an ORM round trip on the handle the function's
+	// parameter ViaParam-1 brings, none of whose builders attach a context
+	// (tekton's getRecord(txn *gorm.DB, …) running txn.Where(…).First(…)):
+	// each caller's argument decides it (paramWaitsAtCall).
+	ViaParam int
 }
 
 // maxNoContextWaits caps the waits a fact carries. A request's path
@@ -205,6 +210,14 @@ func (c *checker) ownNoContextWaits(fd *ast.FuncDecl) []waitAt {
 		if contextless {
 			fix = c.contextlessWait(fd, call)
 		}
+		if fix == "" && handed == nil && !c.dependency {
+			if i := c.paramHandleWait(fd, call); i >= 0 {
+				w := c.waitAtCall(fd, call)
+				w.ViaParam, w.NeedsMax = i+1, !c.poolsLimitedHere()
+				out = append(out, w)
+				return true
+			}
+		}
 		if fix != "" {
 			if c.onUnsharedPool(fd, call, stack) || c.onUnlimitedEmbeddedPool(call) {
 				return true
@@ -290,7 +303,7 @@ func (c *checker) calledNoContextWaits(fd *ast.FuncDecl) []waitAt {
 			return false
 		case *ast.CallExpr:
 			if fn := c.callee(n); fn != nil {
-				out = appendWaits(out, c.waitsAtCall(fd, n, c.noContextWaitsOf(fn)))
+				out = appendWaits(out, c.waitsAtCall(fd, n, c.paramWaitsAtCall(fd, n, c.noContextWaitsOf(fn))))
 			}
 		}
 		return true
@@ -654,7 +667,7 @@ func (c *checker) requestCallWaits(call *ssa.Call, starts *ssautil.CallStarts) [
 	} else if fn, ok := common.StaticCallee().Object().(*types.Func); ok {
 		name = netio.Name(fn)
 	}
-	return c.intoDependency(c.ssaNoContextWaits(common), starts.Start(c.pass.Files, call.Pos()), name, call.Parent().Name(), true)
+	return c.intoDependency(c.ssaParamWaitsAtCall(call, c.ssaNoContextWaits(common)), starts.Start(c.pass.Files, call.Pos()), name, call.Parent().Name(), true)
 }
 
 // ssaNoContextWaits is the waits of a call's callee: a function, or an

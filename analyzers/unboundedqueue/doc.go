@@ -343,8 +343,14 @@ capped by it.
     data.DB.Transaction(func(s) { s = s.Context(ctx) … }), which waits for
     its connection before the callback attaches the context. A handle that
     is a parameter, or comes from a function that returns one, may carry
-    its caller's context and is trusted; a field or a package variable is
-    the shared handle and carries none, and so does what a function returns
+    its caller's context: the wait of a helper that runs its round trip on
+    the handle it is handed (tekton results' getRecord(txn *gorm.DB, …)) is
+    decided at each call by the argument passed — the shared handle (a
+    field, a package variable: getRecord(s.db, …)) makes it a wait with no
+    context at the call, the line to change; a handle with a context
+    attached, a transaction, or anything not followed makes it none; the
+    caller's own parameter hands the question to its callers. A field or a
+    package variable is the shared handle and carries none, and so does what a function returns
     that only reads one out (nightingale's models.DB(ctx) returning ctx.DB:
     returnsSharedHandle, a fact), or that is handed neither a context nor a
     handle and attaches none (dtm's dtmutil.DbGet(conf), returning the pool

@@ -263,3 +263,13 @@ func TestHandedPool(t *testing.T) {
 	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/handedpool/store", "example.com/handedpool/server", "example.com/handedpool/nomaxserver")
 	elsewhere.Done()
 }
+
+// TestParamHandleWait: a helper's ORM round trip on the handle it is handed
+// is decided by each caller's argument: the shared handle is a wait with no
+// context at the call a request makes, at any depth; a handle with the
+// request's context, a transaction, or a call no request reaches is none.
+func TestParamHandleWait(t *testing.T) {
+	elsewhere := &testpkgs.Elsewhere{T: t}
+	analysistest.Run(elsewhere, analysistest.TestData(), unboundedqueue.Analyzer, "example.com/paramwait/records", "example.com/paramwait/server")
+	elsewhere.Done()
+}

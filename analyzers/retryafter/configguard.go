@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A 429 or 503 written because configuration says so — a feature switched
@@ -60,25 +61,14 @@ func nearestConditions(b *ssa.BasicBlock) []ssa.Value {
 }
 
 // madeAt is the instruction of its parent that makes the function literal
-// fn (a MakeClosure) or, when it captures nothing, first uses it as a value
-// (returns it, stores it, passes it).
+// fn: the MakeClosure that binds it, or, when it captures nothing, its first
+// use as a value (returned, stored, passed).
 func madeAt(fn *ssa.Function) ssa.Instruction {
-	parent := fn.Parent()
-	if parent == nil {
+	if fn.Parent() == nil {
 		return nil
 	}
-	var rands []*ssa.Value
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mk, ok := instr.(*ssa.MakeClosure); ok && mk.Fn == fn {
-				return mk
-			}
-			for _, op := range instr.Operands(rands[:0]) {
-				if op != nil && *op == ssa.Value(fn) {
-					return instr
-				}
-			}
-		}
+	if refs := ssautil.Referrers(fn); len(refs) > 0 {
+		return refs[0]
 	}
 	return nil
 }
@@ -104,11 +94,10 @@ func readsConfig(v ssa.Value, depth int) bool {
 		}
 		return namedForConfig("", x.Type()) // config.FromContext(ctx)
 	case *ssa.FieldAddr:
-		st := x.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
-		return namedForConfig(st.Field(x.Field).Name(), x.Type()) || readsConfig(x.X, depth+1)
+		return namedForConfig(ssautil.FieldName(x), x.Type()) || readsConfig(x.X, depth+1)
 	case *ssa.Field:
-		st := x.X.Type().Underlying().(*types.Struct)
-		return namedForConfig(st.Field(x.Field).Name(), x.Type()) || readsConfig(x.X, depth+1)
+		f := ssautil.StructField(x.X.Type(), x.Field)
+		return f != nil && namedForConfig(f.Name(), x.Type()) || readsConfig(x.X, depth+1)
 	case *ssa.Global:
 		return namedForConfig(x.Name(), x.Type())
 	case *ssa.Alloc: // a local whose address is taken: cfg := config.FromContext(ctx)

@@ -661,13 +661,19 @@ func (c *checker) reportPendingWaits() {
 // a dependency that waits inside being one at the call (intoDependency).
 func (c *checker) requestCallWaits(call *ssa.Call, starts *ssautil.CallStarts) []waitAt {
 	common := call.Common()
-	name := common.Description()
+	return c.intoDependency(c.ssaParamWaitsAtCall(call, c.ssaNoContextWaits(common)), starts.Start(c.pass.Files, call.Pos()), ssaCalleeName(common), call.Parent().Name(), true)
+}
+
+// ssaCalleeName names what a call with waits calls (it has a static callee
+// or is an interface call: ssaNoContextWaits finds none otherwise).
+func ssaCalleeName(common *ssa.CallCommon) string {
 	if common.IsInvoke() {
-		name = netio.Name(common.Method)
-	} else if fn, ok := common.StaticCallee().Object().(*types.Func); ok {
-		name = netio.Name(fn)
+		return netio.Name(common.Method)
 	}
-	return c.intoDependency(c.ssaParamWaitsAtCall(call, c.ssaNoContextWaits(common)), starts.Start(c.pass.Files, call.Pos()), name, call.Parent().Name(), true)
+	if fn, ok := common.StaticCallee().Object().(*types.Func); ok {
+		return netio.Name(fn)
+	}
+	return common.Description()
 }
 
 // ssaNoContextWaits is the waits of a call's callee: a function, or an

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/bhlint/bhlint/internal/catalog"
-	"github.com/bhlint/bhlint/internal/netio"
+	"github.com/bhlint/bhlint/internal/ssautil"
 )
 
 // A helper that runs its ORM round trip on the handle it is handed
@@ -57,26 +57,8 @@ func (c *checker) handleParam(fd *ast.FuncDecl, e ast.Expr, depth int) int {
 		return c.handleParam(fd, sel.X, depth+1)
 	case *ast.Ident:
 		v, _ := c.pass.TypesInfo.ObjectOf(x).(*types.Var)
-		return c.paramIndex(fd, v)
-	}
-	return -1
-}
-
-// paramIndex is v's index among fd's parameters, or -1.
-func (c *checker) paramIndex(fd *ast.FuncDecl, v *types.Var) int {
-	if v == nil {
-		return -1
-	}
-	i := 0
-	for _, field := range fd.Type.Params.List {
-		if len(field.Names) == 0 {
-			i++
-		}
-		for _, name := range field.Names {
-			if c.pass.TypesInfo.Defs[name] == v {
-				return i
-			}
-			i++
+		if i, ok := paramIndex(c.pass.TypesInfo, fd)[v]; ok {
+			return i
 		}
 	}
 	return -1
@@ -116,7 +98,7 @@ const handleContextFix = "hand it the handle with the request's context attached
 // to call, which hands it the shared handle.
 func (c *checker) sharedHandleWait(fd *ast.FuncDecl, call *ast.CallExpr, w waitAt) waitAt {
 	at := c.waitAtCall(fd, call)
-	at.Call += " (" + w.Call + " inside it, on the shared handle it is handed)"
+	at.Call += onSharedHandle(w)
 	at.NeedsMax = !c.poolsLimitedHere()
 	if handed := c.contextParam(fd); handed != nil {
 		at.Handed, at.Fix = handed.Name(), handleContextFix
@@ -131,7 +113,7 @@ func (c *checker) sharedHandleWait(fd *ast.FuncDecl, call *ast.CallExpr, w waitA
 func (c *checker) ssaParamWaitsAtCall(call *ssa.Call, waits []waitAt) []waitAt {
 	common := call.Common()
 	offset := 0
-	if !common.IsInvoke() && common.Signature().Recv() != nil {
+	if !common.IsInvoke() && ssautil.Receiver(common) != nil {
 		offset = 1 // a static method call: Args[0] is the receiver
 	}
 	var out []waitAt
@@ -145,14 +127,8 @@ func (c *checker) ssaParamWaitsAtCall(call *ssa.Call, waits []waitAt) []waitAt {
 			continue
 		}
 		p := c.pass.Fset.Position(call.Pos())
-		name := common.Description()
-		if common.IsInvoke() {
-			name = netio.Name(common.Method)
-		} else if fn, ok := common.StaticCallee().Object().(*types.Func); ok {
-			name = netio.Name(fn)
-		}
 		at := waitAt{File: p.Filename, Line: p.Line, Col: p.Column, In: call.Parent().Name(), NeedsMax: !c.poolsLimitedHere(),
-			Call: name + " (" + w.Call + " inside it, on the shared handle it is handed)"}
+			Call: ssaCalleeName(common) + onSharedHandle(w)}
 		for _, param := range call.Parent().Params {
 			if t := param.Type(); isNamed(t, "context", "Context") || carriesContext(t) || isContextLike(t) {
 				at.Handed, at.Fix = param.Name(), handleContextFix
@@ -162,6 +138,12 @@ func (c *checker) ssaParamWaitsAtCall(call *ssa.Call, waits []waitAt) []waitAt {
 		out = append(out, at)
 	}
 	return out
+}
+
+// onSharedHandle describes w, a helper's wait on its handle, as seen from a
+// call that hands it the shared one.
+func onSharedHandle(w waitAt) string {
+	return " (" + w.Call + " inside it, on the shared handle it is handed)"
 }
 
 // loadsSharedHandle reports whether v is a field's or a package variable's
